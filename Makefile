@@ -1,0 +1,44 @@
+# citechunk: `make demo` and `make test` work on a fresh machine with Python 3.11, pip and make.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+# torch must come from the CPU wheel before anything that needs it (docling, sentence-transformers)
+TORCH  := torch==2.13.0
+EXTRAS := docling,ray,eval,hf,dev
+
+.PHONY: demo test lint bench clean samples
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.base: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.all: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q $(TORCH)
+	$(BIN)/pip install -q -e '.[$(EXTRAS)]'
+	touch $@ $(VENV)/.base
+
+demo: $(VENV)/.base
+	rm -rf out
+	$(BIN)/citechunk -v ingest sample_pdfs --out out
+	$(BIN)/citechunk inspect out --doc report_outline.pdf --chunk 1
+
+lint: $(VENV)/.all
+	$(BIN)/ruff check src tests bench sample_pdfs
+	$(BIN)/ruff format --check src tests bench sample_pdfs
+	$(BIN)/mypy
+
+test: $(VENV)/.all lint
+	$(BIN)/python -m pytest -q
+
+samples: $(VENV)/.base
+	$(BIN)/python sample_pdfs/make_samples.py
+
+bench: $(VENV)/.all
+	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,32 @@
+"""citechunk: PDFs -> page-marked Markdown -> heading-first, citable chunks -> Parquet/JSONL.
+
+Public API (each CLI command has a function twin here):
+    convert(path, options) -> ConvertedDocument
+    chunk_markdown(markdown, options) -> list[Chunk]
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+from .chunking import chunk_markdown
+from .config import ChunkOptions, Config, ConvertOptions, load_config
+from .conversion import convert
+from .errors import CitechunkError, ConfigError, ConversionError
+from .models import Chunk, ConvertedDocument, Provenance
+
+__all__ = [
+    "__version__",
+    "convert",
+    "chunk_markdown",
+    "load_config",
+    "Config",
+    "ConvertOptions",
+    "ChunkOptions",
+    "Chunk",
+    "ConvertedDocument",
+    "Provenance",
+    "CitechunkError",
+    "ConfigError",
+    "ConversionError",
+]

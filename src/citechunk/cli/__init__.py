@@ -1,0 +1,67 @@
+"""The `citechunk` command: a thin layer over the public Python API.
+
+Each command parses options, builds a `Config` (defaults < --config FILE < flags), calls one API
+function and renders its result. `CitechunkError` becomes a message on stderr and a non-zero
+exit (its `exit_code`: 2 for usage/configuration, 1 for failed work).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from .. import __version__
+from ..config import Config, load_config
+from ..errors import CitechunkError
+from ..logsetup import setup_logging
+
+log = logging.getLogger("citechunk")
+
+
+@dataclass
+class State:
+    config_path: str | None
+
+    def config(self, overrides: dict[str, dict[str, Any]] | None = None) -> Config:
+        return load_config(self.config_path, overrides)
+
+
+class CitechunkGroup(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except CitechunkError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            raise click.exceptions.Exit(exc.exit_code) from None
+
+
+@click.group(cls=CitechunkGroup)
+@click.version_option(__version__, prog_name="citechunk")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="TOML file layered over the defaults (see config/default.toml).",
+)
+@click.option("-v", "--verbose", count=True, help="More log output (-vv for debug).")
+@click.option(
+    "--log-format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Log line format on stderr.",
+)
+@click.pass_context
+def main(ctx: click.Context, config_path: str | None, verbose: int, log_format: str) -> None:
+    """Turn PDFs into citable, heading-first chunks for retrieval."""
+    setup_logging(verbose, log_format)
+    ctx.obj = State(config_path)
+
+
+pass_state = click.make_pass_decorator(State)
+
+from . import commands  # noqa: E402,F401  (registers the commands on `main`)

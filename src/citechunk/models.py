@@ -1,0 +1,77 @@
+"""Records that flow between the stages. All frozen: a stage never mutates another's output."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """What produced a Markdown file. Saved beside it (``<name>.md.json``), never inside it."""
+
+    source: str
+    source_sha256: str
+    backend: str
+    backend_version: str
+    page_count: int
+    pages: tuple[int, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    pages_without_text: tuple[int, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "source_sha256": self.source_sha256,
+            "backend": self.backend,
+            "backend_version": self.backend_version,
+            "page_count": self.page_count,
+            "pages": list(self.pages),
+            "options": dict(self.options),
+            "pages_without_text": list(self.pages_without_text),
+            "warnings": list(self.warnings),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Provenance:
+        return cls(
+            source=d["source"],
+            source_sha256=d["source_sha256"],
+            backend=d["backend"],
+            backend_version=d["backend_version"],
+            page_count=int(d["page_count"]),
+            pages=tuple(d["pages"]),
+            options=dict(d.get("options", {})),
+            pages_without_text=tuple(d.get("pages_without_text", ())),
+            warnings=tuple(d.get("warnings", ())),
+        )
+
+
+@dataclass(frozen=True)
+class ConvertedDocument:
+    """Markdown with a ``<!-- page N -->`` line before each page (see `citechunk.markers`)."""
+
+    markdown: str
+    provenance: Provenance
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One heading-first chunk of a Markdown document.
+
+    Invariant: ``markdown[char_start:char_end]`` with page-marker lines removed and outer
+    whitespace trimmed equals ``body`` (for a split table, after the repeated header rows, which
+    are prepended to ``body``). ``text`` is what to embed: the heading path joined by " > ", a
+    blank line, then ``body`` (just ``body`` when the path is empty).
+    """
+
+    chunk_index: int
+    text: str
+    body: str
+    heading_path: tuple[str, ...]
+    first_page: int
+    last_page: int
+    char_start: int
+    char_end: int
+    token_count: int
