@@ -1,0 +1,66 @@
+"""Parquet encoding of chunk records: declared schema, zstd, metadata, byte-for-byte reproducible.
+
+Every writer option that could change the bytes is pinned here (format version, page version,
+dictionary, statistics, compression and level, no page index). The file carries no clock value;
+``created_by`` names the pyarrow version, so identical records + metadata + pyarrow version give
+identical bytes.  Key-value metadata: ``citechunk.schema_version`` plus the caller's entries
+(the runner puts the run configuration there), written in sorted key order.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .schema import ARROW_SCHEMA, SCHEMA_VERSION, ChunkRecord, records_to_table
+
+SCHEMA_VERSION_KEY = "citechunk.schema_version"
+ZSTD_LEVEL = 3
+
+
+def with_metadata(table: pa.Table, metadata: Mapping[str, str]) -> pa.Table:
+    """`table` with its schema metadata replaced by `metadata` + the schema version, sorted."""
+    meta = {**metadata, SCHEMA_VERSION_KEY: SCHEMA_VERSION}
+    for key, value in meta.items():
+        if not isinstance(key, str) or not isinstance(value, str):
+            raise TypeError(f"Parquet metadata must map str to str, got {key!r}: {value!r}")
+    return table.replace_schema_metadata({k: meta[k] for k in sorted(meta)})
+
+
+def encode(records: Sequence[ChunkRecord], metadata: Mapping[str, str]) -> bytes:
+    """The Parquet file for `records` as bytes (one row group; `ARROW_SCHEMA`)."""
+    table = with_metadata(records_to_table(records), metadata)
+    sink = pa.BufferOutputStream()
+    pq.write_table(
+        table,
+        sink,
+        row_group_size=max(1, len(records)),
+        version="2.6",
+        data_page_version="1.0",
+        use_dictionary=True,
+        compression="zstd",
+        compression_level=ZSTD_LEVEL,
+        write_statistics=True,
+        write_page_index=False,
+        store_schema=True,
+    )
+    return bytes(sink.getvalue().to_pybytes())
+
+
+def read_metadata(path: str | os.PathLike[str]) -> dict[str, str]:
+    """The file's citechunk key-value metadata (Arrow's own ``ARROW:schema`` entry left out)."""
+    raw = pq.read_schema(path).metadata or {}
+    return {k.decode(): v.decode() for k, v in raw.items() if not k.startswith(b"ARROW:")}
+
+
+def read_table(paths: Sequence[str | os.PathLike[str]]) -> pa.Table:
+    """All `paths` as one table with `ARROW_SCHEMA` (pyarrow.dataset, files in the given order)."""
+    import pyarrow.dataset as ds
+
+    if not paths:
+        return ARROW_SCHEMA.empty_table()
+    dataset = ds.dataset([os.fspath(p) for p in paths], format="parquet", schema=ARROW_SCHEMA)
+    return dataset.to_table()
