@@ -93,3 +93,4 @@ def backends_cmd() -> None:
 
 
 # Commands of later stages register themselves on import:
+from . import inspect as _inspect  # noqa: E402,F401

@@ -38,6 +38,13 @@ def encode(records: Sequence[ChunkRecord]) -> bytes:
 
 def iter_rows(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
     """The objects of a JSONL file in order; CitechunkError names the file and line if broken."""
+    try:
+        yield from _rows(path)
+    except UnicodeDecodeError as exc:
+        raise CitechunkError(f"{path}: not UTF-8 text: {exc.reason}") from None
+
+
+def _rows(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
     with open(path, encoding="utf-8", newline="") as fh:
         for number, line in enumerate(fh, 1):
             if not line.strip():
@@ -46,6 +53,8 @@ def iter_rows(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
                 row = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise CitechunkError(f"{path}:{number}: not valid JSON: {exc.msg}") from None
+            if not isinstance(row, dict):
+                raise CitechunkError(f"{path}:{number}: not a JSON object")
             missing = [f for f in FIELDS if f not in row]
             if missing:
                 raise CitechunkError(f"{path}:{number}: missing fields {', '.join(missing)}")

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..errors import CitechunkError
 from .schema import ARROW_SCHEMA, SCHEMA_VERSION, ChunkRecord, records_to_table
 
 SCHEMA_VERSION_KEY = "citechunk.schema_version"
@@ -57,10 +58,16 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, str]:
 
 
 def read_table(paths: Sequence[str | os.PathLike[str]]) -> pa.Table:
-    """All `paths` as one table with `ARROW_SCHEMA` (pyarrow.dataset, files in the given order)."""
+    """All `paths` as one table with `ARROW_SCHEMA` (pyarrow.dataset, files in the given order).
+
+    Raises CitechunkError when a file is not Parquet or does not match the schema."""
     import pyarrow.dataset as ds
 
     if not paths:
         return ARROW_SCHEMA.empty_table()
-    dataset = ds.dataset([os.fspath(p) for p in paths], format="parquet", schema=ARROW_SCHEMA)
-    return dataset.to_table()
+    try:
+        dataset = ds.dataset([os.fspath(p) for p in paths], format="parquet", schema=ARROW_SCHEMA)
+        return dataset.to_table()
+    except (pa.ArrowException, OSError) as exc:
+        where = paths[0] if len(paths) == 1 else f"{len(paths)} Parquet files"
+        raise CitechunkError(f"{where}: not a readable chunk file: {exc}") from None

@@ -76,6 +76,12 @@ class ChunkRecord:
             return f"p. {self.first_page}"
         return f"pp. {self.first_page}-{self.last_page}"
 
+    @property
+    def citation(self) -> str:
+        """Human citation: "dir/a.pdf, pp. 3-5, § Methods > Data" (no § part for an empty path)."""
+        where = f"{self.source_file}, {self.pages}"
+        return f"{where}, § {' > '.join(self.heading_path)}" if self.heading_path else where
+
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ChunkRecord))
 

@@ -1,0 +1,141 @@
+"""`citechunk inspect OUT [--doc NAME --chunk N]`: rich tables over `citechunk.export.inspect`."""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ..errors import ConfigError
+from ..export.inspect import (
+    ChunkSummary,
+    ChunkView,
+    InspectReport,
+    document_chunks,
+    inspect,
+    show_chunk,
+)
+from . import main
+
+
+def _overview(report: InspectReport) -> Table:
+    t = Table(title=f"citechunk dataset: {report.out_dir}", show_header=False)
+    t.add_column(style="bold")
+    t.add_column()
+    t.add_row("format", report.format)
+    t.add_row("schema version", ", ".join(report.schema_versions) or "-")
+    t.add_row("documents", str(len(report.documents)))
+    t.add_row("chunks", str(report.chunks))
+    s = report.tokens
+    if s is not None:
+        t.add_row("tokens total", str(s.total))
+        t.add_row("tokens min / median / p90 / max", f"{s.min} / {s.median} / {s.p90} / {s.max}")
+    t.add_row("chunks with empty heading path", str(report.empty_heading_count))
+    t.add_row("pages with no chunk", str(report.pages_without_chunk))
+    return t
+
+
+def _pages_text(pages: tuple[int, ...], no_text: tuple[int, ...]) -> str:
+    if not pages:
+        return "-"
+    shown = [f"{p}*" if p in no_text else str(p) for p in pages[:12]]
+    return ", ".join(shown) + (f" … (+{len(pages) - 12})" if len(pages) > 12 else "")
+
+
+def _documents(report: InspectReport) -> Table:
+    t = Table(title="Documents (* = page without text)")
+    for name, justify in [("source file", "left"), ("chunks", "right"), ("pages", "right")]:
+        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+    t.add_column("tokens", justify="right")
+    t.add_column("pages with no chunk")
+    for d in report.documents:
+        pages = "?" if d.page_count is None else str(d.page_count)
+        gaps = _pages_text(d.pages_without_chunk, d.pages_without_text)
+        t.add_row(d.source_file, str(d.chunks), pages, str(d.tokens), gaps)
+    return t
+
+
+def _chunks(title: str, chunks: tuple[ChunkSummary, ...]) -> Table:
+    t = Table(title=title)
+    t.add_column("document")
+    t.add_column("#", justify="right")
+    t.add_column("tokens", justify="right")
+    t.add_column("pages", justify="right")
+    t.add_column("heading path")
+    t.add_column("text", overflow="fold")
+    for c in chunks:
+        pages = (
+            str(c.first_page) if c.first_page == c.last_page else f"{c.first_page}-{c.last_page}"
+        )
+        path = " > ".join(c.heading_path) or "-"
+        t.add_row(c.source_file, str(c.chunk_index), str(c.token_count), pages, path, c.preview)
+    return t
+
+
+def render_report(console: Console, report: InspectReport) -> None:
+    console.print(_overview(report))
+    console.print(_documents(report))
+    if report.tokens is None:
+        return
+    console.print(_chunks("Smallest chunks", report.smallest))
+    console.print(_chunks("Largest chunks", report.largest))
+    if report.empty_heading:
+        title = f"Chunks with an empty heading path ({report.empty_heading_count} in all)"
+        console.print(_chunks(title, report.empty_heading))
+
+
+def render_chunk(console: Console, view: ChunkView) -> None:
+    r = view.record
+    t = Table(
+        title=f"Chunk {r.chunk_index} of {view.document_chunks}: {r.citation}", show_header=False
+    )
+    t.add_column(style="bold")
+    t.add_column(overflow="fold")
+    rows = [
+        ("source file", r.source_file),
+        ("pages", r.pages),
+        ("heading path", " > ".join(r.heading_path) or "(none)"),
+        ("markdown", f"{r.markdown_file} chars {r.char_start}-{r.char_end}"),
+        ("tokens", f"{r.token_count} ({r.tokenizer})"),
+        ("backend", r.backend),
+        ("chunk_id", r.chunk_id),
+        ("doc_id", r.doc_id),
+        ("source sha256", r.source_sha256),
+    ]
+    for key, value in rows:
+        t.add_row(key, value)
+    console.print(t)
+    console.print(Panel(Text(r.text), title="text (what is embedded)"))
+    if view.markdown_span is not None:
+        console.print(Panel(Text(view.markdown_span), title="Markdown span (char_start:char_end)"))
+    for problem in view.problems:
+        console.print(Text(f"Citation problem: {problem}", style="bold red"))
+
+
+@main.command("inspect")
+@click.argument("out", type=click.Path(file_okay=False))
+@click.option(
+    "--doc", help="Document: source path, file name, doc_id or a unique part of the path."
+)
+@click.option(
+    "--chunk", "chunk_index", type=int, help="Show this chunk (0-based chunk_index) of --doc."
+)
+@click.option(
+    "--top", type=click.IntRange(1, 100), default=5, show_default=True, help="Rows per chunk list."
+)
+def inspect_cmd(out: str, doc: str | None, chunk_index: int | None, top: int) -> None:
+    """Summarise an ingest output folder; --doc lists one document's chunks; --doc and --chunk
+    show one chunk with its citation and the Markdown span it came from."""
+    console = Console(soft_wrap=False)
+    if chunk_index is not None:
+        if doc is None:
+            raise ConfigError("--chunk needs --doc NAME")
+        render_chunk(console, show_chunk(out, doc, chunk_index))
+        return
+    if doc is not None:
+        source, chunks = document_chunks(out, doc)
+        console.print(_chunks(f"Chunks of {source}", chunks))
+        return
+    render_report(console, inspect(out, top=top))

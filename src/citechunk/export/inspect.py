@@ -1,0 +1,262 @@
+"""What a reviewer wants to see first in an ingest output folder, and one chunk with its citation.
+
+`inspect(out)` reads ``OUT/chunks/`` one document file at a time and the provenance files beside
+the Markdown (``OUT/markdown/<stem>.md.json``) for page counts. `show_chunk(out, doc, n)` returns
+one record with the Markdown span its offsets point to, re-checked against the offset invariant.
+Percentiles use the nearest-rank method, so every statistic is a real chunk's token count.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import math
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+
+from ..conversion import read_markdown
+from ..errors import CitechunkError, ConfigError
+from ..models import Provenance
+from . import jsonl, parquet
+from .dataset import dataset_files
+from .layout import CHUNKS_DIR, MARKDOWN_DIR, Format
+from .schema import ChunkRecord, offset_problems, table_to_records
+
+
+@dataclass(frozen=True)
+class ChunkSummary:
+    """One chunk, short: enough to find it again with ``inspect --doc --chunk``."""
+
+    source_file: str
+    chunk_index: int
+    token_count: int
+    first_page: int
+    last_page: int
+    heading_path: tuple[str, ...]
+    preview: str
+
+    @classmethod
+    def of(cls, r: ChunkRecord, width: int = 70) -> ChunkSummary:
+        body = r.text.split("\n\n", 1)[1] if r.heading_path and "\n\n" in r.text else r.text
+        flat = " ".join(body.split())
+        preview = flat if len(flat) <= width else flat[: width - 1] + "…"
+        return cls(
+            r.source_file, r.chunk_index, r.token_count, r.first_page, r.last_page,
+            r.heading_path, preview,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class DocumentSummary:
+    """One document of the dataset. `page_count` is None when its provenance file is missing."""
+
+    source_file: str
+    doc_id: str
+    chunk_file: str
+    chunks: int
+    tokens: int
+    page_count: int | None
+    pages_without_chunk: tuple[int, ...]
+    pages_without_text: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class TokenStats:
+    count: int
+    total: int
+    min: int
+    median: int
+    p90: int
+    max: int
+
+    @classmethod
+    def of(cls, counts: Sequence[int]) -> TokenStats | None:
+        if not counts:
+            return None
+        s = sorted(counts)
+        rank = lambda q: s[max(0, math.ceil(q * len(s)) - 1)]  # noqa: E731 -- nearest rank
+        return cls(len(s), sum(s), s[0], rank(0.5), rank(0.9), s[-1])
+
+
+@dataclass(frozen=True)
+class InspectReport:
+    out_dir: str
+    format: Format
+    schema_versions: tuple[str, ...]
+    documents: tuple[DocumentSummary, ...]
+    tokens: TokenStats | None
+    smallest: tuple[ChunkSummary, ...]
+    largest: tuple[ChunkSummary, ...]
+    empty_heading: tuple[ChunkSummary, ...]  # at most `top`...
+    empty_heading_count: int  # ...of this many
+
+    @property
+    def chunks(self) -> int:
+        return sum(d.chunks for d in self.documents)
+
+    @property
+    def pages_without_chunk(self) -> int:
+        return sum(len(d.pages_without_chunk) for d in self.documents)
+
+
+@dataclass(frozen=True)
+class ChunkView:
+    """One chunk with its citation and the Markdown span it was cut from.
+
+    `markdown_span` is ``OUT/<markdown_file>[char_start:char_end]`` (None when that file is
+    missing); `problems` lists offset-invariant violations (empty when the citation is exact).
+    """
+
+    record: ChunkRecord
+    markdown_path: str
+    markdown_span: str | None
+    problems: tuple[str, ...]
+    document_chunks: int
+
+
+def _out_dir(out: str | os.PathLike[str]) -> Path:
+    p = Path(out)
+    if not p.is_dir():
+        raise ConfigError(f"{p}: no such output folder")
+    if not (p / CHUNKS_DIR).is_dir():
+        raise ConfigError(f"{p}: not a citechunk output folder (no {CHUNKS_DIR}/ inside)")
+    return p
+
+
+def _read_file(path: Path, fmt: Format) -> list[ChunkRecord]:
+    table: pa.Table = parquet.read_table([path]) if fmt == "parquet" else jsonl.read_table([path])
+    return table_to_records(table)
+
+
+def _provenance(out: Path, chunk_file: Path, records: Sequence[ChunkRecord]) -> Provenance | None:
+    rel = records[0].markdown_file if records else f"{MARKDOWN_DIR}/{chunk_file.stem}.md"
+    path = out / (rel + ".json")
+    if not path.is_file():
+        return None
+    try:
+        return Provenance.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise CitechunkError(f"{path}: unreadable provenance: {exc}") from None
+
+
+def _covered(records: Iterable[ChunkRecord]) -> set[int]:
+    return {p for r in records for p in range(r.first_page, r.last_page + 1)}
+
+
+def _summarise(out: Path, chunk_file: Path, records: Sequence[ChunkRecord]) -> DocumentSummary:
+    prov = _provenance(out, chunk_file, records)
+    pages = prov.pages if prov else ()
+    covered = _covered(records)
+    source = records[0].source_file if records else (prov.source if prov else chunk_file.stem)
+    return DocumentSummary(
+        source_file=source,
+        doc_id=records[0].doc_id if records else "",
+        chunk_file=chunk_file.relative_to(out).as_posix(),
+        chunks=len(records),
+        tokens=sum(r.token_count for r in records),
+        page_count=prov.page_count if prov else None,
+        pages_without_chunk=tuple(p for p in pages if p not in covered),
+        pages_without_text=tuple(prov.pages_without_text) if prov else (),
+    )
+
+
+def inspect(out: str | os.PathLike[str], top: int = 5) -> InspectReport:
+    """Summarise the dataset in `out` (an ingest OUT folder); `top` bounds each chunk list.
+
+    Raises ConfigError when `out` is missing or has no ``chunks/`` folder; CitechunkError when a
+    chunk or provenance file cannot be read.
+    """
+    root = _out_dir(out)
+    fmt, files = dataset_files(root / CHUNKS_DIR)
+    docs, counts, versions = [], [], set()
+    small: list[tuple[int, str, int, ChunkSummary]] = []
+    large: list[tuple[int, str, int, ChunkSummary]] = []
+    empty: list[ChunkSummary] = []
+    empty_count = 0
+    for f in files:
+        records = _read_file(f, fmt)
+        docs.append(_summarise(root, f, records))
+        for r in records:
+            counts.append(r.token_count)
+            versions.add(r.schema_version)
+            item = (r.token_count, r.source_file, r.chunk_index, ChunkSummary.of(r))
+            small = heapq.nsmallest(top, [*small, item], key=lambda t: t[:3])
+            large = heapq.nlargest(top, [*large, item], key=lambda t: (t[0], t[1], -t[2]))
+            if not r.heading_path:
+                empty_count += 1
+                if len(empty) < top:
+                    empty.append(item[3])
+    docs.sort(key=lambda d: d.source_file)
+    return InspectReport(
+        out_dir=str(root),
+        format=fmt,
+        schema_versions=tuple(sorted(versions)),
+        documents=tuple(docs),
+        tokens=TokenStats.of(counts),
+        smallest=tuple(t[3] for t in small),
+        largest=tuple(t[3] for t in large),
+        empty_heading=tuple(empty),
+        empty_heading_count=empty_count,
+    )
+
+
+def _doc_keys(f: Path, records: Sequence[ChunkRecord]) -> set[str]:
+    keys = {f.stem, f.name}
+    if records:
+        src = records[0].source_file
+        keys |= {src, src.rsplit("/", 1)[-1], records[0].doc_id}
+    return keys
+
+
+def find_document(out: str | os.PathLike[str], doc: str) -> tuple[Path, list[ChunkRecord]]:
+    """The chunk file and records of the document named `doc`.
+
+    `doc` may be the source path (relative to INPUT), its file name, the doc_id, or the chunk
+    file's name or stem; failing those, a unique case-insensitive substring of the source path.
+    Raises ConfigError when nothing or more than one document matches.
+    """
+    root = _out_dir(out)
+    fmt, files = dataset_files(root / CHUNKS_DIR)
+    loaded = [(f, _read_file(f, fmt)) for f in files]
+    exact = [(f, rs) for f, rs in loaded if doc in _doc_keys(f, rs)]
+    if not exact:
+        needle = doc.lower()
+        exact = [(f, rs) for f, rs in loaded if rs and needle in rs[0].source_file.lower()]
+    if len(exact) == 1:
+        return exact[0]
+    names = sorted(rs[0].source_file if rs else f.stem for f, rs in (exact or loaded))
+    shown = ", ".join(names[:10]) + (" …" if len(names) > 10 else "")
+    if exact:
+        raise ConfigError(f"document '{doc}' is ambiguous: {shown}")
+    raise ConfigError(f"no document '{doc}' in {root} (documents: {shown or 'none'})")
+
+
+def document_chunks(out: str | os.PathLike[str], doc: str) -> tuple[str, tuple[ChunkSummary, ...]]:
+    """The source path and every chunk (summarised, in order) of document `doc`."""
+    f, records = find_document(out, doc)
+    source = records[0].source_file if records else f.stem
+    return source, tuple(ChunkSummary.of(r) for r in records)
+
+
+def show_chunk(out: str | os.PathLike[str], doc: str, n: int) -> ChunkView:
+    """Chunk `n` (its 0-based chunk_index) of document `doc` (see `find_document`)."""
+    f, records = find_document(out, doc)
+    if not 0 <= n < len(records):
+        name = records[0].source_file if records else f.stem
+        raise ConfigError(
+            f"{name} has {len(records)} chunks; --chunk must be in 0..{len(records) - 1}"
+        )
+    record = next(r for r in records if r.chunk_index == n)
+    md_path = Path(out) / record.markdown_file
+    if not md_path.is_file():
+        problems = (f"Markdown file {record.markdown_file} is missing",)
+        return ChunkView(record, str(md_path), None, problems, len(records))
+    markdown = read_markdown(md_path)
+    span = markdown[record.char_start : record.char_end]
+    return ChunkView(
+        record, str(md_path), span, tuple(offset_problems(record, markdown)), len(records)
+    )

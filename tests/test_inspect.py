@@ -1,0 +1,157 @@
+"""`inspect` / `show_chunk` and the `citechunk inspect` command on an OUT folder built in tmp_path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from citechunk.cli import main
+from citechunk.conversion import save
+from citechunk.errors import ConfigError
+from citechunk.export import (
+    chunks_path,
+    make_records,
+    markdown_path,
+    markdown_relpath,
+    write_chunks,
+)
+from citechunk.export.inspect import document_chunks, inspect, show_chunk
+from citechunk.markers import render_pages
+from citechunk.models import Chunk, ConvertedDocument, Provenance
+
+# (page, heading path, body, token_count) per section; page 3 of "guide.pdf" has no chunk.
+GUIDE = [
+    (1, ("Guide",), "# Guide\n\nHow to cite pages.", 7),
+    (2, ("Guide", "Setup"), "## Setup\n\nInstall it first, then run it.", 40),
+    (4, (), "An appendix paragraph without any heading.", 3),
+]
+NOTES = [(1, ("Notes",), "# Notes\n\nShort.", 12), (2, ("Notes",), "More notes here.", 25)]
+
+
+def write_document(out: Path, source_file: str, sections, page_count: int, fmt: str) -> str:
+    """Save page-marked Markdown + provenance + chunk file the way `ingest` lays them out."""
+    pages: dict[int, list[str]] = {p: [] for p in range(1, page_count + 1)}
+    for page, _, body, _ in sections:
+        pages[page].append(body)
+    markdown = render_pages((p, "\n\n".join(parts)) for p, parts in sorted(pages.items()))
+    chunks, cursor = [], 0
+    for i, (page, path, body, tokens) in enumerate(sections):
+        start = markdown.index(body, cursor)
+        cursor = start + len(body)
+        text = " > ".join(path) + "\n\n" + body if path else body
+        chunks.append(Chunk(i, text, body, path, page, page, start, cursor, tokens))
+    no_text = tuple(p for p, parts in pages.items() if not parts)
+    prov = Provenance(
+        source_file,
+        "0" * 64,
+        "pymupdf",
+        "2.0",
+        page_count,
+        tuple(pages),
+        pages_without_text=no_text,
+    )
+    save(ConvertedDocument(markdown, prov), markdown_path(out, source_file))
+    records = make_records(
+        chunks,
+        source_file=source_file,
+        source_sha256="0" * 64,
+        markdown_file=markdown_relpath(source_file),
+        tokenizer="approx",
+        backend="pymupdf",
+        config_fingerprint="f" * 16,
+    )
+    write_chunks(records, chunks_path(out, source_file, fmt), fmt, {})  # type: ignore[arg-type]
+    return markdown
+
+
+@pytest.fixture(params=["parquet", "jsonl"])
+def out(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    root = tmp_path / "out"
+    write_document(root, "manuals/guide.pdf", GUIDE, 4, request.param)
+    write_document(root, "notes.pdf", NOTES, 2, request.param)
+    return root
+
+
+def test_inspect_summarises_the_dataset(out: Path) -> None:
+    report = inspect(out, top=2)
+    assert [d.source_file for d in report.documents] == ["manuals/guide.pdf", "notes.pdf"]
+    assert report.chunks == 5
+    assert report.tokens is not None
+    assert (report.tokens.min, report.tokens.median, report.tokens.p90, report.tokens.max) == (
+        3,
+        12,
+        40,
+        40,
+    )
+    assert [(c.source_file, c.token_count) for c in report.smallest] == [
+        ("manuals/guide.pdf", 3),
+        ("manuals/guide.pdf", 7),
+    ]
+    assert [c.token_count for c in report.largest] == [40, 25]
+    assert report.empty_heading_count == 1 and report.empty_heading[0].chunk_index == 2
+    guide = report.documents[0]
+    assert (guide.page_count, guide.pages_without_chunk, guide.pages_without_text) == (
+        4,
+        (3,),
+        (3,),
+    )
+    assert report.documents[1].pages_without_chunk == ()
+
+
+def test_show_chunk_returns_the_cited_markdown_span(out: Path) -> None:
+    view = show_chunk(out, "guide.pdf", 1)
+    assert view.record.heading_path == ("Guide", "Setup")
+    assert view.markdown_span is not None
+    assert view.markdown_span.strip() == "## Setup\n\nInstall it first, then run it."
+    assert view.problems == ()
+    assert view.record.citation == "manuals/guide.pdf, p. 2, § Guide > Setup"
+    assert show_chunk(out, view.record.doc_id, 0).record.chunk_index == 0
+
+
+def test_show_chunk_reports_a_broken_citation(out: Path) -> None:
+    md = markdown_path(out, "notes.pdf")
+    md.write_text(md.read_text(encoding="utf-8").replace("Short.", "Long!!"), encoding="utf-8")
+    assert show_chunk(out, "notes.pdf", 0).problems
+
+
+def test_document_lookup_errors(out: Path, tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no document 'missing.pdf'"):
+        show_chunk(out, "missing.pdf", 0)
+    with pytest.raises(ConfigError, match="ambiguous"):
+        document_chunks(out, ".pdf")
+    with pytest.raises(ConfigError, match="has 2 chunks"):
+        show_chunk(out, "notes", 2)
+    with pytest.raises(ConfigError, match="no such output folder"):
+        inspect(tmp_path / "nope")
+    with pytest.raises(ConfigError, match="not a citechunk output folder"):
+        inspect(tmp_path)
+
+
+def test_cli_inspect_overview_and_chunk(out: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["inspect", str(out)])
+    assert result.exit_code == 0, result.output
+    for expected in ("manuals/guide.pdf", "Largest chunks", "3 / 12 / 40 / 40", "3*"):
+        assert expected in result.output
+    result = runner.invoke(main, ["inspect", str(out), "--doc", "guide.pdf", "--chunk", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Install it first" in result.output and "Guide > Setup" in result.output
+    result = runner.invoke(main, ["inspect", str(out), "--doc", "notes.pdf"])
+    assert result.exit_code == 0 and "More notes here." in result.output
+
+
+def test_cli_inspect_exit_codes(out: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    missing = runner.invoke(main, ["inspect", str(tmp_path / "nope")])
+    assert missing.exit_code == 2 and "no such output folder" in missing.output
+    unknown = runner.invoke(main, ["inspect", str(out), "--doc", "zzz.pdf", "--chunk", "0"])
+    assert unknown.exit_code == 2 and "no document 'zzz.pdf'" in unknown.output
+    no_doc = runner.invoke(main, ["inspect", str(out), "--chunk", "0"])
+    assert no_doc.exit_code == 2 and "--chunk needs --doc" in no_doc.output
+    broken = next((out / "chunks").glob("notes*"))
+    broken.write_bytes(b"\xff\xfe not a chunk file")
+    corrupt = runner.invoke(main, ["inspect", str(out)])
+    assert corrupt.exit_code == 1, corrupt.output
+    assert "Error:" in corrupt.output and broken.name in corrupt.output
