@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
@@ -199,6 +200,10 @@ def test_folder_of_parquet_files_reads_as_one_typed_table(tmp_path: Path) -> Non
     assert table.column("chunk_index").to_pylist()[:4] == [0, 1, 2, 3]
     read_back = sorted(iter_records(out / "chunks"), key=lambda r: r.chunk_id)
     assert read_back == sorted(expected, key=lambda r: r.chunk_id)
+    # what DuckDB/polars see: the folder opened by a generic reader, without our schema
+    generic = ds.dataset(out / "chunks", format="parquet").to_table()
+    assert generic.num_rows == 12
+    assert generic.schema.remove_metadata().equals(ARROW_SCHEMA)
 
 
 def test_jsonl_round_trips_one_object_per_line(tmp_path: Path) -> None:
