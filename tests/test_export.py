@@ -235,6 +235,10 @@ def test_reader_errors(tmp_path: Path) -> None:
     with pytest.raises(CitechunkError, match="both"):
         read_chunks(tmp_path)
     assert read_chunks(tmp_path, "jsonl").num_rows == len(records)
+    future = [ChunkRecord.from_dict({**r.to_dict(), "schema_version": "2.0"}) for r in records]
+    write_chunks(future, tmp_path / "a.jsonl", "jsonl")
+    with pytest.raises(CitechunkError, match="schema version 2.0"):
+        read_chunks(tmp_path, "jsonl")
     (tmp_path / "a.jsonl").write_text('{"chunk_id": "x"}\n', encoding="utf-8")
     with pytest.raises(CitechunkError, match="missing fields"):
         read_chunks(tmp_path, "jsonl")

@@ -7,13 +7,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..errors import CitechunkError, ConfigError
 from ..fsutil import atomic_write_bytes
 from . import jsonl, parquet
 from .ids import canonical_json, config_fingerprint
 from .layout import CHUNKS_DIR, FORMATS, Format
-from .schema import ChunkRecord, table_to_records
+from .schema import SCHEMA_VERSION, ChunkRecord, table_to_records
 
 CONFIG_KEY = "citechunk.config"
 FINGERPRINT_KEY = "citechunk.config_fingerprint"
@@ -83,14 +84,28 @@ def dataset_files(
     return fmt, found[fmt]
 
 
+def check_schema_version(table: pa.Table, where: str | os.PathLike[str]) -> None:
+    """Raise CitechunkError when `table` holds records of another major `SCHEMA_VERSION`."""
+    major = SCHEMA_VERSION.split(".")[0]
+    found = set(pc.unique(table.column("schema_version")).to_pylist())
+    foreign = sorted(v for v in found if v.split(".")[0] != major)
+    if foreign:
+        raise CitechunkError(
+            f"{where}: chunk records use schema version {', '.join(foreign)}; this citechunk "
+            f"reads {major}.x (re-run `citechunk ingest --full` to rewrite them)"
+        )
+
+
 def read_chunks(path: str | os.PathLike[str], fmt: Format | None = None) -> pa.Table:
     """Every chunk under `path` as one Arrow table with `ARROW_SCHEMA`.
 
     `path` is OUT, ``OUT/chunks`` or one chunk file. Rows are sorted by (source_file,
-    chunk_index). An empty folder gives an empty table with the declared schema.
+    chunk_index). An empty folder gives an empty table with the declared schema. Raises
+    CitechunkError for an unreadable file or records of another major schema version.
     """
     fmt, files = dataset_files(path, fmt)
     table = parquet.read_table(files) if fmt == "parquet" else jsonl.read_table(files)
+    check_schema_version(table, path)
     if table.num_rows == 0:
         return table
     return table.sort_by([("source_file", "ascending"), ("chunk_index", "ascending")])
@@ -101,4 +116,5 @@ def iter_records(path: str | os.PathLike[str], fmt: Format | None = None) -> Ite
     fmt, files = dataset_files(path, fmt)
     for f in files:
         table = parquet.read_table([f]) if fmt == "parquet" else jsonl.read_table([f])
+        check_schema_version(table, f)
         yield from table_to_records(table)

@@ -22,7 +22,7 @@ from ..conversion import read_markdown
 from ..errors import CitechunkError, ConfigError
 from ..models import Provenance
 from . import jsonl, parquet
-from .dataset import dataset_files
+from .dataset import check_schema_version, dataset_files
 from .layout import CHUNKS_DIR, MARKDOWN_DIR, Format
 from .schema import ChunkRecord, offset_problems, table_to_records
 
@@ -129,6 +129,7 @@ def _out_dir(out: str | os.PathLike[str]) -> Path:
 
 def _read_file(path: Path, fmt: Format) -> list[ChunkRecord]:
     table: pa.Table = parquet.read_table([path]) if fmt == "parquet" else jsonl.read_table([path])
+    check_schema_version(table, path)
     return table_to_records(table)
 
 
