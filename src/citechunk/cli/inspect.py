@@ -89,7 +89,8 @@ def render_report(console: Console, report: InspectReport) -> None:
 def render_chunk(console: Console, view: ChunkView) -> None:
     r = view.record
     t = Table(
-        title=f"Chunk {r.chunk_index} of {view.document_chunks}: {r.citation}", show_header=False
+        title=f"Chunk {r.chunk_index} (0-{view.document_chunks - 1}): {r.citation}",
+        show_header=False,
     )
     t.add_column(style="bold")
     t.add_column(overflow="fold")
