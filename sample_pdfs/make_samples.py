@@ -1,0 +1,774 @@
+"""Generate citechunk's sample PDFs and their ground truth, deterministically.
+
+Usage: ``python sample_pdfs/make_samples.py [--out DIR]`` (default: this script's folder).
+
+Each sample is authored as a list of blocks (headings, paragraphs, lists, code, tables), rendered
+to HTML and laid out with PyMuPDF's `Story`. The heading pages in ``expected.json`` come from the
+layout engine's element positions, so they are true to the PDFs by construction; tests re-check
+them against the text PyMuPDF extracts.
+
+Invariants: two runs with the same PyMuPDF version write byte-identical files (fixed metadata and
+dates, no new file ID, deterministic font subsetting); headings are H1 20pt > H2 15pt > H3 12.5pt
+> body 10.5pt, except in the bold-only memo, whose headings are bold 10.5pt body text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+
+HERE = Path(__file__).resolve().parent
+FIXED_DATE = "D:20240101000000Z"
+PAGE = pymupdf.paper_rect("a4")
+MARGINS = (72, 64, -72, -72)  # left, top, right, bottom offsets of the text frame
+FOOTER_Y = PAGE.height - 36
+
+CSS = """
+body { font-family: serif; font-size: 10.5pt; line-height: 1.35; }
+h1 { font-size: 20pt; margin: 16pt 0 8pt 0; }
+h2 { font-size: 15pt; margin: 13pt 0 6pt 0; }
+h3 { font-size: 12.5pt; margin: 11pt 0 4pt 0; }
+p { margin: 0 0 6pt 0; }
+p.bh { margin: 12pt 0 4pt 0; }
+ul, ol { margin: 0 0 6pt 0; }
+li { margin: 0 0 2pt 0; }
+pre { font-family: monospace; font-size: 9pt; margin: 4pt 0 8pt 12pt; }
+table { border-collapse: collapse; margin: 4pt 0 8pt 0; }
+th, td { border: 0.5pt solid #444444; padding: 2pt 6pt; font-size: 10pt; }
+th { text-align: left; }
+"""
+
+
+# ---------------------------------------------------------------- blocks
+
+
+@dataclass(frozen=True)
+class H:
+    """A heading: level 1-3 renders as <h1>-<h3>; `bold_only` renders a bold body-size line."""
+
+    level: int
+    text: str
+    bold_only: bool = False
+
+    def html(self, ident: str) -> str:
+        if self.bold_only:
+            return f'<p class="bh" id="{ident}"><b>{html.escape(self.text)}</b></p>'
+        return f'<h{self.level} id="{ident}">{html.escape(self.text)}</h{self.level}>'
+
+
+@dataclass(frozen=True)
+class P:
+    """A paragraph of trusted, authored inline HTML (may contain <b>, <i>, <code>)."""
+
+    inner: str
+
+    def html(self, ident: str) -> str:
+        return f'<p id="{ident}">{self.inner}</p>'
+
+
+@dataclass(frozen=True)
+class UL:
+    items: tuple[str, ...]
+    ordered: bool = False
+
+    def html(self, ident: str) -> str:
+        tag = "ol" if self.ordered else "ul"
+        lis = "".join(f"<li>{item}</li>" for item in self.items)
+        return f'<{tag} id="{ident}">{lis}</{tag}>'
+
+
+@dataclass(frozen=True)
+class Pre:
+    code: str
+
+    def html(self, ident: str) -> str:
+        return f'<pre id="{ident}">{html.escape(self.code)}</pre>'
+
+
+@dataclass(frozen=True)
+class Table:
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+    def html(self, ident: str) -> str:
+        head = "".join(f"<th>{html.escape(c)}</th>" for c in self.header)
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+            for row in self.rows
+        )
+        return f'<table id="{ident}"><tr>{head}</tr>{body}</table>'
+
+
+Block = H | P | UL | Pre | Table
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One sample PDF: its blocks, metadata and the features tests may rely on."""
+
+    name: str
+    title: str
+    blocks: tuple[Block, ...]
+    features: dict[str, Any]
+    outline: bool = False
+    footer: str = ""  # running footer text; "" = none
+    subject: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- content
+
+CODE_RETRY = """\
+# client.toml: retry settings for the payments client
+# max_attempts counts the first attempt as well
+[retry]
+max_attempts = 5
+backoff_factor = 0.5
+# retry_on lists the conditions that trigger another attempt
+retry_on = ["timeout", "connection_error", "429", "503"]"""
+
+CODE_LOGGING = """\
+# log one line per retry, with the attempt number and the delay
+[logging]
+retry_events = "info"
+include_request_id = true"""
+
+
+def report_outline() -> Sample:
+    """Treasury report: outline, three levels, a table, a section across a page break."""
+    blocks: tuple[Block, ...] = (
+        P(
+            "<i>Northwind Holdings plc · Group Treasury · Quarterly report for the period "
+            "ended 30 September 2024</i>"
+        ),
+        H(1, "Executive Summary"),
+        P(
+            "Group liquidity remained strong through the third quarter. Cash and cash "
+            "equivalents closed at EUR 412 million, up EUR 37 million from 30 June, mainly "
+            "because of seasonal working-capital inflows in the retail segment. Net debt to "
+            "EBITDA stood at 1.4x against a covenant ceiling of 3.0x, and the revolving credit "
+            "facility remained undrawn for the whole quarter."
+        ),
+        P(
+            "Foreign-currency risk stayed within policy. Forecast exposures for the next twelve "
+            "months were 78% hedged, inside the Board's band of 70% to 90%. No counterparty "
+            "limit was breached and no hedge was closed out early. Treasury recommends no change "
+            "to the hedging policy for the fourth quarter."
+        ),
+        H(1, "Currency Exposure Review"),
+        H(2, "Hedging policy"),
+        P(
+            "The Board-approved hedging policy requires the Group to hedge between 70% and 90% "
+            "of forecast foreign-currency exposures falling due in the next twelve months, and "
+            "between 40% and 60% of exposures falling due in months thirteen to twenty-four. "
+            "Exposures beyond twenty-four months are not hedged. The ratios are measured on the "
+            "last business day of each month against the latest approved forecast."
+        ),
+        P(
+            "Only forward contracts and bought plain-vanilla options may be used; written "
+            "options and structured products are not permitted. Every counterparty must hold a "
+            "long-term credit rating of A- or better, and no single bank may carry more than 25% "
+            "of the Group's outstanding hedge notional. At 30 September the twelve-month hedge "
+            "ratio was 78% and the thirteen-to-twenty-four-month ratio was 46%."
+        ),
+        H(2, "Exposure by currency"),
+        P(
+            "The table below shows forecast twelve-month exposures and the amounts hedged at "
+            "quarter end, in EUR million at closing rates."
+        ),
+        Table(
+            ("Currency", "Forecast exposure", "Hedged", "Hedge ratio"),
+            (
+                ("USD", "184.0", "147.2", "80%"),
+                ("GBP", "96.5", "74.3", "77%"),
+                ("CHF", "41.2", "30.9", "75%"),
+                ("PLN", "22.8", "17.1", "75%"),
+                ("Total", "344.5", "269.5", "78%"),
+            ),
+        ),
+        H(3, "Sensitivity analysis"),
+        P(
+            "The unhedged twelve-month USD exposure was EUR 36.8 million. A 10% appreciation of "
+            "the euro against the US dollar would therefore reduce forecast operating profit by "
+            "about EUR 3.7 million before tax; a 10% appreciation against sterling would reduce "
+            "it by about EUR 2.2 million. Movements in the Swiss franc and the Polish zloty have "
+            "an immaterial effect at current exposure levels."
+        ),
+        H(2, "Counterparty exposure"),
+        P(
+            "Hedge contracts were spread across seven banks. The largest single counterparty "
+            "held 21% of the outstanding notional, below the 25% limit, and all seven banks "
+            "kept a rating of A- or better throughout the quarter. The mark-to-market value of "
+            "the hedge book was a net asset of EUR 4.9 million, of which EUR 3.1 million is "
+            "covered by collateral agreements with daily margining."
+        ),
+        P(
+            "One bank was placed on negative outlook by a rating agency in August. Treasury has "
+            "stopped placing new hedges with it until the outlook is resolved and will let the "
+            "existing contracts, EUR 22 million of notional, run off by their maturity in "
+            "March 2025."
+        ),
+        H(1, "Liquidity and Funding"),
+        P(
+            "This section covers the cash held by the Group at quarter end, the cash flows that "
+            "changed it during the quarter and the committed facilities that back it. All "
+            "figures are unaudited and stated in EUR at closing rates."
+        ),
+        H(2, "Cash position"),
+        P(
+            "Cash and cash equivalents of EUR 412 million were held with eleven banks. The "
+            "largest single deposit, EUR 61 million, was placed with a bank rated AA-, within the "
+            "limit of 15% of total cash per institution. Of the total, EUR 318 million was held "
+            "in euro, EUR 52 million in US dollars and the remainder in sterling, Swiss francs and "
+            "zloty to meet local payment obligations."
+        ),
+        P(
+            "Operating cash flow for the quarter was EUR 96 million. Capital expenditure "
+            "absorbed EUR 41 million, of which EUR 17 million related to the new distribution "
+            "centre in Poznań, and dividends paid to shareholders amounted to EUR 18 million. "
+            "The balance funded the scheduled repayment of a EUR 10 million term loan and added "
+            "to the cash position."
+        ),
+        P(
+            "Treasury continues to sweep surplus balances daily into the euro cash pool in "
+            "Amsterdam. Balances that cannot be pooled for regulatory reasons, mainly in Poland "
+            "and Switzerland, are invested in overnight deposits. The weighted average yield on "
+            "deposits was 3.1% for the quarter, compared with 3.3% in the second quarter, "
+            "reflecting the first reductions in central bank policy rates."
+        ),
+        P(
+            "Working capital absorbed less cash than in the same quarter of 2023. Days sales "
+            "outstanding fell from 41 to 38 after the retail segment moved its largest "
+            "wholesale customers to monthly direct debit, while days payable outstanding were "
+            "stable at 52. Inventory rose by EUR 23 million ahead of the Christmas season, in "
+            "line with the budget."
+        ),
+        P(
+            "Cash that cannot be moved freely is small. EUR 9 million held in Switzerland is "
+            "reserved for a tax payment due in December, and EUR 4 million in Poland is pledged "
+            "as a guarantee for the Poznań construction contract until its completion. Neither "
+            "amount is counted towards the liquidity buffer described below."
+        ),
+        P(
+            "The minimum liquidity buffer set by the Board is EUR 250 million of cash and "
+            "committed undrawn facilities. Including the undrawn revolving credit facility, "
+            "available liquidity was EUR 662 million at quarter end, well above that floor. A "
+            "stress test that assumes a 30% fall in retail receipts over two quarters leaves "
+            "available liquidity above EUR 480 million."
+        ),
+        H(2, "Credit facilities"),
+        P(
+            "The Group's EUR 250 million revolving credit facility matures in March 2028 and "
+            "carries a margin of 0.85% over EURIBOR with a utilisation fee. Its only financial "
+            "covenant is net debt to EBITDA of no more than 3.0x, tested semi-annually. The "
+            "EUR 300 million bond maturing in 2027 pays a fixed coupon of 1.75%."
+        ),
+        H(1, "Outlook"),
+        P(
+            "Treasury expects year-end cash of between EUR 380 million and EUR 420 million, "
+            "after the interim dividend and the final instalment on the Poznań project. Interest "
+            "income is expected to fall slightly as deposit rates follow policy rates down."
+        ),
+        P(
+            "Two matters need the Board's attention in the coming quarters. First, the EUR 300 million bond maturing "
+            "in 2027 should be refinanced during 2025, and Treasury proposes to start preparing "
+            "the documentation in the first quarter. Second, the Group's Polish subsidiary will "
+            "need a local overdraft line once the Poznań distribution centre opens, because its "
+            "payroll and supplier payments can no longer be funded through the euro cash pool."
+        ),
+    )
+    # The treasury report has to be long enough for "Cash position" to cross a page break.
+    return Sample(
+        name="report_outline.pdf",
+        title="Treasury Report Q3 2024",
+        subject="Quarterly treasury report of Northwind Holdings plc",
+        blocks=blocks,
+        outline=True,
+        footer="Northwind Holdings plc · Treasury Report Q3 2024",
+        features={
+            "outline": True,
+            "three_levels": True,
+            "table": "Exposure by currency",
+            "cross_page_section": "Cash position",
+            "empty_heading": "Currency Exposure Review",
+            "running_footer": True,
+        },
+    )
+
+
+def retry_settings() -> Sample:
+    """Client settings reference: H1 straight to H3, `#` code lines, bulleted list."""
+    blocks: tuple[Block, ...] = (
+        H(1, "Retry Settings Reference"),
+        P(
+            "This reference describes how the payments client retries requests that fail "
+            "for transient reasons. All settings live in <code>client.toml</code>; environment "
+            "variables with the prefix <code>PAYMENTS_</code> override the file, and the "
+            "defaults below apply when neither sets a value."
+        ),
+        H(3, "Configuring retries"),
+        P(
+            "Retries are configured in the <code>[retry]</code> table. Three settings control "
+            "the behaviour:"
+        ),
+        UL(
+            (
+                "<code>max_attempts</code>: the total number of attempts, including the first "
+                "one. Default 3, maximum 10. A value of 1 disables retries.",
+                "<code>backoff_factor</code>: the base delay in seconds for exponential backoff. "
+                "The delay before attempt <i>n</i> is backoff_factor × 2^(n − 2). Default 0.5.",
+                "<code>retry_on</code>: the conditions that trigger another attempt, from "
+                '"timeout", "connection_error", "429" and "503". Default: "timeout", '
+                '"connection_error" and "503".',
+            )
+        ),
+        P("A typical configuration for a batch job that can afford to wait looks like this:"),
+        Pre(CODE_RETRY),
+        P(
+            "With these settings the client waits 0.5, 1, 2 and 4 seconds before the second to "
+            "fifth attempts, so a request gives up after about 7.5 seconds of waiting plus the "
+            "time spent on the attempts themselves. A <code>Retry-After</code> header on a 429 or "
+            "503 response replaces the computed delay when it is longer."
+        ),
+        H(3, "Idempotency keys"),
+        P(
+            "GET, PUT and DELETE requests are always safe to retry. A POST request is retried "
+            "only when it carries an <code>Idempotency-Key</code> header; the client adds a "
+            "random key automatically when <code>auto_idempotency = true</code>. The server keeps "
+            "keys for 24 hours, so a retried payment is never charged twice within that window."
+        ),
+        H(2, "Timeouts"),
+        P(
+            "Timeouts bound how long a single attempt may take. They apply per attempt, not to "
+            "the whole retry sequence, so the worst-case duration of a call is roughly "
+            "max_attempts × (connect_timeout + read_timeout) plus the backoff delays."
+        ),
+        H(3, "Connect timeout"),
+        P(
+            "<code>connect_timeout</code> limits the time to open a TCP connection and complete "
+            "the TLS handshake. Default 3 seconds. A connection that cannot be opened in time "
+            'counts as a "connection_error" for <code>retry_on</code>.'
+        ),
+        H(3, "Read timeout"),
+        P(
+            "<code>read_timeout</code> limits the time between bytes received from the server "
+            "once the request has been sent. Default 10 seconds. Raise it for report downloads, "
+            'which can take longer to start streaming; a read timeout counts as "timeout".'
+        ),
+        H(2, "Logging retry attempts"),
+        P(
+            "Each retry can be logged with its attempt number and delay. Request IDs make it "
+            "possible to match client log lines with server logs when investigating failures:"
+        ),
+        Pre(CODE_LOGGING),
+    )
+    return Sample(
+        name="retry_settings.pdf",
+        title="Retry Settings Reference",
+        subject="Payments client configuration reference",
+        blocks=blocks,
+        features={
+            "level_jump": "Configuring retries",
+            "three_levels": True,
+            "bulleted_list": "Configuring retries",
+            "hash_code_block": "Configuring retries",
+            "hash_code_lines": [
+                line for line in (CODE_RETRY + "\n" + CODE_LOGGING).splitlines() if line[:1] == "#"
+            ],
+        },
+    )
+
+
+def refund_policy() -> Sample:
+    """Refund policy: an H1 with no body followed by three H2s."""
+    blocks: tuple[Block, ...] = (
+        H(1, "Refund Policy"),
+        H(2, "Eligibility"),
+        P(
+            "You can ask for a refund within 30 days of delivery for any item that is unused "
+            "and in its original packaging. Items bought in a sale are refunded at the price you "
+            "paid. Some items cannot be refunded:"
+        ),
+        UL(
+            (
+                "gift cards and downloadable software once the licence key has been shown;",
+                "made-to-measure furniture and fabric cut to length;",
+                "personal care products whose seal has been broken.",
+            )
+        ),
+        P(
+            "Faulty items can be returned at any time within the two-year warranty period, and "
+            "we refund the return postage for them."
+        ),
+        H(2, "How to request a refund"),
+        UL(
+            (
+                "Sign in to your account and open <b>Orders</b>.",
+                "Choose the order, select the items to return and give a reason.",
+                "Print the prepaid label, or choose a drop-off point to get a QR code.",
+                "Send the parcel within 14 days of the request.",
+            ),
+            ordered=True,
+        ),
+        P(
+            "If you paid by bank transfer, add the IBAN of the account the refund should go to. "
+            "Customers without an account can use the returns form linked from the order "
+            "confirmation e-mail."
+        ),
+        H(2, "Processing times"),
+        P(
+            "We inspect returned items within five working days of receiving them. Approved "
+            "refunds go back to the original payment method: card refunds take three to five "
+            "working days to appear on your statement, PayPal refunds usually appear within 24 "
+            "hours, and bank transfers take up to two working days. We e-mail you when the "
+            "refund has been issued."
+        ),
+    )
+    return Sample(
+        name="refund_policy.pdf",
+        title="Refund Policy",
+        subject="Customer refund policy",
+        blocks=blocks,
+        features={"empty_heading": "Refund Policy", "bulleted_list": "Eligibility"},
+    )
+
+
+POSTMORTEM_PARAGRAPHS = (
+    "The postmortem is the written record of what happened, why it happened and what the team "
+    "will change. It is written by the incident commander or by an engineer they nominate, and "
+    "a first draft is due within five working days of the incident being resolved. The document "
+    "is blameless: it describes decisions and the information that was available when they were "
+    "made, not the people who made them. Reviewers who find wording that assigns blame should "
+    "ask the author to rewrite it before the review meeting.",
+    "Start with a summary of no more than five sentences that a reader outside the team can "
+    "understand. State the customer impact in concrete terms: which service was affected, for "
+    "how long, how many customers or requests were affected, and whether any data was lost or "
+    "exposed. Give the severity level that was assigned during the incident and, if the team now "
+    "believes a different level would have been correct, say so and explain why.",
+    "The timeline is the backbone of the document. Record every significant event with a UTC "
+    "timestamp: the first symptom, the first alert, the moment a human acknowledged the page, "
+    "each diagnosis that was considered and rejected, each mitigation that was tried, and the "
+    "time customer impact ended. Take timestamps from monitoring, chat logs and deploy history "
+    "rather than from memory; where an entry is an estimate, mark it as one. A good timeline lets "
+    "a reader see how long each phase took, and the gaps in it often point to the most useful "
+    "improvements.",
+    "Detection deserves its own paragraph. Note whether the incident was found by an automated "
+    "alert, by a customer report or by an engineer who happened to notice something odd. If an "
+    "alert fired, say whether it fired early enough and whether its description helped the "
+    "responder. If no alert fired, describe the signal that would have caught the problem, and "
+    "estimate how much earlier it would have done so. Time to detect is tracked across all "
+    "reviews, so record it in minutes.",
+    "The analysis of causes should go deeper than the trigger. A configuration change, a bad "
+    "deploy or a traffic spike is usually only the last event in a chain. Ask why the change was "
+    "possible, why testing did not catch it, why the system failed the way it did rather than "
+    "degrading gracefully, and why recovery took as long as it did. Stop when the answers reach "
+    "something the team can change. Most incidents have several contributing factors, and the "
+    "document should list each one rather than naming a single root cause.",
+    "Describe the mitigation separately from the fix. The mitigation is what stopped customer "
+    "impact, such as a rollback, a feature flag or extra capacity. The fix is the change that "
+    "prevents a recurrence. Explain which runbooks were used, whether they were accurate and "
+    "whether any step was unclear. When a responder had to improvise, record what they did, "
+    "because improvised steps that worked are good candidates for new runbook entries.",
+    "Include what went well. Fast escalation, a clear status page update or a runbook that "
+    "worked exactly as written are worth recording, because they show which practices to keep. "
+    "Equally, record where the team was lucky: a failure that happened during business hours, "
+    "or a problem that an engineer caught by chance, is a risk that will not always resolve so "
+    "kindly.",
+    "Attach the supporting evidence: graphs of the key metrics with the incident window "
+    "marked, links to the relevant chat channel, the alerts that fired, and the pull requests "
+    "for the mitigation and the fix. Screenshots should have captions that say what the reader "
+    "is meant to notice. Remove customer personal data from logs and screenshots before they are "
+    "attached; the postmortem is readable by the whole engineering organisation.",
+    "Finally, circulate the draft to everyone who took part in the response at least one day "
+    "before the review meeting, so that corrections to the timeline can be made in advance. The "
+    "meeting itself should be spent on the analysis and the actions rather than on reading the "
+    "document aloud. After the meeting, the author updates the draft, marks it as final and "
+    "links it from the incident record.",
+)
+
+
+def incident_review() -> Sample:
+    """Incident review guide: one long section (> 600 tokens, several pages) without subheads."""
+    blocks: tuple[Block, ...] = (
+        H(1, "Incident Review Guide"),
+        P(
+            "This guide explains how engineering teams review production incidents. It applies "
+            "to every service that has an on-call rotation, and it complements the incident "
+            "response runbook, which covers what to do while an incident is in progress."
+        ),
+        H(2, "When a review is required"),
+        P("A written review and a review meeting are required after any incident that:"),
+        UL(
+            (
+                "was classified as severity 1 or severity 2 at any point;",
+                "caused data loss, or exposed customer data to anyone not entitled to it;",
+                "breached an external service-level agreement;",
+                "needed more than one team to resolve it.",
+            )
+        ),
+        P(
+            "Any engineer may also request a review for a smaller incident or a near miss when "
+            "they believe the team can learn from it."
+        ),
+        H(2, "Writing the postmortem"),
+        *(P(text) for text in POSTMORTEM_PARAGRAPHS),
+        H(2, "Tracking follow-up actions"),
+        P(
+            "Every action agreed in the review gets a ticket with an owner and a due date. "
+            "Actions that prevent a recurrence of a severity 1 incident are due within 30 days; "
+            "other actions within 90 days. The reliability group reports overdue actions to "
+            "engineering management every month."
+        ),
+    )
+    return Sample(
+        name="incident_review.pdf",
+        title="Incident Review Guide",
+        subject="How engineering teams review production incidents",
+        blocks=blocks,
+        footer="Engineering Handbook · Incident Review Guide",
+        features={
+            "long_section": "Writing the postmortem",
+            "bulleted_list": "When a review is required",
+            "running_footer": True,
+        },
+    )
+
+
+def relocation_memo() -> Sample:
+    """Office memo whose headings are only bold body-size lines (no larger fonts, no outline)."""
+
+    def bh(text: str) -> H:
+        return H(1, text, bold_only=True)
+
+    blocks: tuple[Block, ...] = (
+        P("To: all staff at the Leeds office. From: Facilities. Date: 4 November 2024."),
+        bh("Why we are moving"),
+        P(
+            "The lease on Wellington Street ends on 31 January 2025. The new office at 12 "
+            "Canal Wharf gives us two floors instead of three, a larger kitchen and eight "
+            "meeting rooms, and it is a five-minute walk from Leeds station."
+        ),
+        bh("Moving schedule"),
+        P(
+            "Teams move in two waves. Finance, HR and Legal move over the weekend of 11 and 12 "
+            "January; everyone else moves on 18 and 19 January. Please pack your desk into the "
+            "crates provided by 5 pm on the Friday before your move and label every crate with "
+            "your name and new desk number."
+        ),
+        P(
+            "<b>Please note:</b> the goods lift at Wellington Street is out of service on 10 "
+            "January, so crates for the first wave will be collected on 9 January."
+        ),
+        bh("Parking and building access"),
+        P(
+            "Canal Wharf has 40 parking spaces, allocated first to colleagues with accessibility "
+            "needs and then by rota. Your current access card will not open the new building; "
+            "collect a new card from reception on your first day, bringing photo ID."
+        ),
+        bh("IT equipment"),
+        P(
+            "Laptops move with you. Monitors, docks and desk phones are already installed at the "
+            "new desks, so leave yours where they are. The IT service desk will be on site on "
+            "both Mondays after the moves to help with anything that does not work."
+        ),
+        bh("Questions"),
+        P(
+            "Send questions to facilities@northwind.example or ask at the weekly office meeting. "
+            "A floor plan with the new desk numbers is on the intranet."
+        ),
+    )
+    return Sample(
+        name="relocation_memo.pdf",
+        title="Office Relocation Memo",
+        subject="Move of the Leeds office to Canal Wharf",
+        blocks=blocks,
+        features={"bold_headings_only": True, "bold_lead_in": "Please note:"},
+    )
+
+
+SAMPLES = (report_outline, retry_settings, refund_policy, incident_review, relocation_memo)
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def to_html(blocks: Sequence[Block]) -> str:
+    """Block i gets the id ``b<i>`` so the layout engine reports where it was placed."""
+    return "<body>" + "".join(b.html(f"b{i}") for i, b in enumerate(blocks)) + "</body>"
+
+
+def layout(blocks: Sequence[Block]) -> tuple[pymupdf.Document, dict[int, tuple[int, int]]]:
+    """Lay the blocks out on A4 pages; return the document and block index -> (first, last) page."""
+    story = pymupdf.Story(to_html(blocks), user_css=CSS)
+    spans: dict[int, tuple[int, int]] = {}
+
+    def rectfn(rect_num: int, filled: Any) -> tuple[pymupdf.Rect, pymupdf.Rect, None]:
+        return PAGE, PAGE + MARGINS, None
+
+    def on_position(pos: Any) -> None:
+        if not (pos.id or "").startswith("b"):
+            return
+        index = int(pos.id[1:])
+        first, last = spans.get(index, (pos.page_num, pos.page_num))
+        spans[index] = (min(first, pos.page_num), max(last, pos.page_num))
+
+    doc = story.write_with_links(rectfn, positionfn=on_position)
+    return doc, spans
+
+
+def plain_text(block: Block) -> str:
+    """The block's text as PyMuPDF extracts it (tags dropped, whitespace collapsed)."""
+    markup = re.sub(r"</?(li|td|th|tr)\b[^>]*>", " ", block.html("x"))
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", markup)).split())
+
+
+def page_texts(doc: pymupdf.Document) -> list[str]:
+    """Whitespace-collapsed text of each page, ligatures expanded (flags=0)."""
+    return [" ".join(doc[i].get_text(flags=0).split()) for i in range(doc.page_count)]
+
+
+def end_page(texts: list[str], block: Block, first: int) -> int:
+    """1-based page holding the block's last words (a split block ends on a later page)."""
+    tail = " ".join(plain_text(block).split()[-4:])
+    for number in range(first, len(texts) + 1):
+        if tail in texts[number - 1]:
+            return number
+    raise SystemExit(f"cannot find {tail!r} from page {first} on")
+
+
+def headings_of(
+    doc: pymupdf.Document, blocks: Sequence[Block], spans: dict[int, tuple[int, int]]
+) -> list[dict[str, Any]]:
+    """Each heading with its page and the page where its own body (up to the next heading) ends.
+
+    The layout engine reports where each block starts; where a block ends is read from the text.
+    """
+    texts = page_texts(doc)
+    starts = [i for i, b in enumerate(blocks) if isinstance(b, H)]
+    out = []
+    for n, i in enumerate(starts):
+        last = (starts[n + 1] if n + 1 < len(starts) else len(blocks)) - 1
+        heading = blocks[i]
+        assert isinstance(heading, H)
+        out.append(
+            {
+                "text": heading.text,
+                "level": heading.level,
+                "page": spans[i][0],
+                "end_page": end_page(texts, blocks[last], spans[last][0]),
+            }
+        )
+    return out
+
+
+def add_footer(doc: pymupdf.Document, text: str) -> None:
+    for number in range(doc.page_count):
+        label = f"{text} · Page {number + 1} of {doc.page_count}"
+        doc[number].insert_text(
+            (72, FOOTER_Y), label, fontsize=8, fontname="helv", color=(0.3, 0.3, 0.3)
+        )
+
+
+def finish(doc: pymupdf.Document, sample: Sample, headings: list[dict[str, Any]]) -> bytes:
+    """Outline, fixed metadata, font subsets; serialised without a fresh file ID."""
+    if sample.footer:
+        add_footer(doc, sample.footer)
+    if sample.outline:
+        doc.set_toc([[h["level"], h["text"], h["page"]] for h in headings])
+    doc.set_metadata(
+        {
+            "title": sample.title,
+            "author": "citechunk sample generator",
+            "subject": sample.subject,
+            "keywords": "",
+            "creator": "sample_pdfs/make_samples.py",
+            "producer": "PyMuPDF",
+            "creationDate": FIXED_DATE,
+            "modDate": FIXED_DATE,
+        }
+    )
+    doc.subset_fonts()
+    data: bytes = doc.tobytes(garbage=4, deflate=True, no_new_id=1)
+    return data
+
+
+def check(sample: Sample, headings: list[dict[str, Any]]) -> None:
+    """Fail loudly when a layout change breaks a feature the tests rely on."""
+    by_text = {h["text"]: h for h in headings}
+    for key in ("cross_page_section", "long_section"):
+        if key in sample.features:
+            h = by_text[sample.features[key]]
+            if h["end_page"] <= h["page"]:
+                raise SystemExit(f"{sample.name}: {key} {h['text']!r} does not cross a page break")
+    if "level_jump" in sample.features:
+        levels = [h["level"] for h in headings]
+        if not any(b - a >= 2 for a, b in zip(levels, levels[1:], strict=False)):
+            raise SystemExit(f"{sample.name}: no level jump")
+
+
+def build(sample: Sample) -> tuple[bytes, dict[str, Any]]:
+    """The PDF bytes of one sample and its entry in expected.json."""
+    doc, spans = layout(sample.blocks)
+    headings = headings_of(doc, sample.blocks, spans)
+    check(sample, headings)
+    data = finish(doc, sample, headings)
+    entry = {
+        "title": sample.title,
+        "page_count": doc.page_count,
+        "outline": sample.outline,
+        "features": sample.features,
+        "headings": headings,
+    }
+    return data, entry
+
+
+def compact_headings(text: str) -> str:
+    """Put each heading object of the indented JSON on one line, for readable diffs."""
+    pattern = re.compile(
+        r"\{\n\s+(\"text\": .*),\n\s+(\"level\": \d+),\n\s+(\"page\": \d+),\n\s+(\"end_page\": \d+)\n\s+\}"
+    )
+    return pattern.sub(lambda m: "{" + ", ".join(m.groups()) + "}", text)
+
+
+def generate(out_dir: Path, makers: Iterable[Any] = SAMPLES) -> dict[str, Any]:
+    """Write every sample PDF and expected.json into `out_dir`; return the expected mapping."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    expected: dict[str, Any] = {
+        "_about": (
+            "Ground truth for the PDFs in this folder, written by make_samples.py. Levels are "
+            "as authored (1-based); page and end_page are 1-based; end_page is the page where "
+            "the heading's own body ends (before the next heading of any level). Feature values "
+            "name the heading whose section shows the feature."
+        ),
+    }
+    for make in makers:
+        sample = make()
+        data, entry = build(sample)
+        (out_dir / sample.name).write_bytes(data)
+        expected[sample.name] = entry
+    text = compact_headings(json.dumps(expected, indent=2, ensure_ascii=False)) + "\n"
+    (out_dir / "expected.json").write_text(text, encoding="utf-8")
+    return expected
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--out", type=Path, default=HERE, help="output folder (default: here)")
+    args = parser.parse_args(argv)
+    expected = generate(args.out)
+    for name, entry in expected.items():
+        if not name.startswith("_"):
+            size = (args.out / name).stat().st_size
+            print(f"{name}: {entry['page_count']} pages, {size // 1024} KB")
+
+
+if __name__ == "__main__":
+    main()
