@@ -3,6 +3,8 @@
 Public API (each CLI command has a function twin here):
     convert(path, options) -> ConvertedDocument
     chunk_markdown(markdown, options) -> list[Chunk]
+    evaluate(questions, chunks, options) -> EvalReport
+    ingest(input, out, config) -> RunReport   (PDF or folder -> OUT/chunks, OUT/markdown, run.json)
 """
 
 from __future__ import annotations
@@ -13,12 +15,17 @@ from .chunking import chunk_markdown
 from .config import ChunkOptions, Config, ConvertOptions, load_config
 from .conversion import convert
 from .errors import CitechunkError, ConfigError, ConversionError
+from .evaluation import evaluate
 from .models import Chunk, ConvertedDocument, Provenance
+from .runner import RunReport, ingest
 
 __all__ = [
     "__version__",
     "convert",
     "chunk_markdown",
+    "evaluate",
+    "ingest",
+    "RunReport",
     "load_config",
     "Config",
     "ConvertOptions",

@@ -93,4 +93,6 @@ def backends_cmd() -> None:
 
 
 # Commands of later stages register themselves on import:
+from . import eval as _eval  # noqa: E402,F401
+from . import ingest as _ingest  # noqa: E402,F401
 from . import inspect as _inspect  # noqa: E402,F401

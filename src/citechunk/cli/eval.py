@@ -1,0 +1,188 @@
+"""`citechunk eval`: retrieval quality of a chunk set on questions with verbatim answers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from ..config import Config
+from ..evaluation import EvalReport, QuestionResult, evaluate
+from ..evaluation.compare import CompareReport, compare
+from ..evaluation.data import load_chunk_set, load_questions
+from ..evaluation.retrieval import RETRIEVERS, make_retriever
+from . import State, main, pass_state
+
+
+def _pct(x: float) -> str:
+    return f"{x:.3f}"
+
+
+def summary_table(reports: Sequence[EvalReport]) -> Table:
+    t = Table(title="Retrieval evaluation")
+    for col in ("retriever", "questions", "chunks", f"found@{reports[0].k}", "page-correct"):
+        t.add_column(col, justify="right")
+    for col in ("MRR", "answer-intact", "tokens/chunk", "tokens/context", "docs covered"):
+        t.add_column(col, justify="right")
+    for r in reports:
+        t.add_row(
+            r.retriever,
+            str(r.questions),
+            str(len(r.chunk_set.chunks)),
+            _pct(r.found),
+            _pct(r.page_correct),
+            _pct(r.mrr),
+            _pct(r.answer_intact),
+            f"{r.mean_chunk_tokens:.0f}",
+            f"{r.mean_context_tokens:.0f}",
+            f"{r.documents_covered}/{r.documents_asked}",
+        )
+    return t
+
+
+def _snippet(text: str, width: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def print_misses(console: Console, report: EvalReport) -> None:
+    misses: list[QuestionResult] = [r for r in report.results if not r.found or not r.page_correct]
+    console.print(f"[bold]{report.retriever}: {len(misses)} misses / wrong pages[/bold]")
+    chunks = report.chunk_set.chunks
+    for r in misses:
+        q = r.question
+        what = r.reason if not r.found else f"found at rank {r.rank}, wrong page"
+        console.print(f"\n[bold]{q.id or '-'}[/bold] {q.pdf} p. {q.page}: {what}", markup=True)
+        console.print(f"  Q: {q.question}", markup=False, highlight=False)
+        console.print(f"  A: {q.answer}", markup=False, highlight=False)
+        shown = r.hit if r.hit is not None else (r.retrieved[0] if r.retrieved else None)
+        if shown is not None:
+            c = chunks[shown]
+            label = "answer chunk" if r.hit is not None else "retrieved #1"
+            where = f"{c.document} {c.pages} [{' > '.join(c.heading_path)}]"
+            console.print(f"  {label}: {where}", markup=False, highlight=False)
+            console.print(f"    {_snippet(c.text)}", markup=False, highlight=False)
+
+
+def compare_table(report: CompareReport) -> Table:
+    t = Table(title=f"Chunking configurations compared (k={report.k})")
+    t.add_column("configuration")
+    for col in ("chunks", "tokens/chunk", "answer-intact"):
+        t.add_column(col, justify="right")
+    for name in report.retrievers:
+        for col in (f"found@{report.k}", "page", "MRR", "ctx tokens"):
+            t.add_column(f"{name} {col}", justify="right")
+    for row in report.rows:
+        first = row.reports[0]
+        cells = [row.name, str(len(first.chunk_set.chunks))]
+        cells += [f"{first.mean_chunk_tokens:.0f}", _pct(first.answer_intact)]
+        for rep in row.reports:
+            cells += [_pct(rep.found), _pct(rep.page_correct), _pct(rep.mrr)]
+            cells.append(f"{rep.mean_context_tokens:.0f}")
+        t.add_row(*cells)
+    return t
+
+
+def _retrievers(cfg: Config, names: tuple[str, ...]) -> list[str]:
+    return list(dict.fromkeys(names)) if names else [cfg.eval.retriever]
+
+
+@main.command("eval")
+@click.argument("questions", type=click.Path(dir_okay=False, exists=True))
+@click.option(
+    "--chunks",
+    "chunks_path",
+    required=True,
+    type=click.Path(exists=True),
+    help="Ingest OUT folder (or a folder/file of chunk records).",
+)
+@click.option(
+    "--retriever",
+    "retrievers",
+    multiple=True,
+    type=click.Choice(RETRIEVERS),
+    help="bm25 or embedding; repeat for both (default: config eval.retriever).",
+)
+@click.option("--k", type=int, help="Top-k chunks a question may be found in.")
+@click.option(
+    "--model-path", help="Local sentence-transformers model folder for --retriever embedding."
+)
+@click.option(
+    "--compare",
+    "do_compare",
+    is_flag=True,
+    help="Re-chunk OUT/markdown with several configurations and compare them.",
+)
+@click.option(
+    "--misses", is_flag=True, help="Show each miss with the chunk retrieved instead and why."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON lines instead of tables.")
+@pass_state
+def eval_cmd(
+    state: State,
+    questions: str,
+    chunks_path: str,
+    retrievers: tuple[str, ...],
+    k: int | None,
+    model_path: str | None,
+    do_compare: bool,
+    misses: bool,
+    as_json: bool,
+) -> None:
+    """Measure how often a retriever finds the chunk holding each answer, on the right page."""
+    cfg = state.config({"eval": {"k": k, "model_path": model_path}})
+    names = _retrievers(cfg, retrievers)
+    qs = load_questions(questions)
+    console = Console(soft_wrap=True) if not as_json else None
+    if do_compare:
+        report = compare(qs, chunks_path, cfg, names)
+        if console is None:
+            for row in report.rows:
+                for rep in row.reports:
+                    click.echo(json.dumps({**rep.summary(), "label": row.name}))
+        else:
+            console.print(compare_table(report))
+        return
+    chunk_set = load_chunk_set(chunks_path)
+    reports = []
+    for name in names:
+        retriever = make_retriever(name, cfg.eval.model_path)
+        opts = cfg.eval
+        reports.append(evaluate(qs, chunk_set, opts, retriever=retriever))
+    if console is None:
+        for rep in reports:
+            click.echo(json.dumps(rep.summary()))
+            for r in rep.results if misses else ():
+                if not r.found or not r.page_correct:
+                    click.echo(json.dumps(miss_record(rep, r), ensure_ascii=False))
+        return
+    console.print(summary_table(reports))
+    for rep in reports if misses else ():
+        print_misses(console, rep)
+
+
+def miss_record(report: EvalReport, r: QuestionResult) -> dict[str, object]:
+    """A JSON-ready description of one miss (or wrong page) and the chunk retrieved instead."""
+    shown = r.hit if r.hit is not None else (r.retrieved[0] if r.retrieved else None)
+    chunk = report.chunk_set.chunks[shown] if shown is not None else None
+    return {
+        "retriever": report.retriever,
+        **r.question.to_dict(),
+        "found": r.found,
+        "page_correct": r.page_correct,
+        "reason": r.reason,
+        "answer_rank": r.answer_rank,
+        "chunk": None
+        if chunk is None
+        else {
+            "document": chunk.document,
+            "first_page": chunk.first_page,
+            "last_page": chunk.last_page,
+            "heading_path": list(chunk.heading_path),
+            "chunk_id": chunk.chunk_id,
+            "text": chunk.text,
+        },
+    }

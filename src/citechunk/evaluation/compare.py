@@ -1,0 +1,148 @@
+"""`--compare`: re-chunk an ingest output's Markdown with several configurations, side by side.
+
+Rows: the chunk set as ingested (``OUT/chunks``), a plain fixed-size baseline (token windows
+with overlap, no headings) and the heading-first chunker at a few sizes around the configured
+``max_tokens``. Every row is evaluated with the same questions and retrievers, over the same
+Markdown files (``OUT/markdown/*.md``), so differences come from chunking alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from ..config import ChunkOptions, Config
+from ..errors import ConfigError
+from ..markers import strip_markers
+from ..models import Chunk
+from .data import ChunkSet, EvalChunk, Question, load_chunk_set, read_records
+from .metrics import EvalReport, score
+from .retrieval import Retriever, make_retriever
+
+Chunker = Callable[[str], list[Chunk]]
+HEADING_SIZES = (256, 512, 1024)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named way to chunk one document's page-marked Markdown."""
+
+    name: str
+    chunker: Chunker
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    name: str
+    reports: tuple[EvalReport, ...]  # one per retriever, in `CompareReport.retrievers` order
+
+
+@dataclass(frozen=True)
+class CompareReport:
+    k: int
+    retrievers: tuple[str, ...]
+    rows: tuple[CompareRow, ...]
+
+
+def heading_variant(options: ChunkOptions, label: str = "") -> Variant:
+    from ..chunking import chunk_markdown
+
+    name = f"heading {options.max_tokens}" + (f" {label}" if label else "")
+    return Variant(name, lambda md: chunk_markdown(md, options))
+
+
+def fixed_variant(options: ChunkOptions) -> Variant:
+    """Token windows of `max_tokens` with `max_tokens // 8` overlap, headings ignored."""
+    from ..chunking.fixed import chunk_fixed
+
+    opts = dataclasses.replace(options, overlap_tokens=options.max_tokens // 8)
+    name = f"fixed {opts.max_tokens} (overlap {opts.overlap_tokens})"
+    return Variant(name, lambda md: chunk_fixed(md, opts))
+
+
+def default_variants(options: ChunkOptions) -> list[Variant]:
+    """The fixed baseline at the configured size, then heading-first at 256/512/1024 tokens
+    plus the configured size (marked "(config)")."""
+    sizes = sorted({*HEADING_SIZES, options.max_tokens})
+    variants = [fixed_variant(options)]
+    for size in sizes:
+        label = "(config)" if size == options.max_tokens else ""
+        variants.append(heading_variant(dataclasses.replace(options, max_tokens=size), label))
+    return variants
+
+
+def markdown_documents(out_dir: str | os.PathLike[str]) -> dict[str, str]:
+    """Document name (the source PDF's file name) -> page-marked Markdown, for every document
+    of an ingest output. Names come from the chunk records' ``markdown_file``/``source_file``."""
+    from ..conversion import read_markdown
+
+    out = Path(out_dir)
+    docs: dict[str, str] = {}
+    for row in read_records(out / "chunks"):
+        name = PurePosixPath(str(row["source_file"])).name
+        md = out / str(row.get("markdown_file") or "")
+        if name not in docs and md.is_file():
+            docs[name] = read_markdown(md)
+    if not docs:
+        raise ConfigError(f"{out}: no Markdown files found under {out / 'markdown'}")
+    return docs
+
+
+def chunk_documents(documents: dict[str, str], chunker: Chunker) -> ChunkSet:
+    """Chunk every document (in name order) into one chunk set with the documents' texts."""
+    chunks: list[EvalChunk] = []
+    for name in sorted(documents):
+        for c in chunker(documents[name]):
+            chunks.append(
+                EvalChunk(
+                    document=name,
+                    text=c.text,
+                    first_page=c.first_page,
+                    last_page=c.last_page,
+                    heading_path=tuple(c.heading_path),
+                    token_count=c.token_count,
+                    chunk_index=c.chunk_index,
+                )
+            )
+    texts = {name: strip_markers(md) for name, md in documents.items()}
+    return ChunkSet(tuple(chunks), texts)
+
+
+def _evaluate_all(
+    questions: Sequence[Question], chunk_set: ChunkSet, retrievers: Sequence[Retriever], k: int
+) -> tuple[EvalReport, ...]:
+    texts = [c.text for c in chunk_set.chunks]
+    return tuple(
+        score(questions, chunk_set, r.index(texts), k=k, retriever=r.name) for r in retrievers
+    )
+
+
+def compare(
+    questions: Sequence[Question],
+    out_dir: str | os.PathLike[str],
+    config: Config | None = None,
+    retrievers: Sequence[str] = ("bm25",),
+    variants: Sequence[Variant] | None = None,
+) -> CompareReport:
+    """Evaluate the ingested chunk set and each variant (default: `default_variants` of the
+    configured chunk options) with every retriever. Raises ConfigError when OUT lacks chunks
+    or Markdown."""
+    config = config or Config()
+    models = [make_retriever(n, config.eval.model_path) for n in retrievers]
+    k = config.eval.k
+    rows = [
+        CompareRow(
+            "as ingested (OUT/chunks)", _evaluate_all(questions, load_chunk_set(out_dir), models, k)
+        )
+    ]
+    documents = markdown_documents(out_dir)
+    for v in variants if variants is not None else default_variants(config.chunk):
+        rows.append(
+            CompareRow(
+                v.name, _evaluate_all(questions, chunk_documents(documents, v.chunker), models, k)
+            )
+        )
+    return CompareReport(k, tuple(m.name for m in models), tuple(rows))

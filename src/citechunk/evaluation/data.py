@@ -1,0 +1,224 @@
+"""Inputs of an evaluation: questions (JSONL) and a chunk set (an ingest OUT folder or files).
+
+A question line has ``pdf`` (file name), ``question``, ``answer`` (verbatim snippet) and
+``page`` (1-based); other fields pass through untouched in `Question.extra`.
+
+A chunk set is every record of ``OUT/chunks/*.parquet|*.jsonl`` (read through
+`citechunk.export.read_chunks` when the folder is an ingest output), or of any folder / file of
+such records. A record needs ``text``, ``source_file``, ``first_page`` and ``last_page``;
+``heading_path``, ``token_count``, ``chunk_id``, ``markdown_file`` are used when present.
+Chunks are matched to questions by the file name of ``source_file``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..errors import ConfigError
+
+REQUIRED_QUESTION_FIELDS = ("pdf", "question", "answer", "page")
+REQUIRED_CHUNK_FIELDS = ("text", "source_file", "first_page", "last_page")
+
+
+@dataclass(frozen=True)
+class Question:
+    """One evaluation question; `extra` holds every other field of its JSON line."""
+
+    pdf: str
+    question: str
+    answer: str
+    page: int
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return str(self.extra.get("id", ""))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **dict(self.extra),
+            "pdf": self.pdf,
+            "question": self.question,
+            "answer": self.answer,
+            "page": self.page,
+        }
+
+
+@dataclass(frozen=True)
+class EvalChunk:
+    """The fields of a chunk record evaluation needs. `document` is the source file's name."""
+
+    document: str
+    text: str
+    first_page: int
+    last_page: int
+    heading_path: tuple[str, ...] = ()
+    token_count: int | None = None
+    chunk_id: str = ""
+    chunk_index: int = -1
+
+    @property
+    def pages(self) -> str:
+        if self.first_page == self.last_page:
+            return f"p. {self.first_page}"
+        return f"pp. {self.first_page}-{self.last_page}"
+
+
+@dataclass(frozen=True)
+class ChunkSet:
+    """Chunks in a fixed order plus, when known, each document's full text (by file name).
+
+    `documents` maps a document name to its whole extracted text (the Markdown with page
+    markers removed); it lets a miss be blamed on extraction or on a chunk boundary.
+    """
+
+    chunks: tuple[EvalChunk, ...]
+    documents: Mapping[str, str] = field(default_factory=dict)
+
+
+def question_from_dict(d: Mapping[str, Any], where: str) -> Question:
+    missing = [f for f in REQUIRED_QUESTION_FIELDS if f not in d]
+    if missing:
+        raise ConfigError(f"{where}: question lacks {', '.join(missing)}")
+    page = d["page"]
+    if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+        raise ConfigError(f"{where}: 'page' must be a 1-based integer, got {page!r}")
+    extra = {k: v for k, v in d.items() if k not in REQUIRED_QUESTION_FIELDS}
+    return Question(
+        PurePosixPath(str(d["pdf"]).replace("\\", "/")).name,
+        str(d["question"]),
+        str(d["answer"]),
+        page,
+        extra,
+    )
+
+
+def load_questions(source: str | os.PathLike[str] | Iterable[Mapping[str, Any]]) -> list[Question]:
+    """Questions from a JSONL file, or from dicts already in memory. Raises ConfigError."""
+    if isinstance(source, str | os.PathLike):
+        path = Path(source)
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot read questions: {exc.strerror}") from None
+        out = []
+        for n, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"{path}:{n}: not JSON: {exc.msg}") from None
+            out.append(question_from_dict(d, f"{path}:{n}"))
+        return out
+    return [question_from_dict(d, f"question {i}") for i, d in enumerate(source, 1)]
+
+
+def chunk_from_dict(d: Mapping[str, Any], where: str) -> EvalChunk:
+    missing = [f for f in REQUIRED_CHUNK_FIELDS if d.get(f) is None]
+    if missing:
+        raise ConfigError(f"{where}: chunk record lacks {', '.join(missing)}")
+    tokens = d.get("token_count")
+    return EvalChunk(
+        document=PurePosixPath(str(d["source_file"]).replace("\\", "/")).name,
+        text=str(d["text"]),
+        first_page=int(d["first_page"]),
+        last_page=int(d["last_page"]),
+        heading_path=tuple(d.get("heading_path") or ()),
+        token_count=None if tokens is None else int(tokens),
+        chunk_id=str(d.get("chunk_id") or ""),
+        chunk_index=int(d.get("chunk_index", -1)),
+    )
+
+
+def _record_files(path: Path) -> list[Path]:
+    if path.is_file():
+        return [path]
+    files = [*path.rglob("*.parquet"), *path.rglob("*.jsonl")]
+    return sorted(files, key=lambda p: p.as_posix())
+
+
+def _read_file(path: Path) -> list[dict[str, Any]]:
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        rows: list[dict[str, Any]] = pq.read_table(path).to_pylist()
+        return rows
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                d = json.loads(line)
+                if "text" in d:
+                    rows.append(d)
+    return rows
+
+
+def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Every chunk record under `path` (a file, a folder, or an ingest OUT folder), in file
+    order (files sorted by path) then row order. Raises ConfigError when there is none."""
+    p = Path(path)
+    if not p.exists():
+        raise ConfigError(f"{p}: no such chunk file or folder")
+    rows: list[dict[str, Any]] = []
+    for f in _record_files(p):
+        try:
+            rows.extend(_read_file(f))
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"{f}: cannot read chunk records: {exc}") from None
+    if not rows:
+        raise ConfigError(f"{p}: no chunk records (*.parquet or *.jsonl) found")
+    return rows
+
+
+def _markdown_texts(out_dir: Path, rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Document name -> its Markdown with page markers removed, for files that exist."""
+    from ..conversion import read_markdown
+    from ..markers import strip_markers
+
+    texts: dict[str, str] = {}
+    for row in rows:
+        rel, src = row.get("markdown_file"), row.get("source_file")
+        if not rel or not src:
+            continue
+        name = PurePosixPath(str(src).replace("\\", "/")).name
+        md_path = out_dir / str(rel)
+        if name not in texts and md_path.is_file():
+            texts[name] = strip_markers(read_markdown(md_path))
+    return texts
+
+
+def _read_ingest_output(out_dir: Path) -> list[dict[str, Any]]:
+    from ..export import read_chunks
+
+    rows: list[dict[str, Any]] = read_chunks(out_dir).to_pylist()
+    if not rows:
+        raise ConfigError(f"{out_dir}: no chunk records under {out_dir / 'chunks'}")
+    return rows
+
+
+def load_chunk_set(path: str | os.PathLike[str]) -> ChunkSet:
+    """The chunk set under `path`, with document texts when `path` is an ingest OUT folder.
+
+    An ingest OUT folder (one with ``chunks/``) is read with `citechunk.export.read_chunks`
+    (full schema, rows by source file then chunk index); any other folder or file is read
+    leniently (only `REQUIRED_CHUNK_FIELDS` needed), files sorted by path.
+    """
+    p = Path(path)
+    rows = _read_ingest_output(p) if (p / "chunks").is_dir() else read_records(p)
+    chunks = tuple(chunk_from_dict(r, f"{p} record {i}") for i, r in enumerate(rows))
+    documents = _markdown_texts(p, rows) if p.is_dir() else {}
+    return ChunkSet(chunks, documents)
+
+
+def chunk_set_from_records(
+    records: Iterable[Mapping[str, Any]], documents: Mapping[str, str] | None = None
+) -> ChunkSet:
+    """A chunk set from records in memory (dicts with the chunk record fields)."""
+    chunks = tuple(chunk_from_dict(r, f"record {i}") for i, r in enumerate(records))
+    return ChunkSet(chunks, dict(documents or {}))

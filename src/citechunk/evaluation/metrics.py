@@ -1,0 +1,204 @@
+"""Scoring retrieved chunks against questions with verbatim answers and gold pages.
+
+Definitions (shared with ``shared/eval/check_retrieval.py``):
+
+* found@k: some top-k chunk (over the whole chunk set) comes from the question's document and
+  contains the whole answer (`match.contains`).
+* page-correct: the first such chunk's ``[first_page, last_page]`` holds the gold page.
+* MRR@k: mean of 1/rank of that first chunk (0 when not found in the top k).
+* answer-intact: some chunk of the document contains the answer at all, whatever its rank:
+  the ceiling the chunking allows.
+* tokens: a chunk's ``token_count`` when every chunk has one, else len(text)/4; the context of
+  a question is the sum over its top-k chunks.
+
+A miss gets a `reason`: the answer chunk ranked below k (with its rank), the answer split by a
+chunk boundary (intact in the document text but in no chunk), or lost in extraction (not in the
+document text either); "not intact" when the document text is unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .data import ChunkSet, EvalChunk, Question
+from .match import contains_normalized, normalized
+from .retrieval import Index
+
+RANKED_LOW = "ranked low"
+BOUNDARY = "split by chunk boundary"
+EXTRACTION = "lost in extraction"
+NOT_INTACT = "not intact"
+NO_DOCUMENT = "document has no chunks"
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    """The outcome for one question. Ranks and chunk positions are 1-based / chunk-set indices.
+
+    `hit` is the first top-k chunk holding the answer (None when not found); `retrieved` the
+    top-k chunk indices; `answer_rank` the rank over the whole set of the best chunk holding the
+    answer (None when no chunk holds it; only computed for misses).
+    """
+
+    question: Question
+    retrieved: tuple[int, ...]
+    hit: int | None
+    rank: int | None
+    page_correct: bool
+    intact: bool
+    reason: str = ""
+    answer_rank: int | None = None
+
+    @property
+    def found(self) -> bool:
+        return self.hit is not None
+
+
+@dataclass(frozen=True)
+class EvalReport:
+    """Aggregate figures for one chunk set and retriever; `results` in question order."""
+
+    label: str
+    retriever: str
+    k: int
+    chunk_set: ChunkSet
+    results: tuple[QuestionResult, ...]
+    found: float
+    page_correct: float
+    mrr: float
+    answer_intact: float
+    mean_chunk_tokens: float
+    mean_context_tokens: float
+    token_source: str
+    documents_asked: int
+    documents_covered: int
+
+    @property
+    def questions(self) -> int:
+        return len(self.results)
+
+    @property
+    def misses(self) -> list[QuestionResult]:
+        return [r for r in self.results if not r.found]
+
+    def summary(self) -> dict[str, Any]:
+        """A flat, JSON-ready dict of the aggregate figures (rounded to 4 decimals)."""
+        return {
+            "label": self.label,
+            "retriever": self.retriever,
+            "k": self.k,
+            "questions": self.questions,
+            "found": round(self.found, 4),
+            "page_correct": round(self.page_correct, 4),
+            "mrr": round(self.mrr, 4),
+            "answer_intact": round(self.answer_intact, 4),
+            "chunks": len(self.chunk_set.chunks),
+            "documents_covered": self.documents_covered,
+            "documents_asked": self.documents_asked,
+            "mean_chunk_tokens": round(self.mean_chunk_tokens, 1),
+            "mean_context_tokens": round(self.mean_context_tokens, 1),
+            "token_source": self.token_source,
+        }
+
+
+def chunk_tokens(chunks: Sequence[EvalChunk]) -> tuple[list[float], str]:
+    """Per-chunk token counts and their source ("token_count" or "chars/4")."""
+    if chunks and all(c.token_count is not None for c in chunks):
+        return [float(c.token_count or 0) for c in chunks], "token_count"
+    return [len(c.text) / 4 for c in chunks], "chars/4"
+
+
+class _Matcher:
+    """Normalised chunk texts, grouped by document, computed once per chunk set."""
+
+    def __init__(self, chunk_set: ChunkSet) -> None:
+        self.chunks = chunk_set.chunks
+        self.norm = [normalized(c.text) for c in self.chunks]
+        self.by_doc: dict[str, list[int]] = {}
+        for i, c in enumerate(self.chunks):
+            self.by_doc.setdefault(c.document, []).append(i)
+        self.doc_norm = {name: normalized(t) for name, t in chunk_set.documents.items()}
+
+    def holds(self, i: int, q: Question, answer: str) -> bool:
+        return self.chunks[i].document == q.pdf and contains_normalized(self.norm[i], answer)
+
+    def holders(self, q: Question, answer: str) -> list[int]:
+        return [i for i in self.by_doc.get(q.pdf, []) if contains_normalized(self.norm[i], answer)]
+
+    def not_intact_reason(self, q: Question, answer: str) -> str:
+        if q.pdf not in self.by_doc:
+            return NO_DOCUMENT
+        if q.pdf not in self.doc_norm:
+            return NOT_INTACT
+        return BOUNDARY if contains_normalized(self.doc_norm[q.pdf], answer) else EXTRACTION
+
+
+def _score(m: _Matcher, q: Question, top: Sequence[int]) -> QuestionResult:
+    answer = normalized(q.answer)
+    intact = bool(m.holders(q, answer))
+    for rank, i in enumerate(top, 1):
+        if m.holds(i, q, answer):
+            c = m.chunks[i]
+            ok = c.first_page <= q.page <= c.last_page
+            return QuestionResult(q, tuple(top), i, rank, ok, intact)
+    reason = RANKED_LOW if intact else m.not_intact_reason(q, answer)
+    return QuestionResult(q, tuple(top), None, None, False, intact, reason)
+
+
+def _rank_misses(m: _Matcher, index: Index, results: list[QuestionResult]) -> list[QuestionResult]:
+    """Fill `answer_rank` for misses whose answer is intact somewhere (one full ranking)."""
+    todo = [n for n, r in enumerate(results) if r.intact and not r.found]
+    if not todo:
+        return results
+    full = index.search([results[n].question.question for n in todo], len(m.chunks))
+    out = list(results)
+    for n, order in zip(todo, full, strict=True):
+        r = results[n]
+        answer = normalized(r.question.answer)
+        rank = next((p for p, i in enumerate(order, 1) if m.holds(i, r.question, answer)), None)
+        reason = f"{RANKED_LOW} (rank {rank})" if rank else RANKED_LOW
+        out[n] = QuestionResult(
+            r.question, r.retrieved, None, None, False, True, reason, answer_rank=rank
+        )
+    return out
+
+
+def score(
+    questions: Sequence[Question],
+    chunk_set: ChunkSet,
+    index: Index,
+    *,
+    k: int,
+    retriever: str,
+    label: str = "",
+) -> EvalReport:
+    """Retrieve the top `k` chunks for every question from `index` (built over `chunk_set`
+    in the same order) and compute the figures above. Raises ValueError with no questions."""
+    if not questions:
+        raise ValueError("no questions to evaluate")
+    m = _Matcher(chunk_set)
+    tops = index.search([q.question for q in questions], k)
+    results = _rank_misses(
+        m, index, [_score(m, q, top) for q, top in zip(questions, tops, strict=True)]
+    )
+    tokens, token_source = chunk_tokens(chunk_set.chunks)
+    n = len(results)
+    asked = {q.pdf for q in questions}
+    return EvalReport(
+        label=label,
+        retriever=retriever,
+        k=k,
+        chunk_set=chunk_set,
+        results=tuple(results),
+        found=sum(r.found for r in results) / n,
+        page_correct=sum(r.page_correct for r in results) / n,
+        mrr=sum(1 / r.rank for r in results if r.rank) / n,
+        answer_intact=sum(r.intact for r in results) / n,
+        mean_chunk_tokens=sum(tokens) / len(tokens) if tokens else 0.0,
+        mean_context_tokens=sum(sum(tokens[i] for i in r.retrieved) for r in results) / n,
+        token_source=token_source,
+        documents_asked=len(asked),
+        documents_covered=len(asked & set(m.by_doc)),
+    )
