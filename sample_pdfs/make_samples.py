@@ -487,6 +487,17 @@ POSTMORTEM_PARAGRAPHS = (
     "for the mitigation and the fix. Screenshots should have captions that say what the reader "
     "is meant to notice. Remove customer personal data from logs and screenshots before they are "
     "attached; the postmortem is readable by the whole engineering organisation.",
+    'Write the follow-up actions as specific, verifiable changes. An action such as "improve '
+    'monitoring" cannot be closed; "alert when the payment queue is older than five minutes" '
+    "can. Each action names one owner, even when several teams contribute, and says whether it "
+    "prevents a recurrence, shortens detection or speeds up recovery. Prefer a few actions that "
+    "will be done over a long list that will not; actions that the team does not intend to "
+    "complete within a quarter should be recorded as risks instead.",
+    "Keep the language plain. Define abbreviations the first time they appear, name services "
+    "the way the service catalogue names them, and avoid internal jargon that a new joiner "
+    "would not know. Numbers need units and time zones. When the team is unsure about part of "
+    "the analysis, say so explicitly and describe what would settle the question, rather than "
+    "presenting a guess as a finding.",
     "Finally, circulate the draft to everyone who took part in the response at least one day "
     "before the review meeting, so that corrections to the timeline can be made in advance. The "
     "meeting itself should be spent on the analysis and the actions rather than on reading the "

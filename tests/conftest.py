@@ -1,0 +1,65 @@
+"""Shared test fixtures: the bundled sample PDFs and the optional real corpus beside the repo.
+
+The real corpus lives in ``<repo parent>/shared`` (read-only, never copied into the repo). Fixtures
+that need it skip the test cleanly when it is absent, so a clone without it still passes.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE_DIR = REPO / "sample_pdfs"
+SHARED_DIR = Path(__file__).resolve().parents[2] / "shared"
+
+
+def _require(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"{path} not available (the shared corpus sits beside the repository)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def sample_pdfs() -> Path:
+    """The folder of generated sample PDFs (always present in the repository)."""
+    return SAMPLE_DIR
+
+
+@pytest.fixture(scope="session")
+def sample_expected() -> dict[str, Any]:
+    """sample_pdfs/expected.json without its ``_about`` note: file name -> ground truth."""
+    data = json.loads((SAMPLE_DIR / "expected.json").read_text(encoding="utf-8"))
+    return {name: entry for name, entry in data.items() if not name.startswith("_")}
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """``<repo parent>/shared``; skips the test when absent."""
+    return _require(SHARED_DIR)
+
+
+@pytest.fixture(scope="session")
+def corpus_pdfs() -> list[Path]:
+    """The real PDFs of ``shared/corpus/pdfs``, sorted; skips the test when absent."""
+    pdfs = sorted(_require(SHARED_DIR / "corpus" / "pdfs").glob("*.pdf"))
+    if not pdfs:
+        pytest.skip(f"no PDFs in {SHARED_DIR / 'corpus' / 'pdfs'}")
+    return pdfs
+
+
+@pytest.fixture(scope="session")
+def corpus_bad() -> Path:
+    """``shared/corpus/bad`` (corrupt, encrypted, empty, scanned, garbled); skips when absent."""
+    return _require(SHARED_DIR / "corpus" / "bad")
+
+
+@pytest.fixture(scope="session")
+def dev_questions() -> list[dict[str, Any]]:
+    """The records of ``shared/eval/dev_questions.jsonl``; skips the test when absent."""
+    path = _require(SHARED_DIR / "eval" / "dev_questions.jsonl")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
