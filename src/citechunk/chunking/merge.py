@@ -1,0 +1,60 @@
+"""Optional merging of small sibling sections (``min_tokens``).
+
+Rule: a run of consecutive sections that each made exactly one chunk smaller than
+``min_tokens`` and share the same parent heading (the same heading occurrence, not just the same
+title) is joined into one chunk, starting at the first sibling's heading line so the siblings'
+own headings stay in the body, and carrying the shared parent path. A run stops once the merged
+chunk reaches ``min_tokens`` or when the next sibling would push it over ``max_tokens``.
+Sections never merge across parents, and the preamble before the first heading never merges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .sections import Section
+from .split import Piece
+
+
+@dataclass(frozen=True)
+class SectionPieces:
+    """The pieces made from one section (or a merged run) and the heading path they carry."""
+
+    section: Section
+    path: tuple[str, ...]
+    pieces: tuple[Piece, ...]
+
+
+Join = Callable[[list[SectionPieces]], SectionPieces | None]
+
+
+def merge_siblings(groups: list[SectionPieces], min_tokens: int, join: Join) -> list[SectionPieces]:
+    """Apply the module's merge rule; ``join`` returns None when a run would not fit."""
+
+    def small(g: SectionPieces) -> bool:
+        return g.section.level > 0 and len(g.pieces) == 1 and g.pieces[0].tokens < min_tokens
+
+    out: list[SectionPieces] = []
+    run: list[SectionPieces] = []
+    merged: SectionPieces | None = None
+    for g in groups:
+        if run and small(g) and g.section.parent_start == run[0].section.parent_start:
+            candidate = join([*run, g])
+            if candidate is not None:
+                run.append(g)
+                merged = candidate
+                if candidate.pieces[0].tokens >= min_tokens:
+                    out.append(merged)
+                    run, merged = [], None
+                continue
+        if run:
+            out.append(merged if merged is not None and len(run) > 1 else run[0])
+            run, merged = [], None
+        if small(g):
+            run = [g]
+        else:
+            out.append(g)
+    if run:
+        out.append(merged if merged is not None and len(run) > 1 else run[0])
+    return out

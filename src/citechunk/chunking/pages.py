@@ -1,0 +1,72 @@
+"""Page lookup and marker-aware trimming over one Markdown document.
+
+`PageMap` answers "which page is this offset on" and turns a raw span into the tight span and
+text a chunk cites: leading/trailing whitespace and page-marker lines are skipped, so a span
+never starts or ends inside a marker line or on whitespace, and ``text(s, e)`` equals
+``strip_markers(markdown[s:e]).strip()``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+
+from ..markers import iter_markers, strip_markers
+
+_NON_SPACE = re.compile(r"\S")
+
+
+class PageMap:
+    """Markers of one document, indexed for offset lookups (built once per document)."""
+
+    def __init__(self, markdown: str, start_page: int = 1) -> None:
+        self.markdown = markdown
+        self.start_page = start_page
+        markers = list(iter_markers(markdown))
+        self.starts = [m.start for m in markers]
+        self.ends = [m.end for m in markers]
+        self.pages = [m.page for m in markers]
+
+    def page_at(self, pos: int) -> int:
+        """Page of the character at ``pos`` (the page of the last marker at or before it)."""
+        i = bisect_right(self.starts, pos) - 1
+        return self.pages[i] if i >= 0 else self.start_page
+
+    def marker_at(self, pos: int) -> int | None:
+        """Index of the marker line containing offset ``pos``, if any."""
+        i = bisect_right(self.starts, pos) - 1
+        return i if i >= 0 and pos < self.ends[i] else None
+
+    def has_marker(self, start: int, end: int) -> bool:
+        """True when a marker line starts inside [start, end)."""
+        i = bisect_left(self.starts, start)
+        return i < len(self.starts) and self.starts[i] < end
+
+    def trim(self, start: int, end: int) -> tuple[int, int] | None:
+        """The tight span of [start, end): first/last non-space character outside marker lines.
+
+        None when the span holds only whitespace and markers.
+        """
+        md = self.markdown
+        while True:
+            m = _NON_SPACE.search(md, start, end)
+            if m is None:
+                return None
+            k = self.marker_at(m.start())
+            if k is None:
+                start = m.start()
+                break
+            start = self.ends[k]
+        while True:
+            while end > start and md[end - 1].isspace():
+                end -= 1
+            k = self.marker_at(end - 1)
+            if k is None:
+                return start, end
+            end = self.starts[k]
+
+    def text(self, start: int, end: int) -> str:
+        """``markdown[start:end]`` with marker lines removed and outer whitespace trimmed."""
+        if self.has_marker(start, end):
+            return strip_markers(self.markdown[start:end]).strip()
+        return self.markdown[start:end].strip()
