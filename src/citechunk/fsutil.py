@@ -13,6 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+# mkstemp creates 0600 files; give outputs the usual permissions (0666 minus the umask).
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)
+_FILE_MODE = 0o666 & ~_UMASK
+
 
 @contextlib.contextmanager
 def atomic_open(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO]:
@@ -21,7 +26,9 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO]:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8", "newline": ""})) as fh:
+        os.fchmod(fd, _FILE_MODE)
+        text = "b" not in mode
+        with os.fdopen(fd, mode, encoding="utf-8" if text else None, newline="" if text else None) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

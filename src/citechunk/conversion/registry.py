@@ -49,6 +49,11 @@ def known() -> list[str]:
     return sorted(_targets())
 
 
+def registrations() -> dict[str, str]:
+    """Backends added with `register` in this process (a child process must repeat them)."""
+    return dict(_extra_targets)
+
+
 @cache
 def _load(name: str) -> type[Backend]:
     targets = _targets()

@@ -1,0 +1,189 @@
+"""`citechunk ingest`: a thin layer over `citechunk.ingest` with progress and a summary.
+
+On a terminal: a rich progress bar over files (log lines print above it). Otherwise: one plain
+log line per file. At the end: a summary table on stdout and the failures listed. Exit 0 when
+every file succeeded (warnings allowed), 1 when any failed, 2 for usage/configuration errors
+(including a locked output folder).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+
+from ..runner import RunReport, ingest
+from ..runner.work import FileResult
+from . import State, main, pass_state
+
+log = logging.getLogger("citechunk.runner")
+
+
+class _ConsoleStream:
+    """A text stream for logging handlers that prints whole lines above a live progress bar."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self._buffer = ""
+
+    def write(self, text: str) -> int:
+        self._buffer += text
+        while "\n" in self._buffer:
+            line, self._buffer = self._buffer.split("\n", 1)
+            self.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def _logs_above(console: Console) -> Iterator[None]:
+    handlers = [
+        h for h in logging.getLogger("citechunk").handlers if isinstance(h, logging.StreamHandler)
+    ]
+    saved = [h.setStream(_ConsoleStream(console)) for h in handlers]  # type: ignore[arg-type]
+    try:
+        yield
+    finally:
+        for h, stream in zip(handlers, saved, strict=True):
+            h.setStream(stream)  # type: ignore[arg-type]
+
+
+class BarProgress:
+    """A rich progress bar over the files to convert (pages so far in the description)."""
+
+    def __init__(self, console: Console) -> None:
+        self.bar = Progress(
+            SpinnerColumn(),
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[pages]} pages"),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[current]}"),
+            console=console,
+            transient=False,
+        )
+        self.task: TaskID | None = None
+        self.pages = 0
+
+    def planned(self, total: int, todo: int) -> None:
+        self.task = self.bar.add_task(f"{total} files, converting", total=todo, pages=0, current="")
+
+    def started(self, source_file: str) -> None:
+        if self.task is not None:
+            self.bar.update(self.task, current=source_file)
+
+    def finished(self, result: FileResult) -> None:
+        self.pages += result.pages
+        if self.task is not None:
+            self.bar.update(self.task, advance=1, pages=self.pages, current="")
+
+
+class LogProgress:
+    """Plain log lines (one per file comes from the runner at INFO)."""
+
+    def planned(self, total: int, todo: int) -> None:
+        log.info("%d file(s) found, %d to convert, %d unchanged", total, todo, total - todo)
+
+    def started(self, source_file: str) -> None:
+        log.debug("%s: started", source_file)
+
+    def finished(self, result: FileResult) -> None:
+        pass
+
+
+def _summary(report: RunReport, console: Console) -> None:
+    c = report.counts
+    table = Table(title="citechunk ingest", show_header=False, title_justify="left")
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    rows = [
+        ("files", len(report.files) - c["removed"]),
+        ("converted", c["converted"]),
+        ("unchanged (skipped)", c["skipped"]),
+        ("removed (source gone)", c["removed"]),
+        ("failed", c["failed"]),
+        ("with warnings", len(report.with_warnings)),
+        ("pages", report.pages),
+        ("chunks", report.chunks),
+        ("time", f"{report.seconds:.1f} s"),
+    ]
+    for name, value in rows:
+        table.add_row(name, str(value))
+    console.print(table)
+    console.print(f"output: {report.out}  (report: run.json)", markup=False, highlight=False)
+    for r in report.failures:
+        console.print(
+            f"FAILED {r.source_file}: {r.error_class}: {r.error}", markup=False, highlight=False
+        )
+    for r in report.with_warnings:
+        console.print(
+            f"warning {r.source_file}: {'; '.join(r.warnings)}", markup=False, highlight=False
+        )
+
+
+def _overrides(opts: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        "convert": {"backend": opts["backend"]},
+        "chunk": {"max_tokens": opts["max_tokens"]},
+        "export": {
+            "format": opts["fmt"],
+            "include": opts["include"] or None,
+            "exclude": opts["exclude"] or None,
+        },
+        "run": {
+            "workers": opts["workers"],
+            "timeout": opts["timeout"],
+            "full": opts["full"] or None,
+        },
+    }
+
+
+@main.command("ingest")
+@click.argument("input_path", metavar="INPUT", type=click.Path())
+@click.option("-o", "--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
+@click.option("--format", "fmt", type=click.Choice(["parquet", "jsonl"]), help="Chunk file format.")
+@click.option("--backend", help="Conversion backend (see `citechunk backends`).")
+@click.option("--workers", type=click.IntRange(min=0), help="Parallel processes (0 = all cores).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per file.")
+@click.option("--full", is_flag=True, default=False, help="Reprocess every file.")
+@click.option("--include", multiple=True, help="Glob of files to ingest (repeatable).")
+@click.option("--exclude", multiple=True, help="Glob of files to leave out (repeatable).")
+@click.option("--max-tokens", type=int, help="Hard limit per chunk, heading path included.")
+@pass_state
+def ingest_cmd(state: State, input_path: str, out: str, **opts: Any) -> None:
+    """Convert, chunk and export every PDF under INPUT into OUT, incrementally."""
+    cfg = state.config(_overrides(opts))
+    err = Console(stderr=True)
+    if err.is_terminal:
+        bar = BarProgress(err)
+        with bar.bar, _logs_above(err):
+            report = ingest(input_path, out, cfg, bar)
+    else:
+        level = log.level
+        if log.getEffectiveLevel() > logging.INFO:
+            log.setLevel(logging.INFO)  # one plain line per file even without -v
+        try:
+            report = ingest(input_path, out, cfg, LogProgress())
+        finally:
+            log.setLevel(level)
+    _summary(report, Console(file=sys.stdout, highlight=False))
+    if not report.ok:
+        raise click.exceptions.Exit(1)

@@ -1,0 +1,76 @@
+"""Find the PDFs of one run: INPUT is a PDF file or a folder searched recursively.
+
+Contract: `discover` returns `Source`s sorted by `rel` (POSIX path relative to INPUT; for a single
+file, its name). In a folder, a file is kept when its relative path matches one `include` glob
+and no `exclude` glob; matching is case-insensitive, and a glob without "/" may also match the
+file name alone (so "*.pdf" finds "a/b/c.PDF"). Symlinked folders are not followed (no cycles);
+`skip` (the output folder, when it lies inside INPUT) is never entered.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..config import ExportOptions
+from ..errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Source:
+    """One input file: absolute path, path relative to INPUT (POSIX), size and mtime (ns)."""
+
+    path: str
+    rel: str
+    size: int
+    mtime_ns: int
+
+
+def _matches(rel: str, patterns: tuple[str, ...]) -> bool:
+    low = rel.lower()
+    name = low.rsplit("/", 1)[-1]
+    for pattern in patterns:
+        pat = pattern.lower()
+        if fnmatch.fnmatchcase(low, pat) or ("/" not in pat and fnmatch.fnmatchcase(name, pat)):
+            return True
+    return False
+
+
+def selected(rel: str, options: ExportOptions) -> bool:
+    """True when a relative path passes the include/exclude globs."""
+    return _matches(rel, options.include) and not _matches(rel, options.exclude)
+
+
+def _source(path: Path, rel: str) -> Source:
+    st = path.stat()
+    return Source(str(path), rel, st.st_size, st.st_mtime_ns)
+
+
+def _walk(root: Path, skip: Path | None) -> list[tuple[Path, str]]:
+    found: list[tuple[Path, str]] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if skip is None or (here / d).resolve() != skip)
+        for name in filenames:
+            full = here / name
+            if full.is_file():
+                found.append((full, full.relative_to(root).as_posix()))
+    return found
+
+
+def discover(
+    input_path: str | os.PathLike[str],
+    options: ExportOptions,
+    skip: str | os.PathLike[str] | None = None,
+) -> list[Source]:
+    """The sources of a run, sorted by relative path. Raises `ConfigError` if INPUT is missing."""
+    root = Path(input_path).resolve()
+    if root.is_file():
+        return [_source(root, root.name)]
+    if not root.is_dir():
+        raise ConfigError(f"{input_path}: input not found (expected a PDF file or a folder)")
+    skip_dir = Path(skip).resolve() if skip is not None else None
+    sources = [_source(p, rel) for p, rel in _walk(root, skip_dir) if selected(rel, options)]
+    return sorted(sources, key=lambda s: s.rel)

@@ -1,0 +1,238 @@
+"""`ingest(input, out, config)`: a folder of PDFs -> an up-to-date chunk dataset under OUT.
+
+Steps, under the output lock: load the manifest (replaying a killed run's journal), delete
+leftover temporary files, plan (skip unchanged sources, remove vanished ones), run the per-file
+function for the rest in isolated worker processes, record each finished file in the journal
+as it completes, commit the manifest, sweep files no source owns, write ``OUT/run.json``.
+
+Contract: per-file failures never raise; they are rows of the returned `RunReport` (check
+`report.ok`). Raises `ConfigError` (bad input path or options), `BackendError` (unknown or
+unavailable backend) and `LockedError` (another run holds OUT) before touching any output.
+Same input + configuration -> byte-identical chunk and Markdown files, whether the folder was
+built in one run or by reruns after `kill -9`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import resource
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from .. import __version__
+from ..config import Config
+from ..conversion.registry import get_backend_class
+from ..errors import ConfigError
+from ..export import SCHEMA_VERSION, Format, config_fingerprint, run_metadata
+from ..storage import is_remote, staged_ingest
+from . import outputs
+from .discover import Source, discover
+from .isolate import WorkerSetup
+from .lock import OutputLock
+from .manifest import Manifest
+from .plan import entry_for, plan
+from .pool import LocalExecutor, default_workers
+from .report import RunReport, utc_now, worker_stats, write_report
+from .work import FileResult, Job, planned_outputs
+
+log = logging.getLogger(__name__)
+
+
+class Progress(Protocol):
+    """What a caller (the CLI's progress bar) hears while a run goes."""
+
+    def planned(self, total: int, todo: int) -> None: ...
+    def started(self, source_file: str) -> None: ...
+    def finished(self, result: FileResult) -> None: ...
+
+
+class Executor(Protocol):
+    def run(
+        self, jobs: Sequence[Job], on_start: Callable[[Job], None] | None = None
+    ) -> Iterator[FileResult]: ...
+
+
+def output_config(config: Config) -> dict[str, Any]:
+    """Everything that changes the bytes of a document's outputs (the password does not)."""
+    backend = get_backend_class(config.convert.backend)
+    convert = {k: v for k, v in dataclasses.asdict(config.convert).items() if k != "password"}
+    return {
+        "citechunk_version": __version__,
+        "backend": config.convert.backend,
+        "backend_version": backend.version(),
+        "convert": convert,
+        "chunk": dataclasses.asdict(config.chunk),
+        "tokenizer": config.chunk.tokenizer,
+        "schema_version": SCHEMA_VERSION,
+    }
+
+
+def _executor(config: Config, workers: int, log_format: str) -> Executor:
+    setup = WorkerSetup.current(config.convert.backend, log_format)
+    if config.run.executor == "local":
+        return LocalExecutor(workers, config.run.timeout, setup)
+    if config.run.executor == "ray":  # hook owned by ray_executor.py (issue 7)
+        from ..storage import current_origins
+        from .ray_executor import RayExecutor
+
+        ray_workers = min(config.run.workers, workers) if config.run.workers else 0
+        return RayExecutor(
+            ray_workers, config.run.timeout, setup, config.run.ray_address, current_origins()
+        )
+    raise ConfigError(
+        f"run.executor {config.run.executor!r} is not available in this build (use 'local')"
+    )
+
+
+def _job(s: Source, out: Path, config: Config, fp: str, meta: dict[str, str]) -> Job:
+    return Job(
+        source=s.path,
+        source_file=s.rel,
+        out=str(out),
+        convert=config.convert,
+        chunk=config.chunk,
+        fmt=config.export.format,
+        fingerprint=fp,
+        metadata=tuple(sorted(meta.items())),
+        size=s.size,
+    )
+
+
+def _log_result(r: FileResult) -> None:
+    extra = {"file": r.source_file, "status": r.status, "seconds": r.seconds}
+    if r.status == "failed":
+        log.error(
+            "%s: failed: %s: %s",
+            r.source_file,
+            r.error_class,
+            r.error,
+            extra={**extra, "error": f"{r.error_class}: {r.error}"},
+        )
+    elif r.warnings:
+        log.warning(
+            "%s: converted with warnings: %s", r.source_file, "; ".join(r.warnings), extra=extra
+        )
+    elif r.status == "converted":
+        log.info(
+            "%s: converted (%d pages, %d chunks, %.1f s)",
+            r.source_file,
+            r.pages,
+            r.chunks,
+            r.seconds,
+            extra=extra,
+        )
+    else:
+        log.debug("%s: %s", r.source_file, r.status, extra=extra)
+
+
+def _record(manifest: Manifest, r: FileResult, fp: str, fmt: Format) -> None:
+    """Make one finished file durable: clean a failure's outputs, then journal its entry."""
+    if r.status != "converted":
+        old = manifest.get(r.source_file)
+        mine = planned_outputs(r.source_file, fmt)
+        outputs.remove(manifest.out, mine + (old.outputs if old else ()))
+        outputs.remove_temp_files(manifest.out, mine)  # a killed worker may leave some behind
+    manifest.put(entry_for(r, fp, fmt))
+
+
+def _removed(manifest: Manifest, vanished: Sequence[Any]) -> list[FileResult]:
+    rows = []
+    for e in vanished:
+        outputs.remove(manifest.out, e.outputs)
+        manifest.drop(e.source_file)
+        rows.append(
+            FileResult(e.source_file, "removed", pages=e.pages, chunks=e.chunks, outputs=e.outputs)
+        )
+        log.info(
+            "%s: removed (source gone)",
+            e.source_file,
+            extra={"file": e.source_file, "status": "removed"},
+        )
+    return rows
+
+
+def ingest(
+    input: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    config: Config | None = None,
+    progress: Progress | None = None,
+) -> RunReport:
+    """Bring OUT up to date with INPUT (a PDF or a folder); see the module docstring."""
+    config = config or Config()
+    if is_remote(input) or is_remote(out):  # s3:// INPUT or OUT: run on local mirrors
+        return staged_ingest(ingest, str(input), str(out), config, progress)
+    out_dir = Path(out).resolve()
+    sources = discover(input, config.export, skip=out_dir)
+    out_config = output_config(config)
+    workers = config.run.workers or default_workers()
+    with OutputLock(out_dir):
+        return _run(Path(input).resolve(), out_dir, config, sources, out_config, workers, progress)
+
+
+def _run(
+    input_dir: Path,
+    out: Path,
+    config: Config,
+    sources: list[Source],
+    out_config: dict[str, Any],
+    workers: int,
+    progress: Progress | None,
+) -> RunReport:
+    t0, started = time.perf_counter(), utc_now()
+    fp, fmt = config_fingerprint(out_config), config.export.format
+    base = RunReport(
+        str(input_dir), str(out), "running", started, "", 0.0, workers, fp, _public(config)
+    )
+    write_report(out, base)
+    manifest = Manifest.load(out)
+    outputs.remove_temp_files(out)
+    p = plan(sources, manifest, fp, fmt, config.run.full)
+    rows = _removed(manifest, p.vanished) + list(p.skipped)
+    for entry in p.touched:
+        manifest.put(entry)
+    if progress:
+        progress.planned(len(sources), len(p.todo))
+    meta = run_metadata(out_config)
+    jobs = [_job(s, out, config, fp, meta) for s in p.todo]
+    executor = _executor(config, min(workers, max(1, len(jobs))), _log_format())
+    done: list[FileResult] = []
+    on_start = (lambda j: progress.started(j.source_file)) if progress else None
+    for r in executor.run(jobs, on_start) if jobs else ():
+        _record(manifest, r, fp, fmt)
+        _log_result(r)
+        done.append(r)
+        if progress:
+            progress.finished(r)
+    manifest.commit()
+    orphans = outputs.sweep(out, manifest.outputs())
+    report = dataclasses.replace(
+        base,
+        state="finished",
+        finished=utc_now(),
+        seconds=round(time.perf_counter() - t0, 3),
+        files=tuple(sorted(rows + done, key=lambda r: (r.source_file, r.status))),
+        worker_stats=worker_stats(done),
+        parent_peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        removed_orphans=tuple(orphans),
+    )
+    write_report(out, report)
+    return report
+
+
+def _public(config: Config) -> dict[str, Any]:
+    """The configuration for run.json, without the password."""
+    data = config.to_dict()
+    if data["convert"].get("password"):
+        data["convert"]["password"] = "***"
+    return data
+
+
+def _log_format() -> str:
+    from ..logsetup import JsonFormatter
+
+    handlers = logging.getLogger("citechunk").handlers
+    return "json" if any(isinstance(h.formatter, JsonFormatter) for h in handlers) else "text"

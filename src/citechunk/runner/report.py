@@ -1,0 +1,135 @@
+"""The run report: ``OUT/run.json``, the only output file with timestamps.
+
+Contract: `RunReport.files` holds one `FileResult` per source seen (converted, skipped or failed)
+plus one ``removed`` row per vanished source, sorted by source path. Totals count the dataset as
+it stands after the run (converted + skipped files). `write_report` writes atomically; a run
+writes it once at start (``"state": "running"``) and once at the end (``"finished"``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..fsutil import atomic_write_text
+from .work import FileResult
+
+REPORT_NAME = "run.json"
+STATUSES = ("converted", "skipped", "failed", "removed")
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class WorkerStat:
+    """One worker process: files it finished and its peak resident memory (MiB)."""
+
+    pid: int
+    files: int
+    peak_rss_mb: float
+
+
+@dataclass(frozen=True)
+class RunReport:
+    input: str
+    out: str
+    state: str  # "running" or "finished"
+    started: str
+    finished: str
+    seconds: float
+    workers: int
+    fingerprint: str
+    config: dict[str, Any]
+    files: tuple[FileResult, ...] = ()
+    worker_stats: tuple[WorkerStat, ...] = ()
+    parent_peak_rss_mb: float = 0.0
+    removed_orphans: tuple[str, ...] = field(default_factory=tuple)
+
+    def count(self, status: str) -> int:
+        return sum(1 for f in self.files if f.status == status)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return {s: self.count(s) for s in STATUSES}
+
+    @property
+    def failures(self) -> list[FileResult]:
+        return [f for f in self.files if f.status == "failed"]
+
+    @property
+    def with_warnings(self) -> list[FileResult]:
+        return [f for f in self.files if f.warnings and f.status in ("converted", "skipped")]
+
+    @property
+    def pages(self) -> int:
+        return sum(f.pages for f in self.files if f.status in ("converted", "skipped"))
+
+    @property
+    def chunks(self) -> int:
+        return sum(f.chunks for f in self.files if f.status in ("converted", "skipped"))
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "state": self.state,
+            "input": self.input,
+            "out": self.out,
+            "started": self.started,
+            "finished": self.finished,
+            "seconds": self.seconds,
+            "workers": self.workers,
+            "config_fingerprint": self.fingerprint,
+            "config": self.config,
+            "counts": {**self.counts, "files": len(self.files) - self.count("removed")},
+            "pages": self.pages,
+            "chunks": self.chunks,
+            "memory": {
+                "parent_peak_rss_mb": self.parent_peak_rss_mb,
+                "workers": [dataclasses.asdict(w) for w in self.worker_stats],
+            },
+            "removed_orphans": list(self.removed_orphans),
+            "files": [_file_row(f) for f in self.files],
+        }
+
+
+def _file_row(f: FileResult) -> dict[str, Any]:
+    return {
+        "source_file": f.source_file,
+        "status": f.status,
+        "pages": f.pages,
+        "chunks": f.chunks,
+        "seconds": f.seconds,
+        "source_sha256": f.source_sha256,
+        "outputs": list(f.outputs),
+        "warnings": list(f.warnings),
+        "error_class": f.error_class,
+        "error": f.error,
+    }
+
+
+def worker_stats(results: list[FileResult]) -> tuple[WorkerStat, ...]:
+    """Per worker pid: files finished and the peak RSS it reported (ru_maxrss, KiB -> MiB)."""
+    by_pid: dict[int, list[FileResult]] = {}
+    for r in results:
+        if r.worker_pid:
+            by_pid.setdefault(r.worker_pid, []).append(r)
+    return tuple(
+        WorkerStat(pid, len(rs), round(max(r.worker_peak_rss_kb for r in rs) / 1024, 1))
+        for pid, rs in sorted(by_pid.items())
+    )
+
+
+def write_report(out: str | os.PathLike[str], report: RunReport) -> Path:
+    path = Path(out) / REPORT_NAME
+    atomic_write_text(path, json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    return path

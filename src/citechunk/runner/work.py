@@ -1,0 +1,143 @@
+"""The per-file function: one PDF -> Markdown + provenance -> chunks -> one chunk file.
+
+`run_job(job) -> FileResult` is the ONE code path every executor runs (local process pool, Ray).
+Contract: it is a pure top-level function of its picklable `Job`; it never raises for a bad file
+(any exception becomes a ``failed`` result carrying the error class and message); on success it
+has written, each atomically and in this order, ``OUT/markdown/<stem>.md``, its ``.md.json``
+provenance and ``OUT/chunks/<stem>.<fmt>``. Outputs are a function of the source bytes and the
+job's options only (provenance ``source`` is the relative path, no clock values), so a rerun
+gives identical bytes. Cleaning up after a failure is the caller's job (see `runner.outputs`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from ..chunking import chunk_markdown
+from ..config import ChunkOptions, ConvertOptions
+from ..conversion import convert, save
+from ..errors import ConversionError
+from ..export import Format, chunks_relpath, make_records, markdown_relpath, write_chunks
+from ..models import ConvertedDocument
+
+log = logging.getLogger(__name__)
+
+Status = Literal["converted", "skipped", "failed", "removed"]
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything one file needs; picklable, so it crosses process (and Ray) boundaries."""
+
+    source: str  # absolute path of the PDF
+    source_file: str  # path relative to INPUT, POSIX separators
+    out: str  # absolute OUT folder
+    convert: ConvertOptions
+    chunk: ChunkOptions
+    fmt: Format
+    fingerprint: str  # config fingerprint (enters every chunk_id)
+    metadata: tuple[tuple[str, str], ...]  # Parquet key-value metadata (run configuration)
+    size: int = 0  # bytes at discovery, used to schedule large files first
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """One row of the run report. `outputs` are paths relative to OUT (sorted)."""
+
+    source_file: str
+    status: Status
+    pages: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    source_sha256: str = ""
+    size: int = 0
+    mtime_ns: int = 0
+    outputs: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    error_class: str = ""
+    error: str = ""
+    worker_pid: int = 0
+    worker_peak_rss_kb: int = 0
+
+
+def planned_outputs(source_file: str, fmt: Format) -> tuple[str, ...]:
+    """The files (relative to OUT, sorted) a successful job for `source_file` writes."""
+    md = markdown_relpath(source_file)
+    return tuple(sorted((md, md + ".json", chunks_relpath(source_file, fmt))))
+
+
+def _relative_provenance(doc: ConvertedDocument, source_file: str) -> ConvertedDocument:
+    """Provenance naming the source by its relative path, never storing a password."""
+    options = {k: v for k, v in doc.provenance.options.items() if k != "password"}
+    prov = dataclasses.replace(doc.provenance, source=source_file, options=options)
+    if not prov.source_sha256:
+        raise ConversionError(source_file, "backend returned no source_sha256")
+    return ConvertedDocument(doc.markdown, prov)
+
+
+def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...]]:
+    """Convert, save, chunk, export. Returns (pages, chunks, sha256, warnings)."""
+    doc = _relative_provenance(convert(job.source, job.convert), job.source_file)
+    out = Path(job.out)
+    md_rel = markdown_relpath(job.source_file)
+    save(doc, out / md_rel)
+    chunks = chunk_markdown(doc.markdown, job.chunk)
+    records = make_records(
+        chunks,
+        source_file=job.source_file,
+        source_sha256=doc.provenance.source_sha256,
+        markdown_file=md_rel,
+        tokenizer=job.chunk.tokenizer,
+        backend=doc.provenance.backend,
+        config_fingerprint=job.fingerprint,
+    )
+    write_chunks(
+        records, out / chunks_relpath(job.source_file, job.fmt), job.fmt, dict(job.metadata)
+    )
+    prov = doc.provenance
+    warnings = tuple(prov.warnings) + (() if records else ("no text found: 0 chunks",))
+    return len(prov.pages), len(records), prov.source_sha256, warnings
+
+
+def error_text(exc: BaseException) -> str:
+    """A one-line error message; a ConversionError's cause without the (absolute) path."""
+    text = exc.cause if isinstance(exc, ConversionError) else str(exc)
+    return " ".join(text.split())[:500] or type(exc).__name__
+
+
+def run_job(job: Job) -> FileResult:
+    """Process one file; never raises for a bad file (see the module docstring)."""
+    start = time.perf_counter()
+    try:
+        st = os.stat(job.source)
+    except OSError as exc:
+        return FileResult(
+            job.source_file, "failed", error_class=type(exc).__name__, error=error_text(exc)
+        )
+    base = FileResult(job.source_file, "failed", size=st.st_size, mtime_ns=st.st_mtime_ns)
+    try:
+        pages, chunks, sha, warnings = _produce(job)
+    except Exception as exc:  # noqa: BLE001 -- every per-file failure becomes a report row
+        log.debug("%s failed", job.source_file, exc_info=True)
+        return dataclasses.replace(
+            base,
+            seconds=round(time.perf_counter() - start, 3),
+            error_class=type(exc).__name__,
+            error=error_text(exc),
+        )
+    return dataclasses.replace(
+        base,
+        status="converted",
+        pages=pages,
+        chunks=chunks,
+        seconds=round(time.perf_counter() - start, 3),
+        source_sha256=sha,
+        outputs=planned_outputs(job.source_file, job.fmt),
+        warnings=warnings,
+    )

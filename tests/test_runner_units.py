@@ -1,0 +1,122 @@
+"""Runner building blocks on real files and real processes: discovery, lock, manifest journal,
+output housekeeping."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from citechunk.config import ExportOptions
+from citechunk.errors import ConfigError, LockedError
+from citechunk.runner import outputs
+from citechunk.runner.discover import discover
+from citechunk.runner.lock import LOCK_NAME, OutputLock
+from citechunk.runner.manifest import JOURNAL_NAME, MANIFEST_NAME, Entry, Manifest
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def _touch(path: Path, data: bytes = b"%PDF-1.4\n") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
+def test_discover_recursive_case_insensitive_sorted(tmp_path: Path) -> None:
+    for rel in ["b.pdf", "A.PDF", "sub/c.Pdf", "sub/deep/d.pdf", "notes.txt", "drafts/x.pdf"]:
+        _touch(tmp_path / rel)
+    found = discover(tmp_path, ExportOptions(exclude=("drafts/*",)))
+    assert [s.rel for s in found] == ["A.PDF", "b.pdf", "sub/c.Pdf", "sub/deep/d.pdf"]
+    assert all(Path(s.path).is_absolute() and s.size == 9 for s in found)
+    only = discover(tmp_path, ExportOptions(include=("sub/*",)))
+    assert [s.rel for s in only] == ["sub/c.Pdf", "sub/deep/d.pdf"]
+
+
+def test_discover_single_file_and_missing_input(tmp_path: Path) -> None:
+    pdf = _touch(tmp_path / "one" / "Report.PDF")
+    assert [s.rel for s in discover(pdf, ExportOptions())] == ["Report.PDF"]
+    with pytest.raises(ConfigError, match="input not found"):
+        discover(tmp_path / "nope", ExportOptions())
+
+
+def test_discover_skips_output_folder_inside_input(tmp_path: Path) -> None:
+    _touch(tmp_path / "a.pdf")
+    _touch(tmp_path / "out" / "markdown" / "stray.pdf")
+    assert [s.rel for s in discover(tmp_path, ExportOptions(), skip=tmp_path / "out")] == ["a.pdf"]
+
+
+def test_lock_refuses_second_holder_and_names_it(tmp_path: Path) -> None:
+    with OutputLock(tmp_path):
+        with pytest.raises(LockedError, match=f"pid {os.getpid()}"):
+            OutputLock(tmp_path).acquire()
+    assert not (tmp_path / LOCK_NAME).exists()  # removed on a clean exit
+    with OutputLock(tmp_path):  # and free again
+        pass
+
+
+def test_lock_held_by_other_process_and_freed_by_kill9(tmp_path: Path) -> None:
+    code = (
+        "import sys, time; from citechunk.runner.lock import OutputLock; "
+        f"l = OutputLock({str(tmp_path)!r}); l.acquire(); print('locked', flush=True); time.sleep(60)"
+    )
+    env = {**os.environ, "PYTHONPATH": SRC}
+    holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == b"locked"
+        with pytest.raises(LockedError, match=f"pid {holder.pid}"):
+            OutputLock(tmp_path).acquire()
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    assert (tmp_path / LOCK_NAME).exists()  # stale file left by kill -9 ...
+    with OutputLock(tmp_path):  # ... does not block the next run
+        pass
+
+
+def _entry(name: str, sha: str = "a" * 64) -> Entry:
+    return Entry(
+        name, 10, 123, sha, "fp", "parquet", "converted", (f"chunks/{name}.parquet",), 1, 2
+    )
+
+
+def test_manifest_journal_survives_torn_line_and_commits(tmp_path: Path) -> None:
+    m = Manifest.load(tmp_path)
+    m.put(_entry("a.pdf"))
+    m.put(_entry("b.pdf"))
+    m.drop("a.pdf")
+    m.put(_entry("c.pdf"))
+    with open(tmp_path / JOURNAL_NAME, "a", encoding="utf-8") as fh:
+        fh.write('{"op": "put", "entry": {"source_file": "d.pd')  # kill -9 mid-append
+    again = Manifest.load(tmp_path)
+    assert sorted(again.entries) == ["b.pdf", "c.pdf"]
+    again.commit()
+    assert not (tmp_path / JOURNAL_NAME).exists()
+    data = json.loads((tmp_path / MANIFEST_NAME).read_text(encoding="utf-8"))
+    assert list(data["entries"]) == ["b.pdf", "c.pdf"]
+    first = (tmp_path / MANIFEST_NAME).read_bytes()
+    Manifest.load(tmp_path).commit()
+    assert (tmp_path / MANIFEST_NAME).read_bytes() == first
+    assert Manifest.load(tmp_path).get("c.pdf") == _entry("c.pdf")
+
+
+def test_manifest_unreadable_is_config_error(tmp_path: Path) -> None:
+    (tmp_path / MANIFEST_NAME).write_text("{not json", encoding="utf-8")
+    with pytest.raises(ConfigError, match="unreadable manifest"):
+        Manifest.load(tmp_path)
+
+
+def test_sweep_and_temp_cleanup_touch_only_output_folders(tmp_path: Path) -> None:
+    keep = {"chunks/a-1.parquet", "markdown/a-1.md", "markdown/a-1.md.json"}
+    for rel in [*keep, "chunks/gone-2.parquet", "markdown/.a-1.md.x1y2.tmp", "mine.txt"]:
+        _touch(tmp_path / rel)
+    assert outputs.remove_temp_files(tmp_path, ["markdown/b-3.md"]) == []
+    assert outputs.remove_temp_files(tmp_path, ["markdown/a-1.md"]) == ["markdown/.a-1.md.x1y2.tmp"]
+    assert outputs.sweep(tmp_path, keep) == ["chunks/gone-2.parquet"]
+    assert (tmp_path / "mine.txt").exists()
+    assert not outputs.missing(tmp_path, keep)
