@@ -1,0 +1,193 @@
+"""Backend-independent clean-up of one page's Markdown, shared by every conversion backend.
+
+Contracts:
+
+* `normalize_text` leaves only ``\\n`` as line break: CR/CRLF, NEL, LS and PS become ``\\n``;
+  other C0/C1 control characters (form feed, vertical tab, the garbage of broken font encodings)
+  become U+FFFD, so ``str.splitlines`` and ``\\n``-splitting agree and offsets stay stable.
+* `clean_heading_line` turns ``# **Title**`` / ``## _x_`` / ``### `code` `` into plain
+  ``# Title``; it never changes the level and drops headings that are empty once cleaned.
+* `tidy_page` applies the above plus line-level fixes that help retrieval (trailing blanks,
+  ``<br>`` inside table cells, picture-text blocks, ``<sup>`` tags inside words); text inside
+  fenced code blocks is left alone except for newline/control-character normalisation.
+* `strip_running_lines` removes running headers/footers: short lines repeated at the top or
+  bottom of many pages (digits ignored, so page numbers count as repeats).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+log = logging.getLogger(__name__)
+
+HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*$")
+_FENCE_RE = re.compile(r"^[ \t]*(```|~~~)")
+_NEWLINES_RE = re.compile(r"\r\n?|[\x85\u2028\u2029]")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f]")
+_PUA_RE = re.compile(r"[\ue000-\uf8ff]")  # private-use glyphs (symbol-font bullets): unreadable
+_EMPHASIS_RE = re.compile(r"\*\*|__|~~|`|</?(?:u|mark|b|i|em|strong|sup|sub)>")
+_UNDERSCORE_RE = re.compile(r"(?<![\w\\])_(?=\S)|(?<=\S)_(?![\w])")
+_SPACES_RE = re.compile(r"[ \t]+")
+_PIC_START = "<!-- Start of picture text -->"
+_PIC_END = "<!-- End of picture text -->"
+# <sup>x</sup>: footnote marks / ordinals that layout engines glue into words.
+_SUP_RE = re.compile(r"([ \t]*)<sup>(.*?)</sup>")
+# "INTRODUCTIONNTRODUCTION": small-caps words that layout engines emit twice, minus the capital.
+_SMALL_CAPS_DUP_RE = re.compile(r"\b([A-Z])([A-Z]{3,})\2\b")
+_FOOTNOTE_MARK_RE = re.compile(r"^[\d,\-–*†‡§¶ ]+$")
+
+
+def normalize_text(text: str) -> str:
+    """Only ``\\n`` line breaks; control characters other than tab/newline become U+FFFD."""
+    return _CONTROL_RE.sub("\ufffd", _NEWLINES_RE.sub("\n", text))
+
+
+def strip_inline_markup(text: str) -> str:
+    """Plain text of a Markdown fragment: emphasis, code ticks and inline HTML tags removed."""
+    text = _EMPHASIS_RE.sub("", text)
+    text = _UNDERSCORE_RE.sub("", text)
+    return _SPACES_RE.sub(" ", text).strip()
+
+
+def heading_level(line: str) -> int:
+    """The ATX heading level of `line` (1-6), 0 when it is not a heading line."""
+    m = HEADING_RE.match(line)
+    return len(m.group(1)) if m else 0
+
+
+def heading_text(line: str) -> str:
+    """The cleaned text of a heading line ("" when `line` is no heading)."""
+    m = HEADING_RE.match(line)
+    return strip_inline_markup(m.group(2)) if m else ""
+
+
+def make_heading(level: int, text: str) -> str:
+    """A heading line of `level` (clamped to 1-6) with plain `text`."""
+    return "#" * min(max(level, 1), 6) + " " + strip_inline_markup(text)
+
+
+def clean_heading_line(line: str) -> str:
+    """``# **Title**`` -> ``# Title``; non-heading lines unchanged; empty headings become ""."""
+    m = HEADING_RE.match(line)
+    if not m:
+        return line
+    text = strip_inline_markup(m.group(2))
+    return f"{m.group(1)} {text}" if text else ""
+
+
+def iter_unfenced(lines: Sequence[str]) -> Iterator[tuple[int, bool]]:
+    """(index, inside_fence) for each line; fence delimiter lines count as inside."""
+    inside = False
+    for i, line in enumerate(lines):
+        if _FENCE_RE.match(line):
+            yield i, True
+            inside = not inside
+            continue
+        yield i, inside
+
+
+def _fix_sup(line: str) -> str:
+    """``cancer<sup>1</sup>`` -> ``cancer [1]``; ``10<sup>2</sup>`` -> ``10^2``; else unwrapped.
+
+    A footnote number glued to a word hides the word from keyword search ("cancer1"); marks
+    and ordinals ("Herceptin<sup>®</sup>", "10<sup>th</sup>") read best unwrapped.
+    """
+
+    def repl(m: re.Match[str]) -> str:
+        space, inner = m.group(1), strip_inline_markup(m.group(2))
+        before = line[m.start() - 1] if m.start() > 0 else " "
+        if not inner:
+            return space
+        if space or not _FOOTNOTE_MARK_RE.match(inner) or before.isspace():
+            return space + inner
+        return f"^{inner}" if before.isdigit() else f" [{inner}]"
+
+    return _SUP_RE.sub(repl, line)
+
+
+def _tidy_line(line: str) -> str:
+    line = _SMALL_CAPS_DUP_RE.sub(r"\1\2", _PUA_RE.sub("", line).rstrip())
+    if "<sup>" in line:
+        line = _fix_sup(line)
+    if line.startswith("#"):
+        return clean_heading_line(line)
+    if line.startswith("|") and "<br>" in line:
+        return line.replace("<br>", " ")
+    return line
+
+
+def _split_picture_text(lines: list[str]) -> list[str]:
+    """``<!-- Start of picture text -->`` / ``a<br>b<br><!-- End ... -->`` -> lines a, b."""
+    out: list[str] = []
+    for line in lines:
+        if line.strip() == _PIC_START:
+            continue
+        if _PIC_END in line:
+            parts = line.replace(_PIC_END, "").split("<br>")
+            out.extend(part.strip() for part in parts if part.strip())
+            out.append("")
+            continue
+        out.append(line)
+    return out
+
+
+def tidy_page(markdown: str) -> str:
+    """Clean one page's Markdown (see module docstring); returns text with only ``\\n`` breaks."""
+    lines = normalize_text(markdown).split("\n")
+    if _PIC_START in markdown:
+        lines = _split_picture_text(lines)
+    out: list[str] = []
+    for i, inside in iter_unfenced(lines):
+        line = lines[i].rstrip() if inside else _tidy_line(lines[i])
+        if not line.strip() and out and not out[-1].strip():
+            continue  # at most one blank line in a row
+        out.append(line)
+    return "\n".join(out).strip("\n")
+
+
+def _signature(line: str) -> str:
+    """Running-line identity: plain text, case-folded, digits collapsed (page numbers vary)."""
+    text = unicodedata.normalize("NFKC", strip_inline_markup(line.lstrip("#> -"))).casefold()
+    return re.sub(r"\d+", "#", text)
+
+
+def _edge_lines(lines: list[str], depth: int) -> list[int]:
+    """Indexes of the first and last `depth` non-blank, unfenced, non-table lines."""
+    idx = [i for i, inside in iter_unfenced(lines) if not inside and lines[i].strip()]
+    idx = [i for i in idx if not lines[i].lstrip().startswith("|") and len(lines[i]) <= 160]
+    return sorted(set(idx[:depth] + idx[-depth:]))
+
+
+def strip_running_lines(pages: Sequence[str], depth: int = 2, share: float = 0.5) -> list[str]:
+    """Drop lines repeated at the top/bottom of at least `share` of the pages (min. 3 pages).
+
+    Only the first and last `depth` candidate lines of a page are examined; table rows, code
+    and lines over 160 characters never count. Documents under 4 pages are returned unchanged.
+    """
+    if len(pages) < 4:
+        return list(pages)
+    split = [p.split("\n") for p in pages]
+    edges = [_edge_lines(lines, depth) for lines in split]
+    counts: Counter[str] = Counter()
+    for lines, idx in zip(split, edges, strict=True):
+        counts.update({_signature(lines[i]) for i in idx})
+    threshold = max(3.0, share * len(pages))
+    running = {sig for sig, n in counts.items() if n >= threshold and sig.strip()}
+    if not running:
+        return list(pages)
+    log.debug("running headers/footers removed: %s", sorted(running))
+    result = []
+    for lines, idx in zip(split, edges, strict=True):
+        drop = {i for i in idx if _signature(lines[i]) in running}
+        kept = [line for i, line in enumerate(lines) if i not in drop]
+        result.append(tidy_blank_lines("\n".join(kept)))
+    return result
+
+
+def tidy_blank_lines(text: str) -> str:
+    """Collapse runs of blank lines to one and trim outer blank lines."""
+    return re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", text).strip("\n")
