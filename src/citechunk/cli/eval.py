@@ -23,9 +23,9 @@ def _pct(x: float) -> str:
 
 def summary_table(reports: Sequence[EvalReport]) -> Table:
     t = Table(title="Retrieval evaluation")
-    for col in ("retriever", "questions", "chunks", f"found@{reports[0].k}", "page-correct"):
-        t.add_column(col, justify="right")
-    for col in ("MRR", "answer-intact", "tokens/chunk", "tokens/context", "docs covered"):
+    t.add_column("retriever")
+    heads = ("questions", "chunks", f"found@{reports[0].k}", "page-correct", "MRR", "intact")
+    for col in (*heads, "tokens/chunk", "tokens/top-k", "docs"):
         t.add_column(col, justify="right")
     for r in reports:
         t.add_row(
@@ -41,6 +41,12 @@ def summary_table(reports: Sequence[EvalReport]) -> Table:
             f"{r.documents_covered}/{r.documents_asked}",
         )
     return t
+
+
+def make_console() -> Console:
+    """Rich output; wide enough for the tables when stdout is a file or a pipe."""
+    console = Console(soft_wrap=True)
+    return console if console.is_terminal else Console(soft_wrap=True, width=200)
 
 
 def _snippet(text: str, width: int = 300) -> str:
@@ -70,10 +76,10 @@ def print_misses(console: Console, report: EvalReport) -> None:
 def compare_table(report: CompareReport) -> Table:
     t = Table(title=f"Chunking configurations compared (k={report.k})")
     t.add_column("configuration")
-    for col in ("chunks", "tokens/chunk", "answer-intact"):
+    for col in ("chunks", "tokens/chunk", "intact"):
         t.add_column(col, justify="right")
     for name in report.retrievers:
-        for col in (f"found@{report.k}", "page", "MRR", "ctx tokens"):
+        for col in (f"found@{report.k}", "page", "MRR", "tokens/top-k"):
             t.add_column(f"{name} {col}", justify="right")
     for row in report.rows:
         first = row.reports[0]
@@ -136,7 +142,7 @@ def eval_cmd(
     cfg = state.config({"eval": {"k": k, "model_path": model_path}})
     names = _retrievers(cfg, retrievers)
     qs = load_questions(questions)
-    console = Console(soft_wrap=True) if not as_json else None
+    console = make_console() if not as_json else None
     if do_compare:
         report = compare(qs, chunks_path, cfg, names)
         if console is None:
