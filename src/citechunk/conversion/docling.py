@@ -1,0 +1,314 @@
+"""The `docling` backend: docling's standard PDF pipeline, page-marked Markdown out.
+
+Install with ``pip install 'citechunk[docling]'`` (torch 2.13.0 CPU first; see the README).
+docling is imported lazily, so this module imports without it and the registry can report the
+missing extra.
+
+Layout modes (`ConvertOptions.docling_layout`):
+
+* ``offline`` (default): `docling_layout.OfflineLayoutModel`, a layout stage without weights that
+  labels text lines as heading / list item / text / table / page header+footer from fonts and
+  geometry. docling's own assembly, reading order, heading hierarchy (bookmarks, numbering, font
+  style) and page provenance run unchanged after it.
+* ``model``: docling's own layout model. Its weights must already be on disk (docling's cache or
+  `docling_artifacts_path`); otherwise a `BackendError` says how to fetch them.
+
+Tables are structured by `docling_layout.GridTableModel` in both modes (TableFormer's weights
+are not available offline either).
+
+Output contract (same as every backend): Markdown with a ``<!-- page N -->`` line before each
+converted page (`markers.render_pages`), pages without text included; headings cleaned like the
+pymupdf backend (`cleanup.tidy_page`). Heading levels: docling writes a section of level L as
+L+1 ``#`` (one ``#`` is kept for a TITLE item); this backend writes level L as L ``#`` so the
+shallowest section heading is ``#``, as with the pymupdf backend. With `outline_repair`, the
+same outline repair as the pymupdf backend then sets outline headings to their outline depth.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+import threading
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as dist_version
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ..config import ConvertOptions
+from ..errors import BackendError, ConversionError, EncryptedPDFError
+from ..markers import render_pages
+from ..models import ConvertedDocument, Provenance
+from .base import Backend, parse_pages, sha256_file
+from .cleanup import HEADING_RE, strip_running_lines, tidy_page
+from .outline import from_toc, repair_headings
+
+log = logging.getLogger(__name__)
+
+DISTRIBUTIONS = ("docling-slim", "docling-core", "docling-parse")
+FETCH_HINT = (
+    "docling's layout model weights are not available here. On a machine with internet run "
+    "`docling-tools models download` (or `docling-tools models download layout`), copy the "
+    "folder it prints to this machine and set convert.docling_artifacts_path to it; "
+    "or use convert.docling_layout = 'offline', which needs no weights"
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class PdfFacts:
+    """What is read from the PDF before docling runs (PyMuPDF, a core dependency)."""
+
+    page_count: int
+    toc: tuple[tuple[int, str, int], ...]
+
+
+def inspect_pdf(path: Path, password: str) -> PdfFacts:
+    """Page count and outline; raises `ConversionError` / `EncryptedPDFError` on bad input."""
+    import pymupdf
+
+    if path.stat().st_size == 0:
+        raise ConversionError(path, "empty file (0 bytes)")
+    try:
+        doc = pymupdf.open(path, filetype="pdf")
+    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
+        raise ConversionError(path, f"not a readable PDF ({exc})") from exc
+    with doc:
+        if doc.needs_pass:
+            if not password:
+                raise EncryptedPDFError(path, "encrypted PDF: a password is required (--password)")
+            if not doc.authenticate(password):
+                raise EncryptedPDFError(path, "encrypted PDF: the password is wrong")
+        if doc.page_count < 1:
+            raise ConversionError(path, "the PDF has no pages")
+        toc = tuple((int(r[0]), str(r[1]), int(r[2])) for r in doc.get_toc(simple=True))
+        return PdfFacts(doc.page_count, toc)
+
+
+def shift_heading(line: str) -> str:
+    """``## x`` -> ``# x`` (docling's section level L+1 -> L); ``# x`` and body lines unchanged."""
+    m = HEADING_RE.match(line)
+    if not m or len(m.group(1)) < 2:
+        return line
+    return line[1:]
+
+
+def split_pages(
+    text: str, breaks: Sequence[tuple[str, int, int]], first_page: int
+) -> dict[int, str]:
+    """Page -> Markdown from serialized text holding docling's raw page-break tokens.
+
+    Each token (a -> b) means "from here on, page b"; a token may repeat (docling emits one
+    before a list group and one before its first item), so pieces are keyed by page and joined.
+    """
+    pages: dict[int, list[str]] = {}
+    page, pos = first_page, 0
+    for token, _prev, nxt in breaks:
+        at = text.find(token, pos)
+        if at < 0:
+            continue
+        pages.setdefault(page, []).append(text[pos:at])
+        page, pos = nxt, at + len(token)
+    pages.setdefault(page, []).append(text[pos:])
+    return {p: "\n\n".join(s.strip("\n") for s in parts if s.strip()) for p, parts in pages.items()}
+
+
+def document_pages(doc: Any) -> dict[int, str]:
+    """One export of a DoclingDocument, split into pages by the items' `prov` page numbers."""
+    from docling_core.transforms.serializer.base import SerializationResult
+    from docling_core.transforms.serializer.common import create_ser_result
+    from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams
+
+    class _KeepBreaks(MarkdownDocSerializer):
+        """Leaves docling's page-break tokens (which carry page numbers) in the text."""
+
+        def serialize_doc(
+            self, *, parts: list[SerializationResult], **kwargs: Any
+        ) -> SerializationResult:
+            return create_ser_result(
+                text="\n\n".join(p.text for p in parts if p.text), span_source=parts
+            )
+
+    first = next(
+        (it.prov[0].page_no for it, _ in doc.iterate_items() if getattr(it, "prov", None)), 1
+    )
+    serializer = _KeepBreaks(doc=doc, params=MarkdownParams(page_break_placeholder=""))
+    text = serializer.serialize().text
+    return split_pages(text, list(serializer._get_page_breaks(text)), first)
+
+
+def finish_pages(
+    raw: dict[int, str], pages: Sequence[int], facts: PdfFacts, options: ConvertOptions
+) -> tuple[list[tuple[int, str]], list[str]]:
+    """Heading levels shifted, pages tidied, running lines stripped, outline repair applied."""
+    texts = ["\n".join(shift_heading(x) for x in raw.get(p, "").split("\n")) for p in pages]
+    texts = [tidy_page(t) for t in texts]
+    if options.strip_headers_footers:
+        texts = strip_running_lines(texts)
+    result = list(zip(pages, texts, strict=True))
+    warnings: list[str] = []
+    if options.outline_repair and facts.toc:
+        result, stats = repair_headings(result, from_toc(facts.toc))
+        if stats.missing:
+            warnings.append(f"outline entries not found on their pages: {len(stats.missing)}")
+    return result, warnings
+
+
+def _versions() -> dict[str, str]:
+    found = {}
+    for dist in DISTRIBUTIONS:
+        try:
+            found[dist] = dist_version(dist)
+        except PackageNotFoundError:
+            found[dist] = "missing"
+    return found
+
+
+class DoclingBackend(Backend):
+    """PDF -> Markdown through docling (see the module docstring). One converter per setting."""
+
+    name: ClassVar[str] = "docling"
+    extra: ClassVar[str] = "docling"
+    requires: ClassVar[tuple[str, ...]] = ("docling", "docling_core", "docling_parse", "torch")
+
+    def __init__(self) -> None:
+        self._converters: dict[tuple[str, str, bool, bool, str], Any] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def version(cls) -> str:
+        return " ".join(f"{d}=={v}" for d, v in _versions().items())
+
+    def convert(self, path: Path, options: ConvertOptions) -> ConvertedDocument:
+        facts = inspect_pdf(path, options.password)
+        pages = parse_pages(options.pages, facts.page_count)
+        result = self._run(path, options, (min(pages), max(pages)))
+        raw = document_pages(result.document)
+        empty = self._pages_without_text(result, pages)
+        marked, warnings = finish_pages(raw, pages, facts, options)
+        warnings += self._docling_warnings(result)
+        if empty:
+            warnings.insert(0, f"pages without a text layer (no OCR): {', '.join(map(str, empty))}")
+        for w in warnings:
+            log.warning("%s: %s", path, w)
+        return ConvertedDocument(
+            markdown=render_pages(marked),
+            provenance=Provenance(
+                source=str(path),
+                source_sha256=sha256_file(path),
+                backend=self.name,
+                backend_version=self.version(),
+                page_count=facts.page_count,
+                pages=tuple(pages),
+                options=_public_options(options),
+                pages_without_text=tuple(empty),
+                warnings=tuple(warnings),
+            ),
+        )
+
+    def _run(self, path: Path, options: ConvertOptions, span: tuple[int, int]) -> Any:
+        from docling.datamodel.base_models import ConversionStatus
+
+        converter = self._converter(options)
+        result = converter.convert(path, raises_on_error=False, page_range=span)
+        if result.status not in (ConversionStatus.SUCCESS, ConversionStatus.PARTIAL_SUCCESS):
+            causes = "; ".join(e.error_message for e in result.errors[:3]) or str(
+                result.status.value
+            )
+            raise ConversionError(path, f"docling could not convert the file: {causes}")
+        return result
+
+    @staticmethod
+    def _pages_without_text(result: Any, pages: Sequence[int]) -> list[int]:
+        with_text = {
+            p.page_no
+            for p in result.pages
+            if p.parsed_page is not None
+            and any(c.text.strip() for c in p.parsed_page.textline_cells)
+        }
+        return [p for p in pages if p not in with_text]
+
+    @staticmethod
+    def _docling_warnings(result: Any) -> list[str]:
+        failed = sorted({e.page_no for e in result.errors if getattr(e, "page_no", None)})
+        return [f"docling failed on pages: {', '.join(map(str, failed))}"] if failed else []
+
+    def _converter(self, options: ConvertOptions) -> Any:
+        key = (
+            options.docling_layout,
+            options.docling_artifacts_path,
+            options.strip_headers_footers,
+            options.outline_repair,
+            options.password,
+        )
+        with self._lock:
+            if key not in self._converters:
+                self._converters[key] = build_converter(options)
+            return self._converters[key]
+
+
+def _public_options(options: ConvertOptions) -> dict[str, Any]:
+    """The options as recorded in provenance (the password is never written)."""
+    data = dataclasses.asdict(options)
+    data["password"] = "***" if options.password else ""
+    return data
+
+
+def build_converter(options: ConvertOptions) -> Any:
+    """A docling DocumentConverter for `options`, its PDF pipeline initialised (weights loaded).
+
+    Raises `BackendError` with `FETCH_HINT` when the layout model's weights are not on disk.
+    """
+    from docling.datamodel.backend_options import ThreadedDoclingParseBackendOptions
+    from docling.datamodel.base_models import InputFormat
+    from docling.datamodel.pipeline_options import (
+        HeadingHierarchyOptions,
+        LayoutObjectDetectionOptions,
+        ThreadedPdfPipelineOptions,
+    )
+    from docling.document_converter import DocumentConverter, PdfFormatOption
+    from pydantic import SecretStr
+
+    from . import docling_layout
+
+    docling_layout.register()
+    layout: Any = (
+        LayoutObjectDetectionOptions()
+        if options.docling_layout == "model"
+        else docling_layout.OfflineLayoutOptions(
+            strip_headers_footers=options.strip_headers_footers
+        )
+    )
+    pipeline = ThreadedPdfPipelineOptions(
+        do_ocr=False,
+        do_table_structure=True,
+        table_structure_options=docling_layout.GridTableOptions(),
+        layout_options=layout,
+        generate_parsed_pages=True,
+        heading_hierarchy_options=HeadingHierarchyOptions(
+            enabled=True, use_bookmarks=options.outline_repair
+        ),
+        artifacts_path=options.docling_artifacts_path or None,
+    )
+    backend_options = ThreadedDoclingParseBackendOptions.model_validate(
+        {"password": SecretStr(options.password) if options.password else None}
+    )
+    converter = DocumentConverter(
+        format_options={
+            InputFormat.PDF: PdfFormatOption(
+                pipeline_options=pipeline, backend_options=backend_options
+            )
+        }
+    )
+    try:
+        converter.initialize_pipeline(InputFormat.PDF)
+    except (OSError, RuntimeError, ValueError, ImportError) as exc:
+        if options.docling_layout != "model":
+            raise
+        raise BackendError(f"{FETCH_HINT} (docling said: {_first_line(exc)})") from exc
+    return converter
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return re.split(r"\n", text, maxsplit=1)[0][:300]

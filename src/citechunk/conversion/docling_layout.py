@@ -1,0 +1,658 @@
+"""Offline layout stage for docling: clusters from text-line geometry and fonts, no model weights.
+
+docling's standard PDF pipeline needs a layout stage that labels page regions (heading, text, list
+item, table, ...). Its own stage is a neural model whose weights come from the Hugging Face hub,
+which this machine cannot reach. `OfflineLayoutModel` is a drop-in `BaseLayoutModel` registered in
+docling's layout factory: it reads the text lines docling-parse extracted and groups them into
+clusters by font size, weight and position. Everything after it is docling's own pipeline (page
+assembly, reading order, heading hierarchy, provenance).
+
+`GridTableModel` fills in the structure of table clusters (rows and columns from cell geometry);
+it replaces TableFormer, whose weights are equally unavailable, and whose v2 plugin module imports
+torchvision at top level (torchvision does not import under the pinned torch).
+
+Invariants of the clusters emitted by `page_clusters`:
+- every non-blank text cell of the page is in exactly one cluster;
+- bounding boxes are top-left origin and enclose their cells;
+- labels are SECTION_HEADER, LIST_ITEM, TEXT, CODE, TABLE, PAGE_HEADER or PAGE_FOOTER.
+
+This module touches docling internals (factories, `Cluster`, `Table`): docling-slim is pinned.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from docling.datamodel.base_models import (
+    Cluster,
+    LayoutPrediction,
+    Page,
+    Table,
+    TableStructurePrediction,
+)
+from docling.datamodel.document import ConversionResult
+from docling.datamodel.pipeline_options import BaseLayoutOptions, BaseTableStructureOptions
+from docling.models.base_layout_model import BaseLayoutModel
+from docling.models.base_table_model import BaseTableStructureModel
+from docling_core.types.doc import BoundingBox, CoordOrigin, DocItemLabel, TableCell
+from docling_core.types.doc.page import BoundingRectangle, TextCell
+
+log = logging.getLogger(__name__)
+
+LAYOUT_KIND = "citechunk_offline_layout"
+TABLE_KIND = "citechunk_grid_table"
+
+# A line at least this much larger than the body text is a heading candidate.
+HEADING_SIZE_RATIO = 1.15
+# Share of the page height at the top/bottom where running headers and footers live.
+MARGIN_BAND = 0.08
+# Longest text (characters) a heading may have; bold-only headings must be shorter still.
+MAX_HEADING_CHARS = 200
+MAX_BOLD_HEADING_CHARS = 120
+
+_BOLD_RE = re.compile(r"bold|black|heavy|demi|semibold|cmbx|cmb\d|-bd\b|\.b$|,b$", re.IGNORECASE)
+_MONO_RE = re.compile(
+    r"mono|courier|consola|menlo|typewriter|cmtt|sftt|inconsolata|code", re.IGNORECASE
+)
+_BULLET_RE = re.compile(
+    r"^\s*[\u2022\u25aa\u25e6\u25cf\u25cb\u25a0\u25a1\u2023\u2043\u2219\u00b7\u27a2\u25ba\u2013\u2014*-]\s"
+)
+_ENUM_RE = re.compile(r"^\s*(\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\))\s")
+_NUMBER_ONLY_RE = re.compile(r"^\s*(?:[0-9]{1,2}(?:\.[0-9]{1,2})*\.?|[IVXLC]{1,5}\.?|[A-Z]\.?)\s*$")
+_LETTER_RE = re.compile(r"[^\W\d_]")
+
+
+# ----------------------------------------------------------------------------- geometry
+
+
+@dataclass(frozen=True)
+class Box:
+    """Axis-aligned box, top-left origin (t < b)."""
+
+    l: float  # noqa: E741
+    t: float
+    r: float
+    b: float
+
+    @property
+    def height(self) -> float:
+        return self.b - self.t
+
+    @property
+    def width(self) -> float:
+        return self.r - self.l
+
+    def union(self, other: Box) -> Box:
+        return Box(
+            min(self.l, other.l), min(self.t, other.t), max(self.r, other.r), max(self.b, other.b)
+        )
+
+    def x_overlap(self, other: Box) -> float:
+        return max(0.0, min(self.r, other.r) - max(self.l, other.l))
+
+    def y_overlap(self, other: Box) -> float:
+        return max(0.0, min(self.b, other.b) - max(self.t, other.t))
+
+
+@dataclass(frozen=True)
+class Line:
+    """One text-line cell with its style, voted by characters over the words inside it
+    (docling-parse gives a line the font of its first character only)."""
+
+    cell: TextCell
+    box: Box
+    text: str
+    chars: int
+    bold_chars: int
+    mono_chars: int
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """Lines that sit side by side on one visual row with no column gap between them."""
+
+    lines: tuple[Line, ...]
+    box: Box
+    text: str
+    size: float  # height of the longest line: a font-size proxy
+    bold: bool
+    mono: bool
+
+    @property
+    def cells(self) -> list[TextCell]:
+        return [line.cell for line in self.lines]
+
+
+@dataclass(frozen=True)
+class Block:
+    """Consecutive fragments of one style forming a paragraph, heading, list item or table."""
+
+    fragments: tuple[Fragment, ...]
+    label: DocItemLabel = DocItemLabel.TEXT
+
+    @property
+    def box(self) -> Box:
+        box = self.fragments[0].box
+        for f in self.fragments[1:]:
+            box = box.union(f.box)
+        return box
+
+    @property
+    def cells(self) -> list[TextCell]:
+        return [c for f in self.fragments for c in f.cells]
+
+
+def is_bold_font(font_name: str) -> bool:
+    """True when a PDF font name says the font is bold (or heavier)."""
+    return bool(_BOLD_RE.search(font_name.split("+", 1)[-1]))
+
+
+def is_mono_font(font_name: str) -> bool:
+    """True when a PDF font name says the font is monospaced."""
+    return bool(_MONO_RE.search(font_name.split("+", 1)[-1]))
+
+
+def _cell_box(cell: TextCell, page_height: float) -> Box:
+    bb = cell.rect.to_bounding_box().to_top_left_origin(page_height)
+    return Box(bb.l, bb.t, bb.r, bb.b)
+
+
+def make_lines(
+    cells: Sequence[TextCell], words: Sequence[TextCell], page_height: float
+) -> list[Line]:
+    """A `Line` per non-blank cell; style from the words whose centre lies inside the line
+    (from the line's own font when no word does)."""
+    placed = sorted(
+        ((b.t + b.b) / 2, (b.l + b.r) / 2, w)
+        for w in words
+        if w.text.strip()
+        for b in [_cell_box(w, page_height)]
+    )
+    centres = [p[0] for p in placed]
+    out: list[Line] = []
+    for cell in cells:
+        if not cell.text.strip():
+            continue
+        box = _cell_box(cell, page_height)
+        inside = [
+            w
+            for _, x, w in placed[bisect_left(centres, box.t) : bisect_right(centres, box.b)]
+            if box.l <= x <= box.r
+        ]
+        out.append(_line(cell, box, inside or [cell]))
+    return out
+
+
+def _line(cell: TextCell, box: Box, parts: Sequence[TextCell]) -> Line:
+    chars = bold = mono = 0
+    for part in parts:
+        n = len(part.text.strip())
+        font = getattr(part, "font_name", "")
+        chars += n
+        bold += n if is_bold_font(font) else 0
+        mono += n if is_mono_font(font) else 0
+    return Line(cell, box, cell.text.strip(), chars, bold, mono)
+
+
+def make_fragment(lines: Sequence[Line]) -> Fragment:
+    """One fragment from lines in left-to-right order; style is the character-weighted vote."""
+    box = lines[0].box
+    for line in lines[1:]:
+        box = box.union(line.box)
+    chars = max(1, sum(x.chars for x in lines))
+    return Fragment(
+        lines=tuple(lines),
+        box=box,
+        text=" ".join(x.text for x in lines),
+        size=round(max(lines, key=lambda x: x.chars).box.height, 1),
+        bold=sum(x.bold_chars for x in lines) >= 0.6 * chars,
+        mono=sum(x.mono_chars for x in lines) >= 0.8 * chars,
+    )
+
+
+def group_rows(lines: Sequence[Line]) -> list[list[Line]]:
+    """Lines grouped into visual rows (vertical overlap >= half the smaller height), top to
+    bottom, each row sorted left to right."""
+    rows: list[tuple[Box, list[Line]]] = []
+    for line in sorted(lines, key=lambda x: (x.box.t, x.box.l)):
+        for i, (row_box, members) in enumerate(rows):
+            if row_box.y_overlap(line.box) >= 0.5 * min(row_box.height, line.box.height):
+                members.append(line)
+                rows[i] = (row_box.union(line.box), members)
+                break
+        else:
+            rows.append((line.box, [line]))
+    return [sorted(m, key=lambda x: x.box.l) for _, m in rows]
+
+
+def split_row(row: Sequence[Line]) -> list[Fragment]:
+    """A row's lines merged into fragments: a gap under 0.3 line heights joins two lines, and so
+    does a wider gap after a bare section number ("1.2   Scope")."""
+    groups: list[list[Line]] = [[row[0]]]
+    for line in row[1:]:
+        prev = groups[-1][-1]
+        gap = line.box.l - prev.box.r
+        size = max(prev.box.height, line.box.height)
+        numbered = (
+            len(groups[-1]) == 1
+            and _NUMBER_ONLY_RE.match(prev.text) is not None
+            and line.text[:1].isalpha()
+        )
+        if gap <= 0.3 * size or (numbered and gap <= 4 * size):
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    return [make_fragment(g) for g in groups]
+
+
+def fragment_rows(lines: Sequence[Line]) -> list[list[Fragment]]:
+    return [split_row(r) for r in group_rows(lines)]
+
+
+# ----------------------------------------------------------------------------- blocks
+
+
+def find_tables(rows: list[list[Fragment]], min_rows: int = 3) -> list[tuple[int, int]]:
+    """Index ranges [start, end) of text set in a grid: a run of at least `min_rows` consecutive
+    rows holding three or more fragments each, widened by adjacent rows of two or more fragments
+    (a header row whose cells merged, a sparse total row) that sit close above or below."""
+    runs: list[tuple[int, int]] = []
+    start = None
+    for i, row in enumerate([*rows, []]):
+        if len(row) >= 3:
+            start = i if start is None else start
+            continue
+        if start is not None and i - start >= min_rows:
+            runs.append(_widen(rows, start, i, runs[-1][1] if runs else 0))
+        start = None
+    return runs
+
+
+def _row_box(row: Sequence[Fragment]) -> Box:
+    return Block(tuple(row)).box
+
+
+def _close(upper: Sequence[Fragment], lower: Sequence[Fragment]) -> bool:
+    a, b = _row_box(upper), _row_box(lower)
+    return len(upper) >= 2 and len(lower) >= 2 and b.t - a.b <= max(a.height, b.height)
+
+
+def _header_row(row: Sequence[Fragment], table: Box) -> bool:
+    """A single-fragment row right above a table, as wide as half of it and inside its span:
+    a header row whose cells docling-parse joined into one text line."""
+    box = _row_box(row)
+    near = 0 <= table.t - box.b <= 0.8 * box.height
+    inside = box.l >= table.l - 3 * box.height and box.r <= table.r + 3 * box.height
+    return len(row) == 1 and near and inside and box.width >= 0.5 * table.width
+
+
+def _widen(rows: list[list[Fragment]], start: int, end: int, floor: int) -> tuple[int, int]:
+    while start > floor and _close(rows[start - 1], rows[start]):
+        start -= 1
+    table = Block(tuple(f for row in rows[start:end] for f in row)).box
+    if start > floor and _header_row(rows[start - 1], table):
+        start -= 1
+    while end < len(rows) and len(rows[end]) < 3 and _close(rows[end - 1], rows[end]):
+        end += 1
+    return start, end
+
+
+def _continues(block: list[Fragment], frag: Fragment) -> bool:
+    """Whether `frag` is the next line of the paragraph whose fragments are `block`."""
+    last = block[-1]
+    size = max(last.size, 1.0)
+    gap = frag.box.t - last.box.b
+    if gap < -0.3 * size or gap > 0.6 * size:
+        return False
+    if abs(frag.size - block[0].size) > 0.12 * size or (frag.bold, frag.mono) != (
+        block[0].bold,
+        block[0].mono,
+    ):
+        return False
+    if starts_list_item(frag.text):
+        return False
+    aligned = abs(frag.box.l - last.box.l) <= 1.5 * size
+    return aligned or last.box.x_overlap(frag.box) >= 0.5 * min(last.box.width, frag.box.width)
+
+
+def starts_list_item(text: str) -> bool:
+    return bool(_BULLET_RE.match(text) or _ENUM_RE.match(text))
+
+
+def build_blocks(fragments: Sequence[Fragment]) -> list[list[Fragment]]:
+    """Fragments (any order) grouped into paragraphs: each joins the nearest block above that it
+    continues, else starts a new block."""
+    blocks: list[list[Fragment]] = []
+    for frag in sorted(fragments, key=lambda f: (f.box.t, f.box.l)):
+        fitting = [b for b in blocks if _continues(b, frag)]
+        if fitting:
+            max(fitting, key=lambda b: b[-1].box.b).append(frag)
+        else:
+            blocks.append([frag])
+    return blocks
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """What classification needs to know beyond the block itself."""
+
+    body_size: float
+    page_height: float
+    strip_headers_footers: bool
+
+
+def classify(block: list[Fragment], ctx: PageContext) -> DocItemLabel:
+    """Label of a text block (tables are found before, by `find_tables`)."""
+    text = " ".join(f.text for f in block)
+    box = Block(tuple(block)).box
+    if ctx.strip_headers_footers and len(block) <= 2 and len(text) <= 160:
+        if (
+            box.b <= ctx.page_height * MARGIN_BAND
+            and block[0].size <= ctx.body_size * HEADING_SIZE_RATIO
+        ):
+            return DocItemLabel.PAGE_HEADER
+        if box.t >= ctx.page_height * (1 - MARGIN_BAND):
+            return DocItemLabel.PAGE_FOOTER
+    if all(f.mono for f in block):
+        return DocItemLabel.CODE
+    if is_heading(block, text, ctx.body_size):
+        return DocItemLabel.SECTION_HEADER
+    if starts_list_item(text):
+        return DocItemLabel.LIST_ITEM
+    return DocItemLabel.TEXT
+
+
+def is_heading(block: list[Fragment], text: str, body_size: float) -> bool:
+    """Short blocks set larger than the body text, or bold at body size, that contain letters."""
+    if not _LETTER_RE.search(text) or len(block) > 3 or len(text) > MAX_HEADING_CHARS:
+        return False
+    size = block[0].size
+    if size >= body_size * HEADING_SIZE_RATIO:
+        return True
+    bold_heading = block[0].bold and len(block) <= 2 and len(text) <= MAX_BOLD_HEADING_CHARS
+    return bold_heading and size >= body_size * 0.95 and not text.rstrip().endswith((",", ";"))
+
+
+def body_size(sizes: Counter[float]) -> float:
+    """The most common line height weighted by characters (ties: the smaller)."""
+    if not sizes:
+        return 10.0
+    top = max(sizes.values())
+    return min(s for s, n in sizes.items() if n == top)
+
+
+def size_histogram(fragments: Sequence[Fragment]) -> Counter[float]:
+    hist: Counter[float] = Counter()
+    for f in fragments:
+        hist[round(f.size)] += len(f.text)
+    return hist
+
+
+def page_clusters(rows: list[list[Fragment]], ctx: PageContext) -> list[Cluster]:
+    """The page's fragment rows (`fragment_rows`) grouped and labelled (see module invariants)."""
+    blocks: list[Block] = []
+    in_table: set[int] = set()
+    for start, end in find_tables(rows):
+        blocks.append(Block(tuple(f for row in rows[start:end] for f in row), DocItemLabel.TABLE))
+        in_table.update(range(start, end))
+    loose = [f for i, row in enumerate(rows) if i not in in_table for f in row]
+    for frags in build_blocks(loose):
+        blocks.append(Block(tuple(frags), classify(frags, ctx)))
+    return [_cluster(i, b) for i, b in enumerate(blocks)]
+
+
+def _cluster(index: int, block: Block) -> Cluster:
+    box = block.box
+    bbox = BoundingBox(l=box.l, t=box.t, r=box.r, b=box.b, coord_origin=CoordOrigin.TOPLEFT)
+    cells = [_code_cell(block, bbox)] if block.label == DocItemLabel.CODE else block.cells
+    return Cluster(id=index, label=block.label, bbox=bbox, confidence=1.0, cells=cells)
+
+
+def _code_cell(block: Block, bbox: BoundingBox) -> TextCell:
+    """The lines of a code block as one cell whose text keeps the line breaks (docling joins a
+    cluster's cells with spaces, which would flatten code)."""
+    text = "\n".join(f.text for f in block.fragments)
+    rect = BoundingRectangle.from_bounding_box(bbox)
+    return block.cells[0].model_copy(update={"text": text, "orig": text, "rect": rect})
+
+
+# ----------------------------------------------------------------------------- docling stages
+
+
+class OfflineLayoutOptions(BaseLayoutOptions):
+    """Options of `OfflineLayoutModel` (kind ``citechunk_offline_layout``)."""
+
+    kind: ClassVar[str] = LAYOUT_KIND
+    strip_headers_footers: bool = True
+
+
+class OfflineLayoutModel(BaseLayoutModel):
+    """docling layout stage without weights: clusters from `page_clusters`.
+
+    The body text size is a running character-weighted histogram over the pages of the current
+    document seen so far (pages arrive in order), so a title page does not set the scale alone.
+    Clusters are final: docling's layout post-processor (tuned for model confidences) is skipped.
+    """
+
+    requires_layout_postprocessing = False
+
+    def __init__(
+        self,
+        artifacts_path: Any,
+        accelerator_options: Any,
+        options: OfflineLayoutOptions,
+        enable_remote_services: bool = False,
+    ) -> None:
+        self.options = options
+        self._lock = threading.Lock()
+        self._doc_key = ""
+        self._sizes: Counter[float] = Counter()
+
+    @classmethod
+    def get_options_type(cls) -> type[OfflineLayoutOptions]:
+        return OfflineLayoutOptions
+
+    def _running_body_size(self, conv_res: ConversionResult, page_hist: Counter[float]) -> float:
+        key = f"{id(conv_res)}:{conv_res.input.document_hash}"
+        with self._lock:
+            if key != self._doc_key:
+                self._doc_key, self._sizes = key, Counter()
+            self._sizes.update(page_hist)
+            return body_size(self._sizes)
+
+    def predict_layout(
+        self, conv_res: ConversionResult, pages: Sequence[Page]
+    ) -> Sequence[LayoutPrediction]:
+        predictions: list[LayoutPrediction] = []
+        for page in pages:
+            if page.size is None or not page.cells:
+                predictions.append(LayoutPrediction())
+                continue
+            words = page.parsed_page.word_cells if page.parsed_page is not None else []
+            rows = fragment_rows(make_lines(page.cells, words, page.size.height))
+            ctx = PageContext(
+                body_size=self._running_body_size(
+                    conv_res, size_histogram([f for r in rows for f in r])
+                ),
+                page_height=page.size.height,
+                strip_headers_footers=self.options.strip_headers_footers,
+            )
+            predictions.append(LayoutPrediction(clusters=page_clusters(rows, ctx)))
+        return predictions
+
+
+class GridTableOptions(BaseTableStructureOptions):
+    """Options of `GridTableModel` (kind ``citechunk_grid_table``)."""
+
+    kind: ClassVar[str] = TABLE_KIND
+
+
+def column_bands(rows: Sequence[Sequence[Fragment]]) -> list[tuple[float, float]]:
+    """Column x-ranges taken from the rows with the most fragments, left to right."""
+    widest = max(len(r) for r in rows)
+    bands: list[tuple[float, float]] = []
+    for row in rows:
+        if len(row) != widest:
+            continue
+        for i, f in enumerate(row):
+            if i == len(bands):
+                bands.append((f.box.l, f.box.r))
+            else:
+                bands[i] = (min(bands[i][0], f.box.l), max(bands[i][1], f.box.r))
+    return bands
+
+
+def _band_of(frag: Fragment, bands: Sequence[tuple[float, float]]) -> int:
+    """The band the fragment overlaps most; without overlap, the last band starting left of it."""
+    overlaps = [max(0.0, min(r, frag.box.r) - max(lo, frag.box.l)) for lo, r in bands]
+    if max(overlaps) > 0:
+        return overlaps.index(max(overlaps))
+    return max([i for i, (lo, _) in enumerate(bands) if lo <= frag.box.l], default=0)
+
+
+def grid_cells(
+    rows: Sequence[Sequence[Fragment]], word_rows: Sequence[Sequence[Fragment]]
+) -> list[TableCell]:
+    """One `TableCell` per occupied (row, column); the first row is the column header.
+
+    Columns are the x-bands of the widest `rows` (text lines); the text is placed word by word
+    (`word_rows`), so a header line that joins several columns is split along the bands.
+    """
+    bands = column_bands(rows)
+    out: list[TableCell] = []
+    for r, row in enumerate(word_rows):
+        slots: dict[int, list[Fragment]] = {}
+        for f in row:
+            slots.setdefault(_band_of(f, bands), []).append(f)
+        for c, frags in sorted(slots.items()):
+            box = Block(tuple(frags)).box
+            out.append(
+                TableCell(
+                    bbox=BoundingBox(
+                        l=box.l, t=box.t, r=box.r, b=box.b, coord_origin=CoordOrigin.TOPLEFT
+                    ),
+                    start_row_offset_idx=r,
+                    end_row_offset_idx=r + 1,
+                    start_col_offset_idx=c,
+                    end_col_offset_idx=c + 1,
+                    text=" ".join(f.text for f in frags),
+                    column_header=r == 0,
+                )
+            )
+    return out
+
+
+def _otsl(cells: Sequence[TableCell], n_rows: int, n_cols: int) -> list[str]:
+    filled = {(c.start_row_offset_idx, c.start_col_offset_idx) for c in cells}
+    seq: list[str] = []
+    for r in range(n_rows):
+        seq.extend("fcel" if (r, c) in filled else "ecel" for c in range(n_cols))
+        seq.append("nl")
+    return seq
+
+
+class GridTableModel(BaseTableStructureModel):
+    """Table structure from cell geometry: rows by vertical overlap, columns by x-bands."""
+
+    def __init__(
+        self,
+        enabled: bool,
+        artifacts_path: Any,
+        options: GridTableOptions,
+        accelerator_options: Any,
+        enable_remote_services: bool = False,
+    ) -> None:
+        self.enabled = enabled
+        self.options = options
+
+    @classmethod
+    def get_options_type(cls) -> type[GridTableOptions]:
+        return GridTableOptions
+
+    def predict_tables(
+        self, conv_res: ConversionResult, pages: Sequence[Page]
+    ) -> Sequence[TableStructurePrediction]:
+        out: list[TableStructurePrediction] = []
+        for page in pages:
+            pred = TableStructurePrediction()
+            clusters = page.predictions.layout.clusters if page.predictions.layout else []
+            for cluster in clusters:
+                if cluster.label == DocItemLabel.TABLE and cluster.cells:
+                    pred.table_map[cluster.id] = self._table(cluster, page)
+            out.append(pred)
+        return out
+
+    @staticmethod
+    def _table(cluster: Cluster, page: Page) -> Table:
+        height = page.size.height if page.size is not None else 0.0
+        box = cluster.bbox.to_top_left_origin(height)
+        words = [
+            w
+            for w in (page.parsed_page.word_cells if page.parsed_page is not None else [])
+            if w.text.strip() and _centre_inside(_cell_box(w, height), box)
+        ]
+        rows = fragment_rows(make_lines(cluster.cells, [], height))
+        word_rows = [
+            [make_fragment([w]) for w in r] for r in group_rows(make_lines(words, [], height))
+        ]
+        cells = grid_cells(rows, word_rows or rows)
+        n_rows = max(c.end_row_offset_idx for c in cells)
+        n_cols = max(c.end_col_offset_idx for c in cells)
+        return Table(
+            label=cluster.label,
+            id=cluster.id,
+            page_no=page.page_no,
+            cluster=cluster,
+            text="",
+            otsl_seq=_otsl(cells, n_rows, n_cols),
+            num_rows=n_rows,
+            num_cols=n_cols,
+            table_cells=cells,
+        )
+
+
+def _centre_inside(box: Box, outer: BoundingBox) -> bool:
+    x, y = (box.l + box.r) / 2, (box.t + box.b) / 2
+    return outer.l <= x <= outer.r and outer.t <= y <= outer.b
+
+
+# ----------------------------------------------------------------------------- registration
+
+_registered = False
+_register_lock = threading.Lock()
+
+
+def register() -> None:
+    """Make both stages known to docling (idempotent).
+
+    The layout stage joins docling's own (cached) layout factories. The table-structure factory
+    cannot be built the normal way here (its default plugin list imports torchvision), so the
+    pipeline module's factory getter is pointed at a factory holding `GridTableModel` only.
+    """
+    global _registered
+    with _register_lock:
+        if _registered:
+            return
+        from docling.models.factories import get_layout_factory
+        from docling.models.factories.table_factory import TableStructureFactory
+        from docling.pipeline import standard_pdf_pipeline
+
+        for external in (False, True):
+            factory = get_layout_factory(allow_external_plugins=external)
+            if OfflineLayoutOptions not in factory.classes:
+                factory.register(OfflineLayoutModel, "citechunk", __name__)
+        tables = TableStructureFactory()
+        tables.register(GridTableModel, "citechunk", __name__)
+
+        def table_factory(allow_external_plugins: bool = False) -> TableStructureFactory:
+            return tables
+
+        standard_pdf_pipeline.get_table_structure_factory = table_factory  # type: ignore[assignment]
+        _registered = True
