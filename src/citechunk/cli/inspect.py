@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -20,20 +21,25 @@ from ..export.inspect import (
 from . import main
 
 
+def _row(table: Table, *cells: str) -> None:
+    """Add a row of plain text: file names and chunk text are never parsed as rich markup."""
+    table.add_row(*(Text(c) for c in cells))
+
+
 def _overview(report: InspectReport) -> Table:
-    t = Table(title=f"citechunk dataset: {report.out_dir}", show_header=False)
+    t = Table(title=escape(f"citechunk dataset: {report.out_dir}"), show_header=False)
     t.add_column(style="bold")
     t.add_column()
-    t.add_row("format", report.format)
-    t.add_row("schema version", ", ".join(report.schema_versions) or "-")
-    t.add_row("documents", str(len(report.documents)))
-    t.add_row("chunks", str(report.chunks))
+    _row(t, "format", report.format)
+    _row(t, "schema version", ", ".join(report.schema_versions) or "-")
+    _row(t, "documents", str(len(report.documents)))
+    _row(t, "chunks", str(report.chunks))
     s = report.tokens
     if s is not None:
-        t.add_row("tokens total", str(s.total))
-        t.add_row("tokens min / median / p90 / max", f"{s.min} / {s.median} / {s.p90} / {s.max}")
-    t.add_row("chunks with empty heading path", str(report.empty_heading_count))
-    t.add_row("pages with no chunk", str(report.pages_without_chunk))
+        _row(t, "tokens total", str(s.total))
+        _row(t, "tokens min / median / p90 / max", f"{s.min} / {s.median} / {s.p90} / {s.max}")
+    _row(t, "chunks with empty heading path", str(report.empty_heading_count))
+    _row(t, "pages with no chunk", str(report.pages_without_chunk))
     return t
 
 
@@ -53,24 +59,24 @@ def _documents(report: InspectReport) -> Table:
     for d in report.documents:
         pages = "?" if d.page_count is None else str(d.page_count)
         gaps = _pages_text(d.pages_without_chunk, d.pages_without_text)
-        t.add_row(d.source_file, str(d.chunks), pages, str(d.tokens), gaps)
+        _row(t, d.source_file, str(d.chunks), pages, str(d.tokens), gaps)
     return t
 
 
 def _chunks(title: str, chunks: tuple[ChunkSummary, ...]) -> Table:
-    t = Table(title=title)
-    t.add_column("document")
-    t.add_column("#", justify="right")
-    t.add_column("tokens", justify="right")
-    t.add_column("pages", justify="right")
-    t.add_column("heading path")
-    t.add_column("text", overflow="fold")
+    t = Table(title=escape(title))
+    t.add_column("document", overflow="fold", max_width=24)
+    t.add_column("#", justify="right", no_wrap=True)
+    t.add_column("tokens", justify="right", no_wrap=True)
+    t.add_column("pages", justify="right", no_wrap=True)
+    t.add_column("heading path", overflow="fold", max_width=30)
+    t.add_column("text", overflow="fold", ratio=1)
     for c in chunks:
         pages = (
             str(c.first_page) if c.first_page == c.last_page else f"{c.first_page}-{c.last_page}"
         )
         path = " > ".join(c.heading_path) or "-"
-        t.add_row(c.source_file, str(c.chunk_index), str(c.token_count), pages, path, c.preview)
+        _row(t, c.source_file, str(c.chunk_index), str(c.token_count), pages, path, c.preview)
     return t
 
 
@@ -106,7 +112,7 @@ def render_chunk(console: Console, view: ChunkView) -> None:
         ("source sha256", r.source_sha256),
     ]
     for key, value in rows:
-        t.add_row(key, value)
+        _row(t, key, value)
     console.print(t)
     console.print(Panel(Text(r.text), title="text (what is embedded)"))
     if view.markdown_span is not None:

@@ -40,7 +40,7 @@ class ChunkSummary:
     preview: str
 
     @classmethod
-    def of(cls, r: ChunkRecord, width: int = 70) -> ChunkSummary:
+    def of(cls, r: ChunkRecord, width: int = 48) -> ChunkSummary:
         body = r.text.split("\n\n", 1)[1] if r.heading_path and "\n\n" in r.text else r.text
         flat = " ".join(body.split())
         preview = flat if len(flat) <= width else flat[: width - 1] + "…"
