@@ -152,6 +152,8 @@ def _overrides(opts: dict[str, Any]) -> dict[str, dict[str, Any]]:
             "workers": opts["workers"],
             "timeout": opts["timeout"],
             "full": opts["full"] or None,
+            "executor": opts["executor"],
+            "ray_address": opts["ray_address"],
         },
     }
 
@@ -164,6 +166,12 @@ def _overrides(opts: dict[str, Any]) -> dict[str, dict[str, Any]]:
 @click.option("--workers", type=click.IntRange(min=0), help="Parallel processes (0 = all cores).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per file.")
 @click.option("--full", is_flag=True, default=False, help="Reprocess every file.")
+@click.option(
+    "--executor",
+    type=click.Choice(["local", "ray"]),
+    help="local processes, or Ray (pip install 'citechunk[ray]').",
+)
+@click.option("--ray-address", help="Ray cluster to join (default: a private local Ray).")
 @click.option("--include", multiple=True, help="Glob of files to ingest (repeatable).")
 @click.option("--exclude", multiple=True, help="Glob of files to leave out (repeatable).")
 @click.option("--max-tokens", type=int, help="Hard limit per chunk, heading path included.")

@@ -99,7 +99,7 @@ def _local_env() -> dict[str, str]:
 def _reload_auth() -> None:
     """Make this (driver) process re-read the RAY_AUTH_* variables, as Ray's own test helpers
     do; Ray caches them at import, and the instance we start reads them from the environment."""
-    from ray._raylet import AuthenticationTokenLoader, Config
+    from ray._raylet import AuthenticationTokenLoader, Config  # type: ignore[attr-defined]
 
     Config.initialize("")
     AuthenticationTokenLoader.instance().reset_cache()
