@@ -9,6 +9,8 @@ import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from citechunk.errors import CitechunkError, ConfigError
 from citechunk.export import (
@@ -244,3 +246,35 @@ def test_reader_errors(tmp_path: Path) -> None:
         read_chunks(tmp_path, "jsonl")
     with pytest.raises(ConfigError, match="unknown chunk format"):
         write_chunks(records, tmp_path / "a.csv", "csv")  # type: ignore[arg-type]
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    texts=st.lists(st.text(min_size=0, max_size=40), min_size=1, max_size=4),
+    path=st.lists(st.text(max_size=12), max_size=3),
+)
+def test_any_text_round_trips_in_both_formats(
+    tmp_path: Path, texts: list[str], path: list[str]
+) -> None:
+    """Arbitrary Unicode (line separators, NUL, surrogate-free astral) survives both formats."""
+    chunks = [
+        Chunk(i, t, t, tuple(path), 1, 2, 10 * i, 10 * i + len(t), len(t))
+        for i, t in enumerate(texts)
+    ]
+    records = make_records(
+        chunks,
+        source_file="x.pdf",
+        source_sha256="s",
+        markdown_file="markdown/x.md",
+        tokenizer="approx",
+        backend="b",
+        config_fingerprint="f",
+    )
+    for fmt in ("parquet", "jsonl"):
+        target = tmp_path / f"x.{fmt}"
+        write_chunks(records, target, fmt, {"k": "v"})  # type: ignore[arg-type]
+        assert list(iter_records(target)) == records
+    raw = (tmp_path / "x.jsonl").read_bytes().decode("utf-8")
+    assert len(raw.splitlines()) == len(records)

@@ -158,3 +158,16 @@ def test_cli_inspect_exit_codes(out: Path, tmp_path: Path) -> None:
     corrupt = runner.invoke(main, ["inspect", str(out)])
     assert corrupt.exit_code == 1, corrupt.output
     assert "Error:" in corrupt.output and broken.name in corrupt.output
+
+
+def test_document_without_chunks_is_listed_with_its_pages(out: Path) -> None:
+    fmt = next((out / "chunks").iterdir()).suffix.lstrip(".")
+    write_document(out, "scans/blank.pdf", [], 2, fmt)
+    report = inspect(out)
+    blank = next(d for d in report.documents if d.source_file == "scans/blank.pdf")
+    assert (blank.chunks, blank.page_count, blank.pages_without_chunk) == (0, 2, (1, 2))
+    assert blank.pages_without_text == (1, 2)
+    assert report.pages_without_chunk == 3
+    assert document_chunks(out, "blank.pdf") == ("scans/blank.pdf", ())
+    with pytest.raises(ConfigError, match="has 0 chunks"):
+        show_chunk(out, "scans/blank.pdf", 0)

@@ -12,7 +12,7 @@ import heapq
 import json
 import math
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from ..errors import CitechunkError, ConfigError
 from ..models import Provenance
 from . import jsonl, parquet
 from .dataset import check_schema_version, dataset_files
+from .ids import doc_id
 from .layout import CHUNKS_DIR, MARKDOWN_DIR, Format
 from .schema import ChunkRecord, offset_problems, table_to_records
 
@@ -148,19 +149,52 @@ def _covered(records: Iterable[ChunkRecord]) -> set[int]:
     return {p for r in records for p in range(r.first_page, r.last_page + 1)}
 
 
-def _summarise(out: Path, chunk_file: Path, records: Sequence[ChunkRecord]) -> DocumentSummary:
-    prov = _provenance(out, chunk_file, records)
-    pages = prov.pages if prov else ()
+@dataclass(frozen=True)
+class LoadedDocument:
+    """One chunk file read back: its records, its provenance (None if missing) and its source
+    path (from the records, else from the provenance, else the file stem)."""
+
+    chunk_file: Path
+    records: list[ChunkRecord]
+    provenance: Provenance | None
+    source_file: str
+
+    @property
+    def doc_id(self) -> str:
+        return self.records[0].doc_id if self.records else doc_id(self.source_file)
+
+    def keys(self) -> set[str]:
+        """Names `find_document` accepts for this document."""
+        src = self.source_file
+        return {
+            src,
+            src.rsplit("/", 1)[-1],
+            self.doc_id,
+            self.chunk_file.stem,
+            self.chunk_file.name,
+        }
+
+
+def _load_documents(root: Path) -> Iterator[LoadedDocument]:
+    fmt, files = dataset_files(root / CHUNKS_DIR)
+    for f in files:
+        records = _read_file(f, fmt)
+        prov = _provenance(root, f, records)
+        source = records[0].source_file if records else (prov.source if prov else f.stem)
+        yield LoadedDocument(f, records, prov, source)
+
+
+def _summarise(root: Path, doc: LoadedDocument) -> DocumentSummary:
+    prov, records = doc.provenance, doc.records
     covered = _covered(records)
-    source = records[0].source_file if records else (prov.source if prov else chunk_file.stem)
     return DocumentSummary(
-        source_file=source,
-        doc_id=records[0].doc_id if records else "",
-        chunk_file=chunk_file.relative_to(out).as_posix(),
+        source_file=doc.source_file,
+        doc_id=doc.doc_id,
+        chunk_file=doc.chunk_file.relative_to(root).as_posix(),
         chunks=len(records),
         tokens=sum(r.token_count for r in records),
         page_count=prov.page_count if prov else None,
-        pages_without_chunk=tuple(p for p in pages if p not in covered),
+        pages_without_chunk=tuple(p for p in (prov.pages if prov else ()) if p not in covered),
         pages_without_text=tuple(prov.pages_without_text) if prov else (),
     )
 
@@ -172,16 +206,15 @@ def inspect(out: str | os.PathLike[str], top: int = 5) -> InspectReport:
     chunk or provenance file cannot be read.
     """
     root = _out_dir(out)
-    fmt, files = dataset_files(root / CHUNKS_DIR)
+    fmt, _ = dataset_files(root / CHUNKS_DIR)
     docs, counts, versions = [], [], set()
     small: list[tuple[int, str, int, ChunkSummary]] = []
     large: list[tuple[int, str, int, ChunkSummary]] = []
     empty: list[ChunkSummary] = []
     empty_count = 0
-    for f in files:
-        records = _read_file(f, fmt)
-        docs.append(_summarise(root, f, records))
-        for r in records:
+    for doc in _load_documents(root):
+        docs.append(_summarise(root, doc))
+        for r in doc.records:
             counts.append(r.token_count)
             versions.add(r.schema_version)
             item = (r.token_count, r.source_file, r.chunk_index, ChunkSummary.of(r))
@@ -205,52 +238,40 @@ def inspect(out: str | os.PathLike[str], top: int = 5) -> InspectReport:
     )
 
 
-def _doc_keys(f: Path, records: Sequence[ChunkRecord]) -> set[str]:
-    keys = {f.stem, f.name}
-    if records:
-        src = records[0].source_file
-        keys |= {src, src.rsplit("/", 1)[-1], records[0].doc_id}
-    return keys
-
-
-def find_document(out: str | os.PathLike[str], doc: str) -> tuple[Path, list[ChunkRecord]]:
-    """The chunk file and records of the document named `doc`.
+def find_document(out: str | os.PathLike[str], doc: str) -> LoadedDocument:
+    """The document named `doc`, read back.
 
     `doc` may be the source path (relative to INPUT), its file name, the doc_id, or the chunk
     file's name or stem; failing those, a unique case-insensitive substring of the source path.
     Raises ConfigError when nothing or more than one document matches.
     """
     root = _out_dir(out)
-    fmt, files = dataset_files(root / CHUNKS_DIR)
-    loaded = [(f, _read_file(f, fmt)) for f in files]
-    exact = [(f, rs) for f, rs in loaded if doc in _doc_keys(f, rs)]
-    if not exact:
-        needle = doc.lower()
-        exact = [(f, rs) for f, rs in loaded if rs and needle in rs[0].source_file.lower()]
-    if len(exact) == 1:
-        return exact[0]
-    names = sorted(rs[0].source_file if rs else f.stem for f, rs in (exact or loaded))
+    loaded = list(_load_documents(root))
+    found = [d for d in loaded if doc in d.keys()]
+    if not found:
+        found = [d for d in loaded if doc.lower() in d.source_file.lower()]
+    if len(found) == 1:
+        return found[0]
+    names = sorted(d.source_file for d in (found or loaded))
     shown = ", ".join(names[:10]) + (" …" if len(names) > 10 else "")
-    if exact:
+    if found:
         raise ConfigError(f"document '{doc}' is ambiguous: {shown}")
     raise ConfigError(f"no document '{doc}' in {root} (documents: {shown or 'none'})")
 
 
 def document_chunks(out: str | os.PathLike[str], doc: str) -> tuple[str, tuple[ChunkSummary, ...]]:
     """The source path and every chunk (summarised, in order) of document `doc`."""
-    f, records = find_document(out, doc)
-    source = records[0].source_file if records else f.stem
-    return source, tuple(ChunkSummary.of(r) for r in records)
+    found = find_document(out, doc)
+    return found.source_file, tuple(ChunkSummary.of(r) for r in found.records)
 
 
 def show_chunk(out: str | os.PathLike[str], doc: str, n: int) -> ChunkView:
     """Chunk `n` (its 0-based chunk_index) of document `doc` (see `find_document`)."""
-    f, records = find_document(out, doc)
+    found = find_document(out, doc)
+    records = found.records
     if not 0 <= n < len(records):
-        name = records[0].source_file if records else f.stem
-        raise ConfigError(
-            f"{name} has {len(records)} chunks; --chunk must be in 0..{len(records) - 1}"
-        )
+        valid = f"--chunk must be in 0..{len(records) - 1}" if records else "nothing to show"
+        raise ConfigError(f"{found.source_file} has {len(records)} chunks; {valid}")
     record = next(r for r in records if r.chunk_index == n)
     md_path = Path(out) / record.markdown_file
     if not md_path.is_file():
