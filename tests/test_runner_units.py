@@ -113,10 +113,12 @@ def test_manifest_unreadable_is_config_error(tmp_path: Path) -> None:
 
 def test_sweep_and_temp_cleanup_touch_only_output_folders(tmp_path: Path) -> None:
     keep = {"chunks/a-1.parquet", "markdown/a-1.md", "markdown/a-1.md.json"}
-    for rel in [*keep, "chunks/gone-2.parquet", "markdown/.a-1.md.x1y2.tmp", "mine.txt"]:
+    temps = ["markdown/.a-1.md.x1y2.tmp", ".run.json.k3j4.tmp", ".manifest.json.z9.tmp"]
+    for rel in [*keep, *temps, "chunks/gone-2.parquet", "mine.txt", ".mine.tmp"]:
         _touch(tmp_path / rel)
     assert outputs.remove_temp_files(tmp_path, ["markdown/b-3.md"]) == []
-    assert outputs.remove_temp_files(tmp_path, ["markdown/a-1.md"]) == ["markdown/.a-1.md.x1y2.tmp"]
+    assert outputs.remove_temp_files(tmp_path, ["markdown/a-1.md"]) == [temps[0]]
+    assert outputs.remove_temp_files(tmp_path) == sorted(temps[1:])
     assert outputs.sweep(tmp_path, keep) == ["chunks/gone-2.parquet"]
-    assert (tmp_path / "mine.txt").exists()
+    assert (tmp_path / "mine.txt").exists() and (tmp_path / ".mine.tmp").exists()
     assert not outputs.missing(tmp_path, keep)

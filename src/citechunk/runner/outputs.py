@@ -3,7 +3,8 @@
 Contract: these two folders belong to citechunk. After a run, they hold exactly the files the
 manifest lists (`sweep`): outputs of vanished sources, of failed files, of an older format or
 left by a killed run are removed, and so are temporary files of interrupted atomic writes
-(``.<name>.<random>.tmp``, see `citechunk.fsutil`). Callers hold the output lock.
+(``.<name>.<random>.tmp``, see `citechunk.fsutil`), also those of ``OUT/run.json`` and
+``OUT/manifest.json``. Nothing else in OUT is touched. Callers hold the output lock.
 """
 
 from __future__ import annotations
@@ -14,14 +15,18 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..export import CHUNKS_DIR, MARKDOWN_DIR
+from ..export import CHUNKS_DIR, MARKDOWN_DIR, RUN_REPORT
+from .manifest import MANIFEST_NAME
 
 log = logging.getLogger(__name__)
 OUTPUT_DIRS = (MARKDOWN_DIR, CHUNKS_DIR)
+TOP_LEVEL = (RUN_REPORT, MANIFEST_NAME)  # written atomically at OUT's top level
 
 
 def _files(out: Path) -> list[str]:
-    found: list[str] = []
+    """Files of the output folders, plus temporary files of the top-level files
+    (``OUT/.run.json.<random>.tmp``, ``OUT/.manifest.json.<random>.tmp``)."""
+    found = [p.name for p in out.glob(".*.tmp") if p.is_file() and _top_level_temp(p.name)]
     for sub in OUTPUT_DIRS:
         folder = out / sub
         if folder.is_dir():
@@ -29,6 +34,10 @@ def _files(out: Path) -> list[str]:
                 f"{sub}/{p.name}" for p in folder.iterdir() if p.is_file() or p.is_symlink()
             )
     return sorted(found)
+
+
+def _top_level_temp(name: str) -> bool:
+    return any(name.startswith(f".{top}.") for top in TOP_LEVEL)
 
 
 def is_temp(rel: str) -> bool:
@@ -70,7 +79,7 @@ def remove_temp_files(
 
 def sweep(out: str | os.PathLike[str], keep: set[str]) -> list[str]:
     """Delete every file of the output folders not in `keep`; returns what was removed."""
-    orphans = [rel for rel in _files(Path(out)) if rel not in keep]
+    orphans = [rel for rel in _files(Path(out)) if rel not in keep and "/" in rel]
     if orphans:
         log.info("removing %d file(s) no source owns: %s", len(orphans), ", ".join(orphans[:5]))
     remove(out, orphans)

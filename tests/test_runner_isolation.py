@@ -1,0 +1,45 @@
+"""A file that hangs, segfaults or aborts its process fails alone; its neighbours are written."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pyarrow.parquet as pq
+
+from citechunk.config import load_config
+from citechunk.conversion.registry import register
+from citechunk.runner import ingest
+
+
+def test_hang_crash_abort_are_isolated(tmp_path: Path, sample_pdfs: Path) -> None:
+    register("test-chaos", "runner_backends:ChaosBackend")
+    src = tmp_path / "in"
+    src.mkdir()
+    good = sorted(sample_pdfs.glob("*.pdf"))[:3]
+    for p in good:
+        shutil.copy(p, src / p.name)
+    for bad in ("hang_me.pdf", "crash_me.pdf", "abort_me.pdf"):
+        shutil.copy(good[0], src / bad)
+    cfg = load_config(
+        None, {"convert": {"backend": "test-chaos"}, "run": {"workers": 2, "timeout": 20}}
+    )
+
+    report = ingest(src, tmp_path / "out", cfg)
+
+    rows = {f.source_file: f for f in report.files}
+    assert rows["hang_me.pdf"].status == "failed"
+    assert rows["hang_me.pdf"].error_class == "WorkerError"
+    assert "timed out after 20 s" in rows["hang_me.pdf"].error
+    assert rows["crash_me.pdf"].status == "failed"
+    assert "SIGSEGV" in rows["crash_me.pdf"].error
+    assert rows["abort_me.pdf"].status == "failed"
+    assert "SIGABRT" in rows["abort_me.pdf"].error
+    for p in good:
+        row = rows[p.name]
+        assert row.status == "converted", row
+        table = pq.read_table(tmp_path / "out" / row.outputs[0])
+        assert table.num_rows == row.chunks > 0
+    written = sorted(p.name for p in (tmp_path / "out" / "chunks").iterdir())
+    assert len(written) == len(good)  # nothing, not even a temp file, for the failed ones
+    assert not report.ok
