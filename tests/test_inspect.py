@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -143,6 +144,20 @@ def test_cli_inspect_overview_and_chunk(out: Path) -> None:
     assert "Install it first" in result.output and "Guide > Setup" in result.output
     result = runner.invoke(main, ["inspect", str(out), "--doc", "notes.pdf"])
     assert result.exit_code == 0 and "`[retry]`" in result.output  # not eaten as rich markup
+
+
+def test_cli_inspect_json(out: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["inspect", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert [d["chunks"] for d in report["documents"]] == [3, 2]
+    assert report["tokens"]["max"] == 40
+    result = runner.invoke(main, ["inspect", str(out), "--json", "--doc", "notes", "--chunk", "1"])
+    view = json.loads(result.output)
+    assert view["citation"] == "notes.pdf, p. 2, § Notes"
+    assert view["record"]["heading_path"] == ["Notes"] and view["problems"] == []
+    assert view["markdown_span"].strip() == "More notes on the `[retry]` table."
 
 
 def test_cli_inspect_exit_codes(out: Path, tmp_path: Path) -> None:

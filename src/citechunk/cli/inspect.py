@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import click
 from rich.console import Console
 from rich.markup import escape
@@ -121,6 +124,10 @@ def render_chunk(console: Console, view: ChunkView) -> None:
         console.print(Text(f"Citation problem: {problem}", style="bold red"))
 
 
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2, default=dataclasses.asdict)
+
+
 @main.command("inspect")
 @click.argument("out", type=click.Path(file_okay=False))
 @click.option(
@@ -132,17 +139,30 @@ def render_chunk(console: Console, view: ChunkView) -> None:
 @click.option(
     "--top", type=click.IntRange(1, 100), default=5, show_default=True, help="Rows per chunk list."
 )
-def inspect_cmd(out: str, doc: str | None, chunk_index: int | None, top: int) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
+def inspect_cmd(
+    out: str, doc: str | None, chunk_index: int | None, top: int, as_json: bool
+) -> None:
     """Summarise an ingest output folder; --doc lists one document's chunks; --doc and --chunk
     show one chunk with its citation and the Markdown span it came from."""
     console = Console(soft_wrap=False)
     if chunk_index is not None:
         if doc is None:
             raise ConfigError("--chunk needs --doc NAME")
-        render_chunk(console, show_chunk(out, doc, chunk_index))
-        return
-    if doc is not None:
+        view = show_chunk(out, doc, chunk_index)
+        if as_json:
+            click.echo(_json({"citation": view.record.citation, **dataclasses.asdict(view)}))
+        else:
+            render_chunk(console, view)
+    elif doc is not None:
         source, chunks = document_chunks(out, doc)
-        console.print(_chunks(f"Chunks of {source}", chunks))
-        return
-    render_report(console, inspect(out, top=top))
+        if as_json:
+            click.echo(_json({"source_file": source, "chunks": chunks}))
+        else:
+            console.print(_chunks(f"Chunks of {source}", chunks))
+    else:
+        report = inspect(out, top=top)
+        if as_json:
+            click.echo(_json(report))
+        else:
+            render_report(console, report)
