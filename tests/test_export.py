@@ -183,8 +183,11 @@ def test_parquet_metadata_and_compression(tmp_path: Path) -> None:
     assert meta[SCHEMA_VERSION_KEY] == SCHEMA_VERSION
     assert json.loads(meta[CONFIG_KEY]) == config
     assert meta[FINGERPRINT_KEY] == config_fingerprint(config)
-    column = pq.ParquetFile(path).metadata.row_group(0).column(0)
-    assert column.compression == "ZSTD"
+    group = pq.ParquetFile(path).metadata.row_group(0)
+    columns = {group.column(i).path_in_schema: group.column(i) for i in range(group.num_columns)}
+    assert {c.compression for c in columns.values()} == {"ZSTD"}
+    assert "RLE_DICTIONARY" in columns["heading_path.list.element"].encodings
+    assert "RLE_DICTIONARY" not in columns["text"].encodings
 
 
 def test_folder_of_parquet_files_reads_as_one_typed_table(tmp_path: Path) -> None:

@@ -20,6 +20,12 @@ from .schema import ARROW_SCHEMA, SCHEMA_VERSION, ChunkRecord, records_to_table
 
 SCHEMA_VERSION_KEY = "citechunk.schema_version"
 ZSTD_LEVEL = 3
+DICTIONARY_COLUMNS = [
+    "doc_id", "source_file", "source_sha256", "heading_path.list.element", "markdown_file", "tokenizer",
+    "backend", "schema_version",
+]  # fmt: skip
+"""Columns that repeat within a document file; unique ones (ids, text) skip dictionary encoding,
+which on the 16-PDF corpus made the files slightly smaller and writing several times faster."""
 
 
 def with_metadata(table: pa.Table, metadata: Mapping[str, str]) -> pa.Table:
@@ -41,12 +47,13 @@ def encode(records: Sequence[ChunkRecord], metadata: Mapping[str, str]) -> bytes
         row_group_size=max(1, len(records)),
         version="2.6",
         data_page_version="1.0",
-        use_dictionary=True,
+        use_dictionary=DICTIONARY_COLUMNS,
         compression="zstd",
         compression_level=ZSTD_LEVEL,
         write_statistics=True,
         write_page_index=False,
         store_schema=True,
+        use_compliant_nested_type=True,  # list column path: heading_path.list.element
     )
     return bytes(sink.getvalue().to_pybytes())
 
