@@ -5,6 +5,8 @@ Public API (each CLI command has a function twin here):
     chunk_markdown(markdown, options) -> list[Chunk]
     evaluate(questions, chunks, options) -> EvalReport
     ingest(input, out, config) -> RunReport   (PDF or folder -> OUT/chunks, OUT/markdown, run.json)
+    read_chunks(out) -> pyarrow.Table          (every ChunkRecord under OUT/chunks, one table)
+    inspect(out) -> InspectReport; show_chunk(out, doc, n) -> ChunkView (with its Markdown span)
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from .config import ChunkOptions, Config, ConvertOptions, load_config
 from .conversion import convert
 from .errors import CitechunkError, ConfigError, ConversionError
 from .evaluation import evaluate
+from .export import SCHEMA_VERSION, ChunkRecord, iter_records, read_chunks
+from .export.inspect import inspect, show_chunk
 from .models import Chunk, ConvertedDocument, Provenance
 from .runner import RunReport, ingest
 
@@ -26,6 +30,12 @@ __all__ = [
     "evaluate",
     "ingest",
     "RunReport",
+    "read_chunks",
+    "iter_records",
+    "inspect",
+    "show_chunk",
+    "ChunkRecord",
+    "SCHEMA_VERSION",
     "load_config",
     "Config",
     "ConvertOptions",
