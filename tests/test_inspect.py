@@ -18,7 +18,7 @@ from citechunk.export import (
     markdown_relpath,
     write_chunks,
 )
-from citechunk.export.inspect import document_chunks, inspect, show_chunk
+from citechunk.export.inspect import document_chunks, inspect, nearest_rank, show_chunk
 from citechunk.markers import render_pages
 from citechunk.models import Chunk, ConvertedDocument, Provenance
 
@@ -186,3 +186,9 @@ def test_document_without_chunks_is_listed_with_its_pages(out: Path) -> None:
     assert document_chunks(out, "blank.pdf") == ("scans/blank.pdf", ())
     with pytest.raises(ConfigError, match="has 0 chunks"):
         show_chunk(out, "scans/blank.pdf", 0)
+
+
+def test_nearest_rank_percentiles() -> None:
+    values = list(range(1, 11))
+    assert [nearest_rank(values, q) for q in (0.1, 0.5, 0.9, 1.0)] == [1, 5, 9, 10]
+    assert nearest_rank([7], 0.9) == 7

@@ -65,6 +65,11 @@ class DocumentSummary:
     pages_without_text: tuple[int, ...]
 
 
+def nearest_rank(sorted_values: Sequence[int], q: float) -> int:
+    """The q-quantile (0 < q <= 1) by the nearest-rank method: always one of the values."""
+    return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
+
+
 @dataclass(frozen=True)
 class TokenStats:
     count: int
@@ -79,8 +84,7 @@ class TokenStats:
         if not counts:
             return None
         s = sorted(counts)
-        rank = lambda q: s[max(0, math.ceil(q * len(s)) - 1)]  # noqa: E731 -- nearest rank
-        return cls(len(s), sum(s), s[0], rank(0.5), rank(0.9), s[-1])
+        return cls(len(s), sum(s), s[0], nearest_rank(s, 0.5), nearest_rank(s, 0.9), s[-1])
 
 
 @dataclass(frozen=True)
