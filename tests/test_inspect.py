@@ -192,3 +192,35 @@ def test_nearest_rank_percentiles() -> None:
     values = list(range(1, 11))
     assert [nearest_rank(values, q) for q in (0.1, 0.5, 0.9, 1.0)] == [1, 5, 9, 10]
     assert nearest_rank([7], 0.9) == 7
+
+
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory: pytest.TempPathFactory, sample_pdfs: Path) -> Path:
+    """The sample PDFs through the real pipeline (converter, chunker, runner, export)."""
+    from citechunk import ingest, load_config
+
+    out = tmp_path_factory.mktemp("ingested") / "out"
+    report = ingest(sample_pdfs, out, load_config(None, {"run": {"workers": 2}}))
+    assert report.ok
+    return out
+
+
+def test_inspect_on_ingested_samples(ingested: Path, sample_expected: dict) -> None:
+    report = inspect(ingested)
+    pages = {d.source_file: d.page_count for d in report.documents}
+    assert pages == {name: entry["page_count"] for name, entry in sample_expected.items()}
+    assert report.pages_without_chunk == 0
+    assert report.tokens is not None and report.tokens.max <= 512
+    for d in report.documents:
+        for n in range(d.chunks):
+            view = show_chunk(ingested, d.source_file, n)
+            assert view.problems == (), (d.source_file, n, view.problems)
+
+
+def test_demo_command_shows_a_cited_chunk(ingested: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["inspect", str(ingested), "--doc", "report_outline.pdf", "--chunk", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "report_outline.pdf, p." in result.output and "Markdown span" in result.output
+    assert "Citation problem" not in result.output
