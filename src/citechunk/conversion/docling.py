@@ -129,12 +129,25 @@ def document_pages(doc: Any) -> dict[int, str]:
                 text="\n\n".join(p.text for p in parts if p.text), span_source=parts
             )
 
+    escape_hashes(doc)
     first = next(
         (it.prov[0].page_no for it, _ in doc.iterate_items() if getattr(it, "prov", None)), 1
     )
     serializer = _KeepBreaks(doc=doc, params=MarkdownParams(page_break_placeholder=""))
     text = serializer.serialize().text
     return split_pages(text, list(serializer._get_page_breaks(text)), first)
+
+
+def escape_hashes(doc: Any) -> None:
+    """Body text that starts with ``#`` gets a backslash, so Markdown does not read it as a
+    heading (docling's serializer leaves it as is). Headings and code are left alone."""
+    from docling_core.types.doc.document import CodeItem, SectionHeaderItem, TitleItem
+
+    for item in doc.texts:
+        if not isinstance(item, SectionHeaderItem | TitleItem | CodeItem) and item.text.startswith(
+            "#"
+        ):
+            item.text = "\\" + item.text
 
 
 def finish_pages(

@@ -66,6 +66,7 @@ _BULLET_RE = re.compile(
 )
 _ENUM_RE = re.compile(r"^\s*(\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\))\s")
 _NUMBER_ONLY_RE = re.compile(r"^\s*(?:[0-9]{1,2}(?:\.[0-9]{1,2})*\.?|[IVXLC]{1,5}\.?|[A-Z]\.?)\s*$")
+_NUMBERED_RE = re.compile(r"^(?:[IVXLC]{1,5}|[A-Z]|[0-9]{1,2}(?:\.[0-9]{1,2})*)\.?\s+\S")
 _LETTER_RE = re.compile(r"[^\W\d_]")
 
 
@@ -109,9 +110,15 @@ class Line:
     cell: TextCell
     box: Box
     text: str
+    size: float  # character-weighted median height of its words: a font-size proxy
     chars: int
     bold_chars: int
     mono_chars: int
+
+    @property
+    def vertical(self) -> bool:
+        """Rotated text (a margin stamp, a table's side label): taller than wide."""
+        return self.box.height > 1.5 * self.box.width and len(self.text) > 2
 
 
 @dataclass(frozen=True)
@@ -192,13 +199,29 @@ def make_lines(
 
 def _line(cell: TextCell, box: Box, parts: Sequence[TextCell]) -> Line:
     chars = bold = mono = 0
+    heights: list[tuple[float, int]] = []
     for part in parts:
         n = len(part.text.strip())
         font = getattr(part, "font_name", "")
         chars += n
         bold += n if is_bold_font(font) else 0
         mono += n if is_mono_font(font) else 0
-    return Line(cell, box, cell.text.strip(), chars, bold, mono)
+        rect = part.rect.to_bounding_box()
+        heights.append((rect.height, n))
+    return Line(
+        cell, box, cell.text.strip(), round(_weighted_median(heights), 1), chars, bold, mono
+    )
+
+
+def _weighted_median(values: Sequence[tuple[float, int]]) -> float:
+    """Median of (value, weight) pairs; a superscript or a formula glyph does not move it."""
+    ordered = sorted(values)
+    total, acc = sum(w for _, w in ordered), 0
+    for value, weight in ordered:
+        acc += weight
+        if acc * 2 >= total:
+            return value
+    return ordered[-1][0] if ordered else 0.0
 
 
 def make_fragment(lines: Sequence[Line]) -> Fragment:
@@ -211,21 +234,22 @@ def make_fragment(lines: Sequence[Line]) -> Fragment:
         lines=tuple(lines),
         box=box,
         text=" ".join(x.text for x in lines),
-        size=round(max(lines, key=lambda x: x.chars).box.height, 1),
+        size=max(lines, key=lambda x: x.chars).size,
         bold=sum(x.bold_chars for x in lines) >= 0.6 * chars,
         mono=sum(x.mono_chars for x in lines) >= 0.8 * chars,
     )
 
 
 def group_rows(lines: Sequence[Line]) -> list[list[Line]]:
-    """Lines grouped into visual rows (vertical overlap >= half the smaller height), top to
-    bottom, each row sorted left to right."""
+    """Lines grouped into visual rows (vertical overlap with the row's first line >= half the
+    smaller height), top to bottom, each row sorted left to right; vertical text stays alone."""
     rows: list[tuple[Box, list[Line]]] = []
     for line in sorted(lines, key=lambda x: (x.box.t, x.box.l)):
-        for i, (row_box, members) in enumerate(rows):
-            if row_box.y_overlap(line.box) >= 0.5 * min(row_box.height, line.box.height):
+        for anchor, members in rows:
+            if line.vertical or members[0].vertical:
+                continue
+            if anchor.y_overlap(line.box) >= 0.5 * min(anchor.height, line.box.height):
                 members.append(line)
-                rows[i] = (row_box.union(line.box), members)
                 break
         else:
             rows.append((line.box, [line]))
@@ -307,6 +331,8 @@ def _widen(rows: list[list[Fragment]], start: int, end: int, floor: int) -> tupl
 def _continues(block: list[Fragment], frag: Fragment) -> bool:
     """Whether `frag` is the next line of the paragraph whose fragments are `block`."""
     last = block[-1]
+    if last.lines[0].vertical or frag.lines[0].vertical:
+        return False
     size = max(last.size, 1.0)
     gap = frag.box.t - last.box.b
     if gap < -0.3 * size or gap > 0.6 * size:
@@ -352,7 +378,10 @@ def classify(block: list[Fragment], ctx: PageContext) -> DocItemLabel:
     """Label of a text block (tables are found before, by `find_tables`)."""
     text = " ".join(f.text for f in block)
     box = Block(tuple(block)).box
-    if ctx.strip_headers_footers and len(block) <= 2 and len(text) <= 160:
+    if any(line.vertical for f in block for line in f.lines):
+        return DocItemLabel.PAGE_HEADER if ctx.strip_headers_footers else DocItemLabel.TEXT
+    heading = is_heading(block, text, ctx.body_size)
+    if ctx.strip_headers_footers and not heading and len(block) <= 2 and len(text) <= 160:
         if (
             box.b <= ctx.page_height * MARGIN_BAND
             and block[0].size <= ctx.body_size * HEADING_SIZE_RATIO
@@ -362,7 +391,7 @@ def classify(block: list[Fragment], ctx: PageContext) -> DocItemLabel:
             return DocItemLabel.PAGE_FOOTER
     if all(f.mono for f in block):
         return DocItemLabel.CODE
-    if is_heading(block, text, ctx.body_size):
+    if heading:
         return DocItemLabel.SECTION_HEADER
     if starts_list_item(text):
         return DocItemLabel.LIST_ITEM
@@ -370,14 +399,25 @@ def classify(block: list[Fragment], ctx: PageContext) -> DocItemLabel:
 
 
 def is_heading(block: list[Fragment], text: str, body_size: float) -> bool:
-    """Short blocks set larger than the body text, or bold at body size, that contain letters."""
-    if not _LETTER_RE.search(text) or len(block) > 3 or len(text) > MAX_HEADING_CHARS:
+    """Short blocks with three letters or more that are set larger than the body text, or bold
+    at body size, or are one numbered line in capitals ("IV. TEXT DATA", small caps)."""
+    letters = _LETTER_RE.findall(text)
+    if len(letters) < 3 or len(block) > 3 or len(text) > MAX_HEADING_CHARS:
         return False
     size = block[0].size
     if size >= body_size * HEADING_SIZE_RATIO:
         return True
+    caps = len(letters) >= 4 and all(c.isupper() for c in letters)
+    if (
+        caps
+        and len(block) == 1
+        and len(text) <= 80
+        and _NUMBERED_RE.match(text)
+        and size >= body_size * 0.85
+    ):
+        return True
     bold_heading = block[0].bold and len(block) <= 2 and len(text) <= MAX_BOLD_HEADING_CHARS
-    return bold_heading and size >= body_size * 0.95 and not text.rstrip().endswith((",", ";"))
+    return bold_heading and size >= body_size * 0.9 and not text.rstrip().endswith((",", ";"))
 
 
 def body_size(sizes: Counter[float]) -> float:
@@ -391,7 +431,7 @@ def body_size(sizes: Counter[float]) -> float:
 def size_histogram(fragments: Sequence[Fragment]) -> Counter[float]:
     hist: Counter[float] = Counter()
     for f in fragments:
-        hist[round(f.size)] += len(f.text)
+        hist[round(f.size * 2) / 2] += len(f.text)
     return hist
 
 

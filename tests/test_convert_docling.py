@@ -1,0 +1,207 @@
+"""The `docling` backend on real PDFs: the generated samples, a few corpus files, the bad inputs.
+
+Skipped as a whole when the `docling` extra is absent (except the lazy-import check). Each PDF is
+converted once per module (the converter is cached per process), to keep the run short.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from citechunk.config import ConvertOptions
+from citechunk.conversion import convert
+from citechunk.conversion.cleanup import heading_level, heading_text, iter_unfenced
+from citechunk.conversion.outline import from_toc, heading_fidelity
+from citechunk.errors import BackendError, ConversionError, EncryptedPDFError
+from citechunk.markers import iter_markers, page_spans
+from citechunk.models import ConvertedDocument
+
+
+def test_module_imports_without_loading_docling() -> None:
+    code = (
+        "import sys, citechunk.conversion.docling as m; "
+        "assert m.DoclingBackend.extra == 'docling'; "
+        "assert not [n for n in sys.modules if n == 'docling' or n.startswith('docling.')], 'eager'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+docling = pytest.importorskip("docling")
+
+OFFLINE = ConvertOptions(backend="docling", docling_layout="offline")
+_cache: dict[tuple[Path, str], ConvertedDocument] = {}
+
+
+def converted(path: Path, pages: str = "") -> ConvertedDocument:
+    key = (path, pages)
+    if key not in _cache:
+        _cache[key] = convert(path, ConvertOptions(backend="docling", pages=pages))
+    return _cache[key]
+
+
+def headings(markdown: str) -> list[dict[str, Any]]:
+    """(text, level, page) of every heading line outside code fences, pages from the markers."""
+    spans = page_spans(markdown)
+    lines = markdown.split("\n")
+    starts = [sum(len(x) + 1 for x in lines[:i]) for i in range(len(lines))]
+    out = []
+    for i, inside in iter_unfenced(lines):
+        level = 0 if inside else heading_level(lines[i])
+        if level:
+            page = [p for start, p in spans if start <= starts[i]][-1]
+            out.append({"text": heading_text(lines[i]), "level": level, "page": page})
+    return out
+
+
+SAMPLES = [
+    "report_outline.pdf",
+    "retry_settings.pdf",
+    "refund_policy.pdf",
+    "incident_review.pdf",
+    "relocation_memo.pdf",
+]
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_sample_headings_levels_and_pages(
+    name: str, sample_pdfs: Path, sample_expected: dict[str, Any]
+) -> None:
+    # relocation_memo.pdf has bold body-size headings only: the offline layout stage labels
+    # short all-bold blocks as headings, so they come out as level 1 and the bold lead-in
+    # ("Please note: ...", bold only in part) stays body text.
+    got = headings(converted(sample_pdfs / name).markdown)
+    want = [{k: h[k] for k in ("text", "level", "page")} for h in sample_expected[name]["headings"]]
+    assert got == want
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_sample_markers_for_every_page(
+    name: str, sample_pdfs: Path, sample_expected: dict[str, Any]
+) -> None:
+    doc = converted(sample_pdfs / name)
+    count = sample_expected[name]["page_count"]
+    assert [m.page for m in iter_markers(doc.markdown)] == list(range(1, count + 1))
+    assert doc.markdown.startswith("<!-- page 1 -->\n")
+    prov = doc.provenance
+    assert (prov.backend, prov.page_count, prov.pages) == (
+        "docling",
+        count,
+        tuple(range(1, count + 1)),
+    )
+    assert "docling-slim==" in prov.backend_version and len(prov.source_sha256) == 64
+
+
+def test_page_range_starts_at_its_first_page(sample_pdfs: Path) -> None:
+    doc = converted(sample_pdfs / "report_outline.pdf", pages="2-3")
+    assert doc.markdown.startswith("<!-- page 2 -->\n")
+    assert [m.page for m in iter_markers(doc.markdown)] == [2, 3]
+    assert doc.provenance.pages == (2, 3)
+    assert {h["text"] for h in headings(doc.markdown)} >= {"Liquidity and Funding", "Outlook"}
+    assert "Executive Summary" not in doc.markdown
+
+
+def test_table_and_code_blocks(sample_pdfs: Path) -> None:
+    report = converted(sample_pdfs / "report_outline.pdf").markdown
+    assert "| Currency" in report and "| USD" in report and "| Total" in report
+    retry = converted(sample_pdfs / "retry_settings.pdf").markdown
+    assert "```\n# client.toml: retry settings for the payments client\n" in retry
+
+
+def test_running_footer_is_not_body_text(sample_pdfs: Path) -> None:
+    md = converted(sample_pdfs / "report_outline.pdf").markdown
+    assert "Page 1 of 3" not in md and "Page 2 of 3" not in md
+
+
+def test_model_layout_without_weights_says_how_to_fetch(sample_pdfs: Path, tmp_path: Path) -> None:
+    options = ConvertOptions(
+        backend="docling", docling_layout="model", docling_artifacts_path=str(tmp_path)
+    )
+    with pytest.raises(BackendError, match="docling-tools models download"):
+        convert(sample_pdfs / "refund_policy.pdf", options)
+
+
+# ----------------------------------------------------------------------------- real corpus
+
+SMOKE = [
+    "bond_fund_financial_notes.pdf",
+    "school_board_agenda.pdf",
+    "product_dev_course_bold_headings.pdf",
+]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", SMOKE)
+def test_corpus_smoke(name: str, shared_dir: Path) -> None:
+    path = shared_dir / "corpus" / "pdfs" / name
+    doc = converted(path)
+    pages = list(range(1, doc.provenance.page_count + 1))
+    assert [m.page for m in iter_markers(doc.markdown)] == pages
+    assert len(doc.markdown) > 500 * len(pages)
+    assert headings(doc.markdown), "no heading found"
+
+
+@pytest.mark.corpus
+def test_corpus_outline_entries_become_headings(shared_dir: Path) -> None:
+    import pymupdf
+
+    path = shared_dir / "corpus" / "pdfs" / "creativity_ml_paper.pdf"
+    with pymupdf.open(path) as pdf:
+        outline = from_toc(pdf.get_toc(simple=True))
+    fid = heading_fidelity(converted(path).markdown, outline)
+    assert fid.found_share >= 0.95 and fid.order_share >= 0.9, fid
+
+
+# ----------------------------------------------------------------------------- bad inputs
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("name", "error", "cause"),
+    [
+        ("corrupted_not_pdf.pdf", ConversionError, "not a readable PDF"),
+        ("empty_zero_bytes.pdf", ConversionError, "empty file"),
+        ("encrypted_password_test.pdf", EncryptedPDFError, "password is required"),
+    ],
+)
+def test_bad_files_raise_documented_errors(
+    name: str, error: type[Exception], cause: str, corpus_bad: Path
+) -> None:
+    with pytest.raises(error, match=cause) as info:
+        convert(corpus_bad / name, OFFLINE)
+    assert name in str(info.value)
+
+
+@pytest.mark.corpus
+def test_encrypted_with_password(corpus_bad: Path) -> None:
+    path = corpus_bad / "encrypted_password_test.pdf"
+    with pytest.raises(EncryptedPDFError, match="wrong"):
+        convert(path, ConvertOptions(backend="docling", password="nope"))
+    doc = convert(path, ConvertOptions(backend="docling", password="test"))
+    assert [m.page for m in iter_markers(doc.markdown)] == [1, 2, 3, 4]
+    assert doc.provenance.options["password"] == "***"
+    assert len(doc.markdown) > 1000
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("name", "empty"), [("blank_page_no_text.pdf", (1,)), ("scanned_image_only.pdf", (1, 2, 3, 4))]
+)
+def test_pages_without_text_are_warned(name: str, empty: tuple[int, ...], corpus_bad: Path) -> None:
+    doc = convert(corpus_bad / name, OFFLINE)
+    assert doc.provenance.pages_without_text == empty
+    assert any("without a text layer" in w and str(empty[-1]) in w for w in doc.provenance.warnings)
+    assert [m.page for m in iter_markers(doc.markdown)] == list(empty)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", ["garbled_font_encoding.pdf", "truncated_scan_no_xref.pdf"])
+def test_damaged_but_openable_files_convert(name: str, corpus_bad: Path) -> None:
+    doc = convert(corpus_bad / name, OFFLINE)
+    assert [m.page for m in iter_markers(doc.markdown)] == list(
+        range(1, doc.provenance.page_count + 1)
+    )
