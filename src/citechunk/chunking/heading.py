@@ -20,6 +20,7 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..config import ChunkOptions
@@ -28,7 +29,7 @@ from .base import Chunker
 from .merge import SectionPieces, merge_siblings
 from .pages import PageMap
 from .sections import Section, parse_outline
-from .split import Measure, Packer, Piece, Splitter
+from .split import APPROX_CHARS_PER_TOKEN, Measure, Packer, Piece, Splitter
 
 log = logging.getLogger(__name__)
 
@@ -54,20 +55,63 @@ class HeadingChunker(Chunker):
         self._prefixes: dict[tuple[str, ...], Prefix] = {}
 
     def chunk(self, markdown: str) -> list[Chunk]:
+        return list(self.iter_chunks(markdown))
+
+    def iter_chunks(self, markdown: str) -> Iterator[Chunk]:
+        """The chunks one by one (memory stays about one section beyond the input)."""
         pages = PageMap(markdown, self.options.start_page)
         outline = parse_outline(markdown, self.options.max_depth)
         splitter = Splitter(pages, outline.fences, self.counter)
-        groups: list[SectionPieces] = []
-        for section in outline.sections:
-            prefix = self.prefix(section.path)
-            pieces = self._section(splitter, section, prefix)
-            if pieces:
-                groups.append(SectionPieces(section, prefix.path, tuple(pieces)))
+        groups: Iterable[SectionPieces] = self._groups(splitter, outline.sections)
         if self.options.min_tokens > 0:
             groups = merge_siblings(
                 groups, self.options.min_tokens, lambda run: self._join(pages, run)
             )
-        return self._records(pages, groups)
+        page_at = pages.page_at
+        index = 0
+        for group in groups:
+            path = group.path
+            head = PATH_SEPARATOR.join(path) + "\n\n" if path else ""
+            for p in group.pieces:
+                yield Chunk(
+                    chunk_index=index,
+                    text=head + p.body,
+                    body=p.body,
+                    heading_path=path,
+                    first_page=page_at(p.start),
+                    last_page=page_at(p.end - 1),
+                    char_start=p.start,
+                    char_end=p.end,
+                    token_count=p.tokens,
+                )
+                index += 1
+
+    def _groups(self, splitter: Splitter, sections: Iterable[Section]) -> Iterator[SectionPieces]:
+        """Each section's pieces: one exact count for a section that fits (the common case),
+        else the size fallback (`_split`)."""
+        trim, text, likely_fits = splitter.pages.trim, splitter.pages.text, splitter.likely_fits
+        max_tokens, count, approx = self.options.max_tokens, self.counter.count, self.counter.approx
+        for section in sections:
+            span = trim(section.body_start, section.body_end)
+            if span is None:
+                continue
+            prefix = self._prefixes.get(section.path) or self.prefix(section.path)
+            start, end = span
+            ratio = None
+            if likely_fits(start, end, max_tokens - prefix.tokens):
+                body = text(start, end)
+                if approx:
+                    tokens = (len(prefix.text) + len(body) + 3) // 4
+                else:
+                    tokens = count(prefix.text + body)
+                    splitter.calibrate(len(body), tokens - prefix.tokens)
+                if tokens <= max_tokens:
+                    piece = Piece(start, end, "", body, tokens)
+                    yield SectionPieces(section, prefix.path, (piece,))
+                    continue
+                ratio = (tokens - prefix.tokens) / max(1, len(body))
+            pieces = self._split(splitter, start, end, prefix, ratio)
+            yield SectionPieces(section, prefix.path, tuple(pieces))
 
     # -- sizes -----------------------------------------------------------------------------
     def prefix(self, path: tuple[str, ...]) -> Prefix:
@@ -114,21 +158,36 @@ class HeadingChunker(Chunker):
         return measure
 
     # -- sections --------------------------------------------------------------------------
-    def _section(self, splitter: Splitter, section: Section, prefix: Prefix) -> list[Piece]:
-        span = splitter.pages.trim(section.body_start, section.body_end)
-        if span is None:
-            return []
-        start, end = span
+    def _split(
+        self, splitter: Splitter, start: int, end: int, prefix: Prefix, ratio: float | None
+    ) -> list[Piece]:
+        """Pieces of a section that does not fit (``ratio``: its measured tokens per char)."""
         max_tokens = self.options.max_tokens
         budget = max_tokens - prefix.tokens
         measure = self._measure(splitter.pages, prefix)
-        if splitter.maybe_fits(start, end, budget):
-            body, tokens = measure(start, end, "")
-            if tokens <= max_tokens:
-                return [Piece(start, end, "", body, tokens)]
-        units = splitter.units(start, end, budget)
+        if not splitter.estimating and self.options.overlap_tokens == 0:
+            return self._section_by_length(splitter, start, end, prefix, measure)
+        units = splitter.units(start, end, budget, ratio)
         packer = Packer(splitter, budget, max_tokens, self.options.overlap_tokens, measure)
         return packer.pack(units)
+
+    def _section_by_length(
+        self, splitter: Splitter, start: int, end: int, prefix: Prefix, measure: Measure
+    ) -> list[Piece]:
+        """Sizes are character counts (`approx`): cut at blank lines by length, and run the
+        ladder only on single blocks that are too long."""
+        max_tokens = self.options.max_tokens
+        limit = APPROX_CHARS_PER_TOKEN * max_tokens - len(prefix.text)
+        pieces: list[Piece] = []
+        for s, e, fits in splitter.greedy_blocks(start, end, limit):
+            if fits:
+                body, tokens = measure(s, e, "")
+                pieces.append(Piece(s, e, "", body, tokens))
+            else:
+                budget = max_tokens - prefix.tokens
+                packer = Packer(splitter, budget, max_tokens, 0, measure)
+                pieces.extend(packer.pack(splitter.units(s, e, budget)))
+        return pieces
 
     def _join(self, pages: PageMap, run: list[SectionPieces]) -> SectionPieces | None:
         """One piece from the first sibling's heading line to the last sibling's end."""
@@ -141,23 +200,3 @@ class HeadingChunker(Chunker):
         if tokens > self.options.max_tokens:
             return None
         return SectionPieces(first, prefix.path, (Piece(span[0], span[1], "", body, tokens),))
-
-    def _records(self, pages: PageMap, groups: list[SectionPieces]) -> list[Chunk]:
-        chunks: list[Chunk] = []
-        for group in groups:
-            head = PATH_SEPARATOR.join(group.path) + "\n\n" if group.path else ""
-            for piece in group.pieces:
-                chunks.append(
-                    Chunk(
-                        chunk_index=len(chunks),
-                        text=head + piece.body,
-                        body=piece.body,
-                        heading_path=group.path,
-                        first_page=pages.page_at(piece.start),
-                        last_page=pages.page_at(piece.end - 1),
-                        char_start=piece.start,
-                        char_end=piece.end,
-                        token_count=piece.tokens,
-                    )
-                )
-        return chunks

@@ -10,7 +10,7 @@ Sections never merge across parents, and the preamble before the first heading n
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from .sections import Section
@@ -29,13 +29,14 @@ class SectionPieces:
 Join = Callable[[list[SectionPieces]], SectionPieces | None]
 
 
-def merge_siblings(groups: list[SectionPieces], min_tokens: int, join: Join) -> list[SectionPieces]:
-    """Apply the module's merge rule; ``join`` returns None when a run would not fit."""
+def merge_siblings(
+    groups: Iterable[SectionPieces], min_tokens: int, join: Join
+) -> Iterator[SectionPieces]:
+    """Apply the module's merge rule lazily; ``join`` returns None when a run would not fit."""
 
     def small(g: SectionPieces) -> bool:
         return g.section.level > 0 and len(g.pieces) == 1 and g.pieces[0].tokens < min_tokens
 
-    out: list[SectionPieces] = []
     run: list[SectionPieces] = []
     merged: SectionPieces | None = None
     for g in groups:
@@ -45,16 +46,15 @@ def merge_siblings(groups: list[SectionPieces], min_tokens: int, join: Join) -> 
                 run.append(g)
                 merged = candidate
                 if candidate.pieces[0].tokens >= min_tokens:
-                    out.append(merged)
+                    yield merged
                     run, merged = [], None
                 continue
         if run:
-            out.append(merged if merged is not None and len(run) > 1 else run[0])
+            yield merged if merged is not None else run[0]
             run, merged = [], None
         if small(g):
             run = [g]
         else:
-            out.append(g)
+            yield g
     if run:
-        out.append(merged if merged is not None and len(run) > 1 else run[0])
-    return out
+        yield merged if merged is not None else run[0]

@@ -47,26 +47,42 @@ class PageMap:
 
         None when the span holds only whitespace and markers.
         """
-        md = self.markdown
+        md, starts, ends = self.markdown, self.starts, self.ends
         while True:
             m = _NON_SPACE.search(md, start, end)
             if m is None:
                 return None
-            k = self.marker_at(m.start())
-            if k is None:
-                start = m.start()
+            start = m.start()
+            i = bisect_right(starts, start) - 1
+            if i < 0 or start >= ends[i]:
                 break
-            start = self.ends[k]
+            start = ends[i]  # skip the marker line
         while True:
-            while end > start and md[end - 1].isspace():
+            while md[end - 1].isspace():  # stops at `start`, a non-space character
                 end -= 1
-            k = self.marker_at(end - 1)
-            if k is None:
+            i = bisect_right(starts, end - 1) - 1
+            if i < 0 or end - 1 >= ends[i]:
                 return start, end
-            end = self.starts[k]
+            end = starts[i]  # a marker line ends the span: it starts after `start`
 
     def text(self, start: int, end: int) -> str:
-        """``markdown[start:end]`` with marker lines removed and outer whitespace trimmed."""
-        if self.has_marker(start, end):
-            return strip_markers(self.markdown[start:end]).strip()
-        return self.markdown[start:end].strip()
+        """``strip_markers(markdown[start:end]).strip()`` for a tight span (see `trim`).
+
+        Marker lines inside the span are cut out by their known offsets; a span that starts or
+        ends on marker-like text that is not a whole line (where slicing would change what
+        `strip_markers` sees) is handed to `strip_markers` itself.
+        """
+        md, starts = self.markdown, self.starts
+        i = bisect_left(starts, start)
+        if i == len(starts) or starts[i] >= end:
+            return md[start:end].strip()
+        if md.startswith("<!--", start) or md.endswith("-->", start, end):
+            return strip_markers(md[start:end]).strip()
+        parts = []
+        pos = start
+        while i < len(starts) and starts[i] < end:
+            parts.append(md[pos : starts[i]])
+            pos = self.ends[i] + 1  # the marker line and its newline
+            i += 1
+        parts.append(md[pos:end])
+        return "".join(parts).strip()

@@ -20,16 +20,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_STRUCT_RE = re.compile(
-    r"^ {0,3}(?:(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)"
-    r"|(?P<hashes>#{1,6})(?:[ \t]+(?P<title>[^\n]*?))?[ \t]*\r?)$",
-    re.MULTILINE,
+# Structural lines: a fence line or an ATX heading. Candidates are found by a cheap literal-led
+# pattern (newline, up to 3 spaces, one of # ` ~), then checked with the full pattern.
+_CANDIDATE_RE = re.compile(r"\n {0,3}[#`~]")
+_STRUCT_LINE = re.compile(
+    r" {0,3}(?:(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)"
+    r"|(?P<hashes>#{1,6})(?:[ \t]+(?P<title>[^\n]*?))?[ \t]*\r?)(?=\n|\Z)"
 )
+_NEEDS_CLEANING = re.compile(r"[*_~<#\t\r]|\s\s")
 _TRAILING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _STRONG = re.compile(r"(\*\*|__)(.+?)\1")
 _EM_STAR = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
 _EM_UNDER = re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])")
 _STRIKE = re.compile(r"~~(.+?)~~")
+_EMPHASIS = (("**", _STRONG), ("__", _STRONG), ("~~", _STRIKE), ("*", _EM_STAR), ("_", _EM_UNDER))
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 
 
@@ -55,12 +59,24 @@ class Outline:
     fences: tuple[tuple[int, int], ...]
 
 
+def _inner(m: re.Match[str]) -> str:
+    return m[m.lastindex or 0]
+
+
 def clean_heading(raw: str) -> str:
     """Heading text without closing hashes, emphasis, inline tags or extra whitespace."""
-    text = _TRAILING_HASHES.sub("", raw.strip())
-    text = _HTML_TAG.sub(" ", text)
-    for pattern in (_STRONG, _STRIKE, _EM_STAR, _EM_UNDER):
-        text = pattern.sub(lambda m: m.group(m.lastindex or 0), text)
+    text = raw.strip()
+    if text.startswith("**") and text.endswith("**") and text.count("*") == 4:
+        text = text[2:-2].strip()  # the common `## **Title**` of PDF converters
+    if not _NEEDS_CLEANING.search(text):
+        return text
+    if "#" in text:
+        text = _TRAILING_HASHES.sub("", text)
+    if "<" in text:
+        text = _HTML_TAG.sub(" ", text)
+    for marks, pattern in _EMPHASIS:
+        if marks in text:
+            text = pattern.sub(_inner, text)
     text = text.replace("**", "")
     return " ".join(text.split())
 
@@ -70,41 +86,54 @@ def _line_end(markdown: str, pos: int) -> int:
     return pos + 1 if pos < len(markdown) else pos
 
 
+def _structural_lines(markdown: str) -> list[tuple[int, int, re.Match[str]]]:
+    """(line start, line end, match) of every fence or heading line, in order."""
+    match = _STRUCT_LINE.match
+    lines = []
+    first = match(markdown)
+    if first:
+        lines.append((0, first.end(), first))
+    for c in _CANDIDATE_RE.finditer(markdown):
+        m = match(markdown, c.start() + 1)
+        if m:
+            lines.append((c.start() + 1, m.end(), m))
+    return lines
+
+
 def parse_outline(markdown: str, max_depth: int = 6) -> Outline:
     """The sections and fences of ``markdown`` (see the module docstring for the rules)."""
     sections: list[Section] = []
     fences: list[tuple[int, int]] = []
-    stack: list[tuple[int, str, int]] = []  # (level, title, heading offset)
+    stack: list[tuple[int, tuple[str, ...], int]] = []  # (level, path to it, heading offset)
     path: tuple[str, ...] = ()
     parent: tuple[str, ...] = ()
     level, heading_start, body_start, parent_start = 0, 0, 0, -1
     fence: tuple[str, int, int] | None = None  # (char, length, start)
-    for m in _STRUCT_RE.finditer(markdown):
-        marks = m.group("fence")
+    for line_start, line_end, m in _structural_lines(markdown):
+        marks = m["fence"]
         if fence is not None:
             if marks and marks[0] == fence[0] and len(marks) >= fence[1] and not m["info"].strip():
-                fences.append((fence[2], m.end()))
+                fences.append((fence[2], line_end))
                 fence = None
             continue
         if marks:
             if not (marks[0] == "`" and "`" in m["info"]):
-                fence = (marks[0], len(marks), m.start())
+                fence = (marks[0], len(marks), line_start)
             continue
         new_level = len(m["hashes"])
         if new_level > max_depth:
             continue
         sections.append(
-            Section(path, level, heading_start, body_start, m.start(), parent, parent_start)
+            Section(path, level, heading_start, body_start, line_start, parent, parent_start)
         )
         while stack and stack[-1][0] >= new_level:
             stack.pop()
-        parent = tuple(entry[1] for entry in stack)
-        parent_start = stack[-1][2] if stack else -1
+        parent, parent_start = (stack[-1][1], stack[-1][2]) if stack else ((), -1)
         title = clean_heading(m["title"] or "")
+        path = (*parent, title) if title else parent
         if title:
-            stack.append((new_level, title, m.start()))
-        path = tuple(entry[1] for entry in stack)
-        level, heading_start, body_start = new_level, m.start(), _line_end(markdown, m.end())
+            stack.append((new_level, path, line_start))
+        level, heading_start, body_start = new_level, line_start, _line_end(markdown, line_end)
     if fence is not None:
         fences.append((fence[2], len(markdown)))
     sections.append(

@@ -32,11 +32,11 @@ _WORD = re.compile(r"\S+")
 _BULLET = re.compile(r"[ \t]*(?:[-*+•▪●◦]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
 _TABLE_SEPARATOR = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?")
 
-# Characters per token above which a span is assumed not to fit without counting it. Exact for
-# `approx` (4 characters per token); a heuristic bound for real tokenizers: guessing wrong only
-# costs a finer split that `pack` joins back together.
 APPROX_CHARS_PER_TOKEN = 4
-SURE_CHARS_PER_TOKEN = 5
+# A section whose estimated size is under this share of the budget is counted whole first.
+LIKELY_FIT = 0.9
+# Tokens per character assumed before any exact count of the document has been made.
+INITIAL_RATIO = 0.3
 
 _NEXT_KIND = {"para": "line", "code": "line", "item": "line", "line": "sentence"}
 _NEXT_KIND.update({"row": "sentence", "sentence": "word"})
@@ -44,14 +44,18 @@ _NEXT_KIND.update({"row": "sentence", "sentence": "word"})
 
 @dataclass(frozen=True, slots=True)
 class Unit:
-    """A span that fits the budget. ``header`` is repeated when a piece starts on this unit."""
+    """A span that fits the budget (by ``tokens``, exact for `approx`, else an estimate).
+    ``header`` is repeated when a piece starts on this unit; ``kind`` is its ladder level."""
 
     start: int
     end: int
     tokens: int
+    kind: str
     header: str = ""
     header_tokens: int = 0
-    row: bool = False
+
+    def with_header(self, header: str, header_tokens: int) -> Unit:
+        return Unit(self.start, self.end, self.tokens, self.kind, header, header_tokens)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +73,13 @@ Measure = Callable[[int, int, str], tuple[str, int]]
 
 
 class Splitter:
-    """Produces fitting units for spans of one document (see the module contract)."""
+    """Produces fitting units for spans of one document (see the module contract).
+
+    Unit sizes are exact for `approx`. For real tokenizers they are estimates (characters times
+    a tokens-per-character ratio calibrated on the exact counts made so far, or on the section's
+    own count), so that every character is tokenised about once: the exact count of each
+    finished chunk text (`Packer`) is the only one that matters and it corrects the estimates.
+    """
 
     def __init__(
         self, pages: PageMap, fences: tuple[tuple[int, int], ...], counter: TokenCounter
@@ -79,88 +89,119 @@ class Splitter:
         self.fence_starts = [f[0] for f in fences]
         self.fence_ends = [f[1] for f in fences]
         self.counter = counter
-        self.chars_per_token = APPROX_CHARS_PER_TOKEN if counter.approx else SURE_CHARS_PER_TOKEN
+        self.estimating = not counter.approx
+        self.ratio = INITIAL_RATIO
+        self._seen_chars = 0
+        self._seen_tokens = 0
 
-    # -- counting --------------------------------------------------------------------------
-    def count_span(self, start: int, end: int) -> int:
-        """Exact tokens of ``pages.text(start, end)``."""
-        if self.counter.approx and not self.pages.has_marker(start, end):
-            return (end - start + 3) // 4
-        return self.counter.count(self.pages.text(start, end))
+    # -- sizes -----------------------------------------------------------------------------
+    def calibrate(self, chars: int, tokens: int) -> None:
+        """Record an exact count (``tokens`` for ``chars`` characters of text)."""
+        self._seen_chars += chars
+        self._seen_tokens += tokens
 
-    def maybe_fits(self, start: int, end: int, budget: int) -> bool:
-        return end - start <= budget * self.chars_per_token
+    def document_ratio(self) -> float:
+        """Tokens per character over the exact counts recorded so far."""
+        if self._seen_chars < 200:
+            return INITIAL_RATIO
+        return self._seen_tokens / self._seen_chars
+
+    def size(self, start: int, end: int) -> int:
+        """Tokens of ``pages.text(start, end)``: exact for `approx`, else an estimate."""
+        if self.estimating:
+            return int((end - start) * self.ratio) + 1
+        if self.pages.has_marker(start, end):
+            return self.counter.count(self.pages.text(start, end))
+        return (end - start + 3) // 4
+
+    def likely_fits(self, start: int, end: int, budget: int) -> bool:
+        """Whether [start, end) is worth one exact count as a whole: exact for `approx`, else
+        an estimate with the document's ratio and some headroom."""
+        if not self.estimating:
+            return end - start <= budget * APPROX_CHARS_PER_TOKEN
+        return (end - start) * self.document_ratio() <= budget * LIKELY_FIT
 
     # -- the ladder ------------------------------------------------------------------------
-    def units(self, start: int, end: int, budget: int) -> list[Unit]:
-        """Fitting units covering [start, end) (see the module contract)."""
+    def units(self, start: int, end: int, budget: int, ratio: float | None = None) -> list[Unit]:
+        """Fitting units covering [start, end) (see the module contract). ``ratio``: tokens
+        per character of this span when known (else the document's ratio so far)."""
+        self.ratio = ratio if ratio is not None else self.document_ratio()
         out: list[Unit] = []
         for bs, be in self._blocks(start, end):
-            self._emit(bs, be, self._block_kind(bs, be), budget, out, None)
+            self._emit(bs, be, self._block_kind(bs, be), budget, out)
+        return out
+
+    def greedy_blocks(self, start: int, end: int, limit: int) -> list[tuple[int, int, bool]]:
+        """Fast path when sizes are character counts: [start, end) cut greedily at blank lines
+        (outside fences) into tight spans of at most ``limit`` characters, ``(s, e, True)``; a
+        single block longer than that comes back alone as ``(s, e, False)`` for the ladder."""
+        cuts = [m.span() for m in _BLANK_LINES.finditer(self.md, start, end)]
+        if self.fence_starts:
+            cuts = [c for c in cuts if not self._in_fence(c[0])]
+        cut_starts = [c[0] for c in cuts]
+        out: list[tuple[int, int, bool]] = []
+        pos = start
+        while (span := self.pages.trim(pos, end)) is not None:
+            pos, tail_end = span
+            if tail_end - pos <= limit:
+                out.append((pos, tail_end, True))
+                break
+            k = bisect_right(cut_starts, pos + limit) - 1
+            fits = k >= 0 and cut_starts[k] > pos
+            if not fits:
+                k = bisect_right(cut_starts, pos)
+            piece = self.pages.trim(pos, cut_starts[k] if k < len(cuts) else end)
+            if piece is not None:
+                out.append((piece[0], piece[1], fits))
+            pos = cuts[k][1] if k < len(cuts) else end
         return out
 
     def words(self, start: int, end: int, budget: int) -> list[Unit]:
         """Word units (long words cut) covering [start, end), skipping marker lines."""
+        self.ratio = self.document_ratio()
         out: list[Unit] = []
         for ls, le in self._lines(start, end):
             for m in _WORD.finditer(self.md, ls, le):
-                self._emit(m.start(), m.end(), "word", budget, out, None)
+                self._emit(m.start(), m.end(), "word", budget, out)
         return out
 
-    def _emit(
-        self, s: int, e: int, kind: str, budget: int, out: list[Unit], known: int | None
-    ) -> None:
+    def refine(self, unit: Unit, budget: int) -> list[Unit]:
+        """``unit`` split one ladder level further for a smaller ``budget``."""
+        out: list[Unit] = []
+        self._emit(unit.start, unit.end, unit.kind, budget, out)
+        return out
+
+    def _emit(self, s: int, e: int, kind: str, budget: int, out: list[Unit]) -> None:
         """Append [s, e) as one unit if it fits, else its children one level down."""
-        if known is None and (kind == "word" or self.maybe_fits(s, e, budget)):
-            known = self.count_span(s, e)
-            if known <= budget:
-                out.append(Unit(s, e, known))
-                return
-        if kind == "word":
+        size = self.size(s, e)
+        if size <= budget:
+            out.append(Unit(s, e, size, kind))
+        elif kind == "word":
             self._cut(s, e, budget, out)
         elif kind == "table":
             self._table(s, e, budget, out)
         elif kind == "list":
-            self._children(self._items(s, e), "item", s, e, budget, out, known)
+            self._children(self._items(s, e), "item", budget, out)
         elif kind == "sentence":
-            self._children(self._spans(_WORD, s, e), "word", s, e, budget, out, known)
+            self._children(self._spans(_WORD, s, e), "word", budget, out)
         elif _NEXT_KIND[kind] == "line":
-            self._children(self._lines(s, e), "line", s, e, budget, out, known)
+            self._children(self._lines(s, e), "line", budget, out)
         else:
-            self._children(self._sentences(s, e), "sentence", s, e, budget, out, known)
+            self._children(self._sentences(s, e), "sentence", budget, out)
 
     def _children(
-        self,
-        spans: list[tuple[int, int]],
-        kind: str,
-        s: int,
-        e: int,
-        budget: int,
-        out: list[Unit],
-        known: int | None,
+        self, spans: list[tuple[int, int]], kind: str, budget: int, out: list[Unit]
     ) -> None:
-        if len(spans) == 1 and spans[0] == (s, e):
-            # Same span one level down: it is already known not to fit.
-            self._emit(s, e, kind, budget, out, known if known is not None else budget + 1)
-            return
         for cs, ce in spans:
-            self._emit(cs, ce, kind, budget, out, None)
+            self._emit(cs, ce, kind, budget, out)
 
     def _cut(self, s: int, e: int, budget: int, out: list[Unit]) -> None:
-        """Hard cut of a single over-long word into the longest fitting pieces."""
+        """Hard cut of a single over-long word into pieces of about ``budget`` tokens."""
+        step = max(1, int((budget - 1) / self.ratio) if self.estimating else budget * 4)
         while s < e:
-            lo, hi = s + 1, e  # invariant: [s, lo) fits (one character always does)
-            if self.counter.approx:
-                lo = min(e, s + budget * 4)
-            else:
-                while lo < hi:
-                    mid = (lo + hi + 1) // 2
-                    if self.counter.count(self.md[s:mid]) <= budget:
-                        lo = mid
-                    else:
-                        hi = mid - 1
-            out.append(Unit(s, lo, self.counter.count(self.md[s:lo])))
-            s = lo
+            q = min(e, s + step)
+            out.append(Unit(s, q, self.size(s, q), "word"))
+            s = q
 
     # -- span finders ----------------------------------------------------------------------
     def _in_fence(self, pos: int) -> bool:
@@ -245,23 +286,22 @@ class Splitter:
         first = 1
         if len(rows) >= 3 and _TABLE_SEPARATOR.fullmatch(self.md, rows[1][0], rows[1][1]):
             header = self.pages.text(rows[0][0], rows[1][1])
-            header_tokens = self.counter.count(header + "\n")
+            header_tokens = self.size(rows[0][0], rows[1][1]) + 1
             first = 3
             if header_tokens > budget // 2:
                 header, header_tokens = "", 0
         head = (rows[0][0], rows[first - 1][1])
-        self._emit(head[0], head[1], "para" if first > 1 else "row", budget, out, None)
+        self._emit(head[0], head[1], "para" if first > 1 else "row", budget, out)
         for rs, re_ in rows[first:]:
             mark = len(out)
-            self._emit(rs, re_, "row", budget - header_tokens, out, None)
+            self._emit(rs, re_, "row", budget - header_tokens, out)
             if header and len(out) == mark + 1:
-                u = out[mark]
-                out[mark] = Unit(u.start, u.end, u.tokens, header, header_tokens, True)
+                out[mark] = out[mark].with_header(header, header_tokens)
 
 
 @dataclass
 class _Start:
-    """Where the next piece begins: an offset (maybe inside an earlier unit) and its estimate."""
+    """Where the next piece begins: an offset (maybe inside an earlier unit) and its size."""
 
     offset: int
     tokens: int
@@ -269,23 +309,38 @@ class _Start:
     overlap: bool
 
 
+# Exact-count corrections when sizes are estimates: aim pieces at FILL of the limit (scaled by
+# the last measured/estimated ratio), shrink to SHRINK_TO after an overflow, and try once to
+# grow a piece that came out below GROW_BELOW of the limit.
+FILL = 0.95
+SHRINK_TO = 0.97
+GROW_BELOW = 0.75
+
+
 class Packer:
-    """Greedy packing of units into pieces with exact size checks (see `pack`)."""
+    """Greedy packing of units into pieces, each checked with one exact count of its text.
+
+    With estimated unit sizes a piece that measures over ``max_tokens`` loses trailing units (by
+    the measured/estimated ratio) and is measured again; a piece well under the limit tries once
+    to take more units. A lone unit that is still over the limit is refined (split further).
+    """
 
     def __init__(
         self, splitter: Splitter, budget: int, max_tokens: int, overlap: int, measure: Measure
     ) -> None:
         self.splitter = splitter
-        self.budget = budget
+        self.budget = budget  # for the body; max_tokens - budget is the heading prefix
         self.max_tokens = max_tokens
         self.overlap = overlap
         self.measure = measure
+        self.scale = 1.0  # measured / estimated tokens of the last piece
 
     def _sep(self, prev_end: int, start: int) -> int:
         """Estimated tokens of the gap between two units: a newline is about one token."""
         return 1 if self.splitter.md.find("\n", prev_end, start) != -1 else 0
 
-    def _fresh(self, u: Unit) -> _Start:
+    @staticmethod
+    def _fresh(u: Unit) -> _Start:
         return _Start(u.start, u.header_tokens, u.header, False)
 
     def pack(self, units: list[Unit]) -> list[Piece]:
@@ -294,68 +349,114 @@ class Packer:
         i = 0
         start = self._fresh(units[0]) if units else None
         while start is not None and i < len(units):
-            j, est = self._greedy(units, i, start)
+            j, _ = self._greedy(units, i, start, self._target(FILL))
             if j == i:  # the overlap leaves no room for the next unit: drop it
                 start = self._fresh(units[i])
                 continue
-            piece = self._fit(units, i, j, start)
-            if piece is None:  # units[i] was refined in place: retry from it
+            fitted = self._fit(units, i, j, start)
+            if fitted is None:  # units[i] was refined in place: retry from it
                 start = self._fresh(units[i])
                 continue
-            pieces.append(piece[0])
-            i = piece[1]
+            piece, nxt = fitted
+            pieces.append(piece)
+            first, i = i, nxt
             if i < len(units):
-                start = self._overlap_start(units, piece[2], i) or self._fresh(units[i])
+                start = self._overlap_start(units, first, i) or self._fresh(units[i])
         return pieces
 
-    def _greedy(self, units: list[Unit], i: int, start: _Start) -> tuple[int, int]:
-        """Index after the last unit that fits the estimate when starting at ``start``."""
+    def _greedy(self, units: list[Unit], i: int, start: _Start, budget: float) -> tuple[int, int]:
+        """(index after the last unit that fits ``budget`` from ``start``, estimated size)."""
         est = start.tokens
         j = i
         prev_end = start.offset if start.overlap else -1
         while j < len(units):
             u = units[j]
             add = u.tokens + (self._sep(prev_end, u.start) if prev_end >= 0 else 0)
-            if est + add > self.budget and (j > i or start.overlap):
+            if est + add > budget and (j > i or start.overlap):
                 break
             est += add
             prev_end = u.end
             j += 1
         return j, est
 
-    def _fit(
-        self, units: list[Unit], i: int, j: int, start: _Start
-    ) -> tuple[Piece, int, int] | None:
-        """Measure exactly, dropping trailing units (then the overlap) until the piece fits.
-        Returns (piece, next unit index, first unit index of the piece) or None after refining."""
+    def _target(self, fill: float) -> float:
+        """Body budget in estimated tokens aiming at ``fill`` of the limit."""
+        if not self.splitter.estimating:
+            return self.budget
+        return min(
+            self.budget, self.max_tokens * fill / self.scale - (self.max_tokens - self.budget)
+        )
+
+    def _measure(self, start: _Start, end: int) -> tuple[str, int]:
+        body, tokens = self.measure(start.offset, end, start.header)
+        self.splitter.calibrate(len(body), tokens - (self.max_tokens - self.budget))
+        return body, tokens
+
+    def _fit(self, units: list[Unit], i: int, j: int, start: _Start) -> tuple[Piece, int] | None:
+        """The piece starting at ``start`` with units[i:j] or fewer, measured exactly; None
+        after refining units[i] in place."""
+        prefix = self.max_tokens - self.budget
         while True:
-            body, tokens = self.measure(start.offset, units[j - 1].end, start.header)
+            est = self._estimate(units, i, j, start)
+            body, tokens = self._measure(start, units[j - 1].end)
+            self.scale = tokens / max(1, prefix + est)
             if tokens <= self.max_tokens:
-                first = i
-                return Piece(start.offset, units[j - 1].end, start.header, body, tokens), j, first
-            if j - 1 > i:
-                j -= 1
+                grown = self._grow(units, i, j, start, tokens)
+                if grown is not None:
+                    return grown
+                return Piece(start.offset, units[j - 1].end, start.header, body, tokens), j
+            smaller = min(j - 1, self._greedy(units, i, start, self._target(SHRINK_TO))[0])
+            if smaller > i:
+                j = smaller
             elif start.overlap:
                 start.offset, start.header, start.overlap = units[i].start, units[i].header, False
+                start.tokens = units[i].header_tokens
             else:
                 self._refine(units, i, tokens)
                 return None
 
+    def _estimate(self, units: list[Unit], i: int, j: int, start: _Start) -> int:
+        est, prev_end = start.tokens, (start.offset if start.overlap else -1)
+        for u in units[i:j]:
+            est += u.tokens + (self._sep(prev_end, u.start) if prev_end >= 0 else 0)
+            prev_end = u.end
+        return est
+
+    def _grow(
+        self, units: list[Unit], i: int, j: int, start: _Start, tokens: int
+    ) -> tuple[Piece, int] | None:
+        """One attempt to add units to a piece measured well under the limit."""
+        if not self.splitter.estimating or j >= len(units):
+            return None
+        if tokens >= self.max_tokens * GROW_BELOW:
+            return None
+        bigger = self._greedy(units, i, start, self._target(SHRINK_TO))[0]
+        if bigger <= j:
+            return None
+        body, grown = self._measure(start, units[bigger - 1].end)
+        if grown > self.max_tokens:
+            return None
+        return Piece(start.offset, units[bigger - 1].end, start.header, body, grown), bigger
+
     def _refine(self, units: list[Unit], i: int, tokens: int) -> None:
-        """A lone unit whose whole chunk text is over the limit (junction effects, long header):
-        replace it by word pieces for a budget reduced by the excess."""
+        """A lone unit whose chunk text is over the limit: split it further for a budget
+        reduced by the measured excess (or stop repeating a table header that does not fit)."""
         u = units[i]
-        budget = max(1, u.tokens - (tokens - self.max_tokens) - 1)
-        if u.header and budget <= u.header_tokens:
-            units[i] = Unit(u.start, u.end, u.tokens)  # give up repeating this header
+        scale = tokens / max(1, self.max_tokens - self.budget + u.tokens + u.header_tokens)
+        budget = int(self.budget * SHRINK_TO / scale) - u.header_tokens
+        budget = min(budget, u.tokens - 1)
+        if u.header and budget < 1:
+            units[i] = Unit(u.start, u.end, u.tokens, u.kind)
             return
-        sub = self.splitter.words(u.start, u.end, budget - u.header_tokens)
+        if budget < 1:
+            raise RuntimeError(f"cannot fit the text at offset {u.start} into the token limit")
+        sub = self.splitter.refine(u, budget)
         if sub and u.header:
-            sub[0] = Unit(sub[0].start, sub[0].end, sub[0].tokens, u.header, u.header_tokens, True)
+            sub[0] = sub[0].with_header(u.header, u.header_tokens)
         units[i : i + 1] = sub
 
     def _overlap_start(self, units: list[Unit], first: int, nxt: int) -> _Start | None:
-        """Start of the next piece so that it repeats at most ``overlap`` tokens of the end of
+        """Start of the next piece so that it repeats about ``overlap`` tokens of the end of
         the previous piece (whole units, then words of the unit before them)."""
         if self.overlap <= 0:
             return None
@@ -365,13 +466,13 @@ class Packer:
             total += units[k].tokens
         offset, header = (units[k].start, units[k].header) if k < nxt else (-1, "")
         room = self.overlap - total
-        if k > first and room > 0 and not units[k - 1].row:
+        if k > first and room > 0 and units[k - 1].kind != "row":
             tail = self._word_tail(units[k - 1], room)
             if tail is not None:
                 offset, total, header = tail[0], total + tail[1], ""
         if offset < 0:
             return None
-        header_tokens = units[k].header_tokens if header and k < nxt else 0
+        header_tokens = units[k].header_tokens if header else 0
         return _Start(offset, total + header_tokens, header, True)
 
     def _word_tail(self, u: Unit, room: int) -> tuple[int, int] | None:
@@ -385,7 +486,7 @@ class Packer:
         lo, hi, best = 1, len(starts) - 1, None
         while lo <= hi:
             mid = (lo + hi) // 2
-            n = self.splitter.count_span(starts[mid], u.end)
+            n = self.splitter.size(starts[mid], u.end)
             if n <= room:
                 best, hi = (starts[mid], n), mid - 1
             else:

