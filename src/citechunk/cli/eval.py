@@ -12,7 +12,7 @@ from rich.table import Table
 from ..config import Config
 from ..evaluation import EvalReport, QuestionResult, evaluate
 from ..evaluation.compare import CompareReport, compare
-from ..evaluation.data import load_chunk_set, load_questions
+from ..evaluation.data import EvalChunk, load_chunk_set, load_questions
 from ..evaluation.retrieval import RETRIEVERS, make_retriever
 from . import State, main, pass_state
 
@@ -64,13 +64,17 @@ def print_misses(console: Console, report: EvalReport) -> None:
         console.print(f"\n[bold]{q.id or '-'}[/bold] {q.pdf} p. {q.page}: {what}", markup=True)
         console.print(f"  Q: {q.question}", markup=False, highlight=False)
         console.print(f"  A: {q.answer}", markup=False, highlight=False)
-        shown = r.hit if r.hit is not None else (r.retrieved[0] if r.retrieved else None)
-        if shown is not None:
-            c = chunks[shown]
-            label = "answer chunk" if r.hit is not None else "retrieved #1"
-            where = f"{c.document} {c.pages} [{' > '.join(c.heading_path)}]"
-            console.print(f"  {label}: {where}", markup=False, highlight=False)
-            console.print(f"    {_snippet(c.text)}", markup=False, highlight=False)
+        if r.retrieved and r.hit is None:
+            _print_chunk(console, "retrieved #1", chunks[r.retrieved[0]])
+        holder = r.hit if r.hit is not None else r.answer_chunk
+        if holder is not None:
+            _print_chunk(console, f"answer chunk (rank {r.rank or r.answer_rank})", chunks[holder])
+
+
+def _print_chunk(console: Console, label: str, c: EvalChunk) -> None:
+    where = f"{c.document} {c.pages} [{' > '.join(c.heading_path)}] {c.token_count or '?'} tokens"
+    console.print(f"  {label}: {where}", markup=False, highlight=False)
+    console.print(f"    {_snippet(c.text)}", markup=False, highlight=False)
 
 
 def compare_table(report: CompareReport) -> Table:
@@ -181,6 +185,9 @@ def miss_record(report: EvalReport, r: QuestionResult) -> dict[str, object]:
         "page_correct": r.page_correct,
         "reason": r.reason,
         "answer_rank": r.answer_rank,
+        "answer_chunk_id": None
+        if r.answer_chunk is None
+        else report.chunk_set.chunks[r.answer_chunk].chunk_id,
         "chunk": None
         if chunk is None
         else {

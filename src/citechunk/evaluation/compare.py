@@ -22,7 +22,7 @@ from .data import ChunkSet, EvalChunk, Question, load_chunk_set, read_records
 from .metrics import EvalReport, score
 from .retrieval import Retriever, make_retriever
 
-Chunker = Callable[[str], list[Chunk]]
+ChunkFn = Callable[[str], list[Chunk]]
 HEADING_SIZES = (256, 512, 1024)
 
 
@@ -31,7 +31,7 @@ class Variant:
     """A named way to chunk one document's page-marked Markdown."""
 
     name: str
-    chunker: Chunker
+    chunker: ChunkFn
 
 
 @dataclass(frozen=True)
@@ -48,19 +48,19 @@ class CompareReport:
 
 
 def heading_variant(options: ChunkOptions, label: str = "") -> Variant:
-    from ..chunking import chunk_markdown
+    from ..chunking import HeadingChunker
 
     name = f"heading {options.max_tokens}" + (f" {label}" if label else "")
-    return Variant(name, lambda md: chunk_markdown(md, options))
+    return Variant(name, HeadingChunker(options).chunk)
 
 
 def fixed_variant(options: ChunkOptions) -> Variant:
     """Token windows of `max_tokens` with `max_tokens // 8` overlap, headings ignored."""
-    from ..chunking.fixed import chunk_fixed
+    from ..chunking import FixedChunker
 
     opts = dataclasses.replace(options, overlap_tokens=options.max_tokens // 8)
     name = f"fixed {opts.max_tokens} (overlap {opts.overlap_tokens})"
-    return Variant(name, lambda md: chunk_fixed(md, opts))
+    return Variant(name, FixedChunker(opts).chunk)
 
 
 def default_variants(options: ChunkOptions) -> list[Variant]:
@@ -91,7 +91,7 @@ def markdown_documents(out_dir: str | os.PathLike[str]) -> dict[str, str]:
     return docs
 
 
-def chunk_documents(documents: dict[str, str], chunker: Chunker) -> ChunkSet:
+def chunk_documents(documents: dict[str, str], chunker: ChunkFn) -> ChunkSet:
     """Chunk every document (in name order) into one chunk set with the documents' texts."""
     chunks: list[EvalChunk] = []
     for name in sorted(documents):

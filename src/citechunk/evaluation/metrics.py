@@ -18,6 +18,7 @@ document text either); "not intact" when the document text is unknown.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,8 +39,8 @@ class QuestionResult:
     """The outcome for one question. Ranks and chunk positions are 1-based / chunk-set indices.
 
     `hit` is the first top-k chunk holding the answer (None when not found); `retrieved` the
-    top-k chunk indices; `answer_rank` the rank over the whole set of the best chunk holding the
-    answer (None when no chunk holds it; only computed for misses).
+    top-k chunk indices; `answer_chunk` / `answer_rank` the best-ranked chunk holding the answer
+    and its rank over the whole set (only computed for misses whose answer is intact).
     """
 
     question: Question
@@ -49,6 +50,7 @@ class QuestionResult:
     page_correct: bool
     intact: bool
     reason: str = ""
+    answer_chunk: int | None = None
     answer_rank: int | None = None
 
     @property
@@ -157,10 +159,15 @@ def _rank_misses(m: _Matcher, index: Index, results: list[QuestionResult]) -> li
     for n, order in zip(todo, full, strict=True):
         r = results[n]
         answer = normalized(r.question.answer)
-        rank = next((p for p, i in enumerate(order, 1) if m.holds(i, r.question, answer)), None)
-        reason = f"{RANKED_LOW} (rank {rank})" if rank else RANKED_LOW
-        out[n] = QuestionResult(
-            r.question, r.retrieved, None, None, False, True, reason, answer_rank=rank
+        best = next(
+            ((p, i) for p, i in enumerate(order, 1) if m.holds(i, r.question, answer)), None
+        )
+        reason = f"{RANKED_LOW} (rank {best[0]})" if best else RANKED_LOW
+        out[n] = dataclasses.replace(
+            r,
+            reason=reason,
+            answer_rank=best[0] if best else None,
+            answer_chunk=best[1] if best else None,
         )
     return out
 
