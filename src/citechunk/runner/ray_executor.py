@@ -185,6 +185,15 @@ def _failed(job: Job, exc: BaseException, seconds: float = 0.0) -> FileResult:
     )
 
 
+def _same_file(path: str, size: int, mtime_ns: int) -> bool:
+    """True when `path` is the driver's mirror itself (this actor runs on the driver's node)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    return (st.st_size, st.st_mtime_ns) == (size, mtime_ns)
+
+
 class FileMapper:
     """Ray Data callable class: one isolated child process per actor, reused across files.
 
@@ -220,7 +229,7 @@ class FileMapper:
     def _localise(self, task: _Task, tmp: Path) -> Job:
         """The job with OUT in scratch space and, for a remote origin, the source fetched."""
         source = task.job.source
-        if task.origin:
+        if task.origin and not _same_file(source, task.job.size, task.mtime_ns):
             from .. import storage
 
             local = tmp / "in" / Path(task.job.source_file).name
