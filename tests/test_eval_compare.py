@@ -1,0 +1,110 @@
+"""`citechunk eval --compare` on the real ingest output of sample_pdfs/."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import citechunk
+from citechunk.cli import main
+from citechunk.config import Config, EvalOptions
+from citechunk.evaluation import load_questions
+from citechunk.evaluation.compare import compare
+
+pytest.importorskip("bm25s")
+
+# Verbatim sentences of the sample PDFs (see sample_pdfs/make_samples.py) and their pages.
+QUESTIONS = [
+    {
+        "id": "refund",
+        "pdf": "refund_policy.pdf",
+        "page": 1,
+        "question": "How long until a card refund shows up on my statement?",
+        "answer": "card refunds take three to five working days to appear on your statement",
+    },
+    {
+        "id": "lift",
+        "pdf": "relocation_memo.pdf",
+        "page": 1,
+        "question": "When are the crates of the first wave collected?",
+        "answer": "crates for the first wave will be collected on 9 January",
+    },
+    {
+        "id": "hedged",
+        "pdf": "report_outline.pdf",
+        "page": 1,
+        "question": "What share of forecast currency exposures was hedged?",
+        "answer": "Forecast exposures for the next twelve months were 78% hedged",
+    },
+    {
+        "id": "counterparty",
+        "pdf": "report_outline.pdf",
+        "page": 2,
+        "question": "How much of the notional did the largest single bank hold?",
+        "answer": "The largest single counterparty held 21% of the outstanding notional",
+    },
+    {
+        "id": "author",
+        "pdf": "incident_review.pdf",
+        "page": 1,
+        "question": "Who writes the postmortem?",
+        "answer": "It is written by the incident commander or by an engineer they nominate",
+    },
+]
+
+
+@pytest.fixture(scope="module")
+def sample_out(sample_pdfs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("eval") / "out"
+    report = citechunk.ingest(sample_pdfs, out)
+    assert report.state == "finished"
+    return out
+
+
+@pytest.fixture(scope="module")
+def questions_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("q") / "questions.jsonl"
+    path.write_text("".join(json.dumps(q) + "\n" for q in QUESTIONS), encoding="utf-8")
+    return path
+
+
+def test_compare_rows(sample_out: Path, questions_file: Path) -> None:
+    report = compare(load_questions(questions_file), sample_out, Config(), ["bm25"])
+    names = [row.name for row in report.rows]
+    assert names == [
+        "as ingested (OUT/chunks)",
+        "fixed 512 (overlap 64)",
+        "heading 256",
+        "heading 512 (config)",
+        "heading 1024",
+    ]
+    by_name = {row.name: row.reports[0] for row in report.rows}
+    ingested, same = by_name["as ingested (OUT/chunks)"], by_name["heading 512 (config)"]
+    # re-chunking OUT/markdown with the configuration used at ingest gives the ingested chunks
+    assert [c.text for c in same.chunk_set.chunks] == [c.text for c in ingested.chunk_set.chunks]
+    assert same.summary() | {"label": ""} == ingested.summary() | {"label": ""}
+    assert all(c.heading_path == () for c in by_name["fixed 512 (overlap 64)"].chunk_set.chunks)
+    for name in ("heading 256", "heading 512 (config)", "heading 1024"):
+        assert by_name[name].answer_intact == 1.0, name
+        assert by_name[name].found == 1.0, name
+    sizes = [by_name[n].mean_chunk_tokens for n in names[2:]]
+    assert sizes == sorted(sizes)
+
+
+def test_cli_compare_table(sample_out: Path, questions_file: Path) -> None:
+    args = ["eval", str(questions_file), "--chunks", str(sample_out), "--compare"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    for row in ("as ingested", "fixed 512 (overlap 64)", "heading 256", "heading 1024"):
+        assert row in result.stdout
+    assert "bm25 found@5" in result.stdout
+
+
+def test_eval_ingest_output_finds_sample_answers(sample_out: Path) -> None:
+    report = citechunk.evaluate(QUESTIONS, sample_out, EvalOptions(k=3))
+    assert report.found == 1.0 and report.page_correct == 1.0
+    assert report.token_source == "token_count"
+    assert set(report.chunk_set.documents) == {q["pdf"] for q in QUESTIONS} | {"retry_settings.pdf"}
