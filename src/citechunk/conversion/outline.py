@@ -156,7 +156,9 @@ def _split_run_in(lines: list[str], entry_key: str, after: int) -> int | None:
         words = line.split(" ")
         for k in range(1, min(len(words), 16)):
             prefix = " ".join(words[:k])
-            key = title_key(prefix)
+            key = _NUMBERING_RE.sub("", _full_key(prefix)).strip()
+            if not key:
+                continue  # numbering only so far ("II.")
             if key == entry_key and _looks_like_title(prefix):
                 lines[i : i + 1] = [prefix, "", " ".join(words[k:])]
                 return i
@@ -277,3 +279,69 @@ def _demote_others(
                 lines[i] = make_heading(depth + 1, HEADING_RE.sub(r"\2", lines[i]))
                 demoted += 1
     return demoted
+
+
+@dataclass(frozen=True)
+class Fidelity:
+    """How well Markdown headings reproduce an outline (see `heading_fidelity`)."""
+
+    entries: int
+    found: int
+    pairs: int
+    ordered: int
+
+    @property
+    def found_share(self) -> float:
+        return self.found / self.entries if self.entries else 1.0
+
+    @property
+    def order_share(self) -> float:
+        return self.ordered / self.pairs if self.pairs else 1.0
+
+
+def markdown_headings(markdown: str) -> list[tuple[int, int, str]]:
+    """(page, level, title_key) of every heading line outside code fences, in order."""
+    from ..markers import page_spans
+
+    spans = page_spans(markdown)
+    lines = markdown.split("\n")
+    offsets, pos = [], 0
+    for line in lines:
+        offsets.append(pos)
+        pos += len(line) + 1
+    found, span_idx = [], 0
+    for i, inside in iter_unfenced(lines):
+        while span_idx + 1 < len(spans) and spans[span_idx + 1][0] <= offsets[i]:
+            span_idx += 1
+        level = 0 if inside else heading_level(lines[i])
+        if level:
+            found.append((spans[span_idx][1], level, title_key(HEADING_RE.sub(r"\2", lines[i]))))
+    return found
+
+
+def heading_fidelity(markdown: str, outline: Sequence[OutlineEntry]) -> Fidelity:
+    """Found: entries that appear, in outline order, as a heading on their page (+-1) whose
+    key equals the entry's or starts with the entry's words. Ordered: consecutive found entries
+    whose heading-level change has the same sign (up, same, down) as in the outline.
+
+    Deliberately simpler than `repair_headings`' matcher (headings only, no joining), so it
+    measures any converter's output, repaired or not.
+    """
+    headings = markdown_headings(markdown)
+    entries = [e for e in outline if e.page > 0]
+    cursor, levels = 0, []
+    for entry in entries:
+        key = title_key(entry.title)
+        for i in range(cursor, len(headings)):
+            page, level, hkey = headings[i]
+            if abs(page - entry.page) <= 1 and (hkey == key or hkey.startswith(key + " ")):
+                levels.append((entry.level, level))
+                cursor = i + 1
+                break
+    pairs = list(zip(levels, levels[1:], strict=False))
+    ordered = sum(1 for (a, b), (c, d) in pairs if _sign(c - a) == _sign(d - b))
+    return Fidelity(len(entries), len(levels), len(pairs), ordered)
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)

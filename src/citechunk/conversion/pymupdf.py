@@ -25,8 +25,9 @@ import contextlib
 import dataclasses
 import io
 import logging
-import unicodedata
+import re
 from collections.abc import Sequence
+from functools import cache
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
 from pathlib import Path
@@ -47,6 +48,9 @@ MAX_RUNNING_BOX_CHARS = 200
 # A page is "garbled" when this share of its non-blank characters are control characters.
 GARBLED_SHARE = 0.2
 _RUNNING_CLASSES = ("page-header", "page-footer")
+_GARBAGE_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
+_BLANK_RE = re.compile(r"\s")
+_BLANK_GARBAGE_RE = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")  # control chars str.isspace() accepts
 
 
 def _dist(name: str) -> str:
@@ -90,15 +94,15 @@ def open_pdf(path: Path, password: str = "") -> Any:
             raise EncryptedPDFError(path, "encrypted PDF: the password given is wrong")
     if doc.page_count == 0:
         doc.close()
-        raise ConversionError(path, "PDF has no pages")
+        raise ConversionError(path, "damaged PDF: no pages found")
     return doc
 
 
 def _bad_share(text: str) -> tuple[int, float]:
     """(count, share) of control/replacement characters among the non-blank characters."""
-    visible = [c for c in text if not c.isspace() or c in "\x0b\x0c\x1c\x1d\x1e\x1f\x85"]
-    bad = sum(1 for c in visible if c == "\ufffd" or unicodedata.category(c) == "Cc")
-    return bad, bad / len(visible) if visible else 0.0
+    bad = len(_GARBAGE_RE.findall(text))
+    visible = len(text) - len(_BLANK_RE.findall(text)) + len(_BLANK_GARBAGE_RE.findall(text))
+    return bad, bad / visible if visible else 0.0
 
 
 def text_layer_report(doc: Any, pages: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -238,6 +242,7 @@ class PyMuPDFBackend(Backend):
     requires = ("pymupdf", "pymupdf4llm")
 
     @classmethod
+    @cache
     def version(cls) -> str:
         parts = [f"pymupdf4llm {_dist('pymupdf4llm')}", f"pymupdf {_dist('pymupdf')}"]
         if layout_installed():
@@ -259,6 +264,11 @@ class PyMuPDFBackend(Backend):
             texts = self._page_texts(doc, chunks, pages, options.strip_headers_footers)
         finally:
             doc.close()
+        lost = [p for p, t in zip(pages, texts, strict=True) if p not in empty and not t.strip()]
+        if lost:
+            warnings.append(
+                f"pages whose text (e.g. inside images) gave no Markdown: {_ranges(lost)}"
+            )
         page_md = list(zip(pages, texts, strict=True))
         if toc:
             page_md, stats = repair_headings(page_md, toc)

@@ -1,0 +1,312 @@
+"""The pymupdf backend on the generated sample PDFs, plus its clean-up and outline-repair parts.
+
+Sample ground truth comes from sample_pdfs/expected.json; outline behaviour is checked on PDFs
+built here with PyMuPDF whose outline contradicts their font sizes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+import pytest
+from click.testing import CliRunner
+
+from citechunk.cli import main
+from citechunk.config import ConvertOptions
+from citechunk.conversion import convert
+from citechunk.conversion.cleanup import clean_heading_line, strip_running_lines, tidy_page
+from citechunk.conversion.outline import (
+    OutlineEntry,
+    heading_fidelity,
+    repair_headings,
+    title_key,
+)
+from citechunk.markers import iter_markers
+
+SAMPLES = [
+    "report_outline.pdf",
+    "retry_settings.pdf",
+    "refund_policy.pdf",
+    "incident_review.pdf",
+    "relocation_memo.pdf",
+]
+HEADING = re.compile(r"^(#{1,6}) (.+)$")
+
+
+def headings(markdown: str) -> list[dict[str, Any]]:
+    """Headings outside code fences as {text, level, page}, pages from the markers."""
+    out, page, fenced = [], 0, False
+    for line in markdown.split("\n"):
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        marker = list(iter_markers(line))
+        if marker:
+            page = marker[0].page
+            continue
+        m = HEADING.match(line)
+        if m and not fenced:
+            out.append({"text": m.group(2), "level": len(m.group(1)), "page": page})
+    return out
+
+
+def marker_pages(markdown: str) -> list[int]:
+    return [m.page for m in iter_markers(markdown)]
+
+
+@pytest.fixture(scope="module")
+def converted(sample_pdfs: Path) -> dict[str, Any]:
+    return {name: convert(sample_pdfs / name) for name in SAMPLES}
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_sample_headings_levels_and_pages(
+    name: str, converted: dict[str, Any], sample_expected: dict[str, Any]
+) -> None:
+    expected = [
+        {k: h[k] for k in ("text", "level", "page")} for h in sample_expected[name]["headings"]
+    ]
+    assert headings(converted[name].markdown) == expected
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_sample_has_a_marker_per_page_first_included(
+    name: str, converted: dict[str, Any], sample_expected: dict[str, Any]
+) -> None:
+    md = converted[name].markdown
+    count = sample_expected[name]["page_count"]
+    assert md.startswith("<!-- page 1 -->\n")
+    assert marker_pages(md) == list(range(1, count + 1))
+    assert "\r" not in md and md.endswith("\n")
+
+
+def test_provenance(converted: dict[str, Any], sample_pdfs: Path) -> None:
+    prov = converted["report_outline.pdf"].provenance
+    path = sample_pdfs / "report_outline.pdf"
+    assert prov.backend == "pymupdf"
+    assert "pymupdf4llm 2.0" in prov.backend_version and "pymupdf 2.0" in prov.backend_version
+    assert prov.source_sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert prov.page_count == 3 and prov.pages == (1, 2, 3)
+    assert prov.pages_without_text == () and prov.warnings == ()
+    assert prov.options["outline_repair"] is True and "password" not in prov.options
+
+
+def test_page_range_starts_with_its_first_page(
+    sample_pdfs: Path, sample_expected: dict[str, Any]
+) -> None:
+    doc = convert(sample_pdfs / "report_outline.pdf", ConvertOptions(pages="2-3"))
+    assert doc.markdown.startswith("<!-- page 2 -->\n")
+    assert marker_pages(doc.markdown) == [2, 3]
+    assert doc.provenance.pages == (2, 3)
+    expected = [
+        {k: h[k] for k in ("text", "level", "page")}
+        for h in sample_expected["report_outline.pdf"]["headings"]
+        if h["page"] >= 2
+    ]
+    assert headings(doc.markdown) == expected
+
+
+def test_code_lines_starting_with_hash_stay_code(
+    converted: dict[str, Any], sample_expected: dict[str, Any]
+) -> None:
+    md = converted["retry_settings.pdf"].markdown
+    for line in sample_expected["retry_settings.pdf"]["features"]["hash_code_lines"]:
+        assert f"\n{line}\n" in md
+    assert md.count("```") % 2 == 0
+
+
+def _footer_lines(path: Path) -> set[str]:
+    """Text lines in the bottom 50 pt of any page (the running footer)."""
+    found = set()
+    with pymupdf.open(path) as doc:
+        for page in doc:
+            for block in page.get_text("dict")["blocks"]:
+                for line in block.get("lines", []):
+                    text = "".join(s["text"] for s in line["spans"]).strip()
+                    if text and line["bbox"][1] > page.rect.height - 50:
+                        found.add(re.sub(r"\d+", "", text).strip())
+    return found
+
+
+@pytest.mark.parametrize("name", ["report_outline.pdf", "incident_review.pdf"])
+def test_running_footer_removed_unless_disabled(
+    name: str, sample_pdfs: Path, converted: dict[str, Any]
+) -> None:
+    footers = _footer_lines(sample_pdfs / name)
+    assert footers, "sample should carry a running footer"
+    stripped = re.sub(r"\d+", "", converted[name].markdown)
+    kept = re.sub(
+        r"\d+",
+        "",
+        convert(sample_pdfs / name, ConvertOptions(strip_headers_footers=False)).markdown,
+    )
+    for footer in footers:
+        assert footer not in stripped
+        assert footer in kept
+
+
+def test_without_layout_model(sample_pdfs: Path) -> None:
+    doc = convert(sample_pdfs / "refund_policy.pdf", ConvertOptions(use_layout=False))
+    assert marker_pages(doc.markdown) == [1]
+    assert doc.provenance.options["layout_active"] is False
+    assert "Eligibility" in [h["text"] for h in headings(doc.markdown)]
+
+
+def test_cli_convert_writes_markdown_and_provenance(sample_pdfs: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report.md"
+    result = CliRunner().invoke(
+        main, ["convert", str(sample_pdfs / "report_outline.pdf"), "-o", str(out), "--pages", "3"]
+    )
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").startswith("<!-- page 3 -->\n")
+    prov = json.loads(Path(str(out) + ".json").read_text(encoding="utf-8"))
+    assert prov["pages"] == [3] and prov["backend"] == "pymupdf"
+
+
+# --- outline repair on PDFs whose outline contradicts the fonts ---------------------------------
+
+BODY = "This paragraph is ordinary body text that explains the section above in plain words. " * 3
+
+
+def _make_pdf(path: Path, lines: list[tuple[int, str, float, bool]], toc: list[list[Any]]) -> Path:
+    """Pages of (page, text, font size, bold) lines, each followed by a body paragraph."""
+    doc = pymupdf.open()
+    ys: dict[int, float] = {}
+    for page_no, text, size, bold in lines:
+        while doc.page_count < page_no:
+            doc.new_page()
+            ys[doc.page_count] = 72.0
+        page = doc[page_no - 1]
+        y = ys[page_no]
+        page.insert_text((72, y), text, fontsize=size, fontname="hebo" if bold else "helv")
+        rect = pymupdf.Rect(72, y + 8, 520, y + 70)
+        page.insert_textbox(rect, BODY, fontsize=10, fontname="helv")
+        ys[page_no] = y + 95
+    doc.set_toc(toc)
+    doc.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def outlined_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # Fonts say: Gamma biggest, Alpha smallest; the outline says Alpha 1 > Beta 2 > Gamma 3.
+    lines = [
+        (1, "Alpha Overview", 13, True),
+        (1, "Beta Details", 15, True),
+        (1, "Gamma Specifics", 18, True),
+        (2, "Delta Summary", 13, True),
+        (2, "Epsilon Notes", 15, True),
+    ]
+    toc = [
+        [1, "1 Alpha Overview", 1],
+        [2, "1.1 Beta Details", 1],
+        [3, "1.1.1 Gamma Specifics", 1],
+        [1, "2 Delta Summary", 2],
+    ]
+    return _make_pdf(tmp_path_factory.mktemp("outline") / "outlined.pdf", lines, toc)
+
+
+def test_outline_sets_levels_over_font_sizes(outlined_pdf: Path) -> None:
+    found = {h["text"]: h for h in headings(convert(outlined_pdf).markdown)}
+    assert found["Alpha Overview"]["level"] == 1
+    assert found["Beta Details"]["level"] == 2
+    assert found["Gamma Specifics"]["level"] == 3
+    assert found["Delta Summary"]["level"] == 1 and found["Delta Summary"]["page"] == 2
+    # not in the outline: nested below the enclosing entry (Delta, level 1)
+    assert found["Epsilon Notes"]["level"] >= 2
+
+
+def test_outline_repair_can_be_switched_off(outlined_pdf: Path) -> None:
+    doc = convert(outlined_pdf, ConvertOptions(outline_repair=False))
+    levels = {h["text"]: h["level"] for h in headings(doc.markdown)}
+    assert levels.get("Gamma Specifics", 9) < levels.get("Alpha Overview", 0)  # font sizes rule
+    toc = [OutlineEntry(1, "Alpha Overview", 1), OutlineEntry(2, "Beta Details", 1)]
+    assert heading_fidelity(convert(outlined_pdf).markdown, toc).order_share == 1.0
+
+
+def test_outline_entry_in_body_text_becomes_heading(tmp_path: Path) -> None:
+    lines = [(1, "Scope of this note", 10, False), (1, "Main Results", 16, True)]
+    toc = [[1, "Scope of this note", 1], [1, "Main Results", 1]]
+    pdf = _make_pdf(tmp_path / "body.pdf", lines, toc)
+    found = {h["text"]: h["level"] for h in headings(convert(pdf).markdown)}
+    assert found == {"Scope of this note": 1, "Main Results": 1}
+
+
+# --- clean-up and repair units on Markdown text ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "clean"),
+    [
+        ("# **Title**", "# Title"),
+        ("## _x_", "## x"),
+        ("### **2.1** **Main** `code_name` ", "### 2.1 Main code_name"),
+        ("## ****", ""),
+        ("#include <stdio.h>", "#include <stdio.h>"),
+        ("plain **bold** text", "plain **bold** text"),
+    ],
+)
+def test_clean_heading_line(line: str, clean: str) -> None:
+    assert clean_heading_line(line) == clean
+
+
+def test_tidy_page_fixes_retrieval_noise() -> None:
+    page = (
+        "cancer<sup>1</sup> , women.<sup>2,3</sup> 10<sup>2</sup> m Herceptin<sup>®</sup>\r\n"
+        "|a<br>b|c|\n<!-- Start of picture text -->\nAxis<br>Value<br><!-- End of picture text -->\n"
+        "## I. INTRODUCTIONNTRODUCTION\n\n\n\nbad\x0bchar\n```\n## kept   \n```"
+    )
+    out = tidy_page(page)
+    assert "cancer [1] , women. [2,3] 10^2 m Herceptin®" in out
+    assert "|a b|c|" in out and "Axis\nValue" in out and "<br>" not in out
+    assert "## I. INTRODUCTION\n" in out
+    assert "\n\n\n" not in out and "\r" not in out and "bad\ufffdchar" in out
+    assert "```\n## kept\n```" in out
+
+
+def test_strip_running_lines_drops_repeats_only() -> None:
+    topics = ["cash", "debt", "risk", "staff", "plans", "audit"]
+    pages = [f"Acme Annual Report 2024\n\nBody about {t}.\n\nPage {i}" for i, t in enumerate(topics, 1)]
+    pages[2] = "| Acme Annual Report 2024 |\n\n" + pages[2]
+    out = strip_running_lines(pages)
+    assert all("Body" in p and "Page" not in p for p in out)
+    assert "| Acme Annual Report 2024 |" in out[2]
+    assert sum("Acme Annual Report 2024" in p for p in out) == 1
+
+
+def test_title_key_ignores_numbering_case_and_markup() -> None:
+    assert title_key("III-A Google DeepDream") == title_key("**A. Google  DEEPDREAM**")
+    assert title_key("2.1.3. Parallel File System") == title_key("Parallel file system")
+    assert title_key("IV") == "iv"
+
+
+def test_repair_headings_relevel_promote_join_run_in_and_demote() -> None:
+    pages = [
+        (4, "### 1 Intro\n\ntext\n\n## Stray Heading\n\nMethods Used\n\n```\n# Methods Used\n```"),
+        (5, "APPENDIX A\n\nGENERATED TEXTS\n\nII. BASICS OF LEARNING The traditional approach is"),
+    ]
+    outline = [
+        OutlineEntry(1, "1 Intro", 4),
+        OutlineEntry(2, "Methods Used", 4),
+        OutlineEntry(1, "Appendix A: Generated Texts", 5),
+        OutlineEntry(2, "II Basics of Learning", 5),
+    ]
+    (p4, md4), (p5, md5) = repair_headings(pages, outline)[0]
+    assert (p4, p5) == (4, 5)
+    assert md4.split("\n\n")[:4] == ["# 1 Intro", "text", "## Stray Heading", "## Methods Used"]
+    assert "```\n# Methods Used\n```" in md4
+    assert md5.startswith(
+        "# APPENDIX A GENERATED TEXTS\n\n## II. BASICS OF LEARNING\n\nThe traditional"
+    )
+
+
+def test_repair_demotes_stray_heading_below_enclosing_entry() -> None:
+    pages = [(1, "# Chapter One\n\n# Loose Part\n\nbody")]
+    out, stats = repair_headings(pages, [OutlineEntry(1, "Chapter One", 1)])
+    assert out[0][1].startswith("# Chapter One\n\n## Loose Part")
+    assert stats.demoted == 1 and stats.missing == ()
