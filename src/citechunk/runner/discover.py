@@ -10,12 +10,15 @@ file name alone (so "*.pdf" finds "a/b/c.PDF"). Symlinked folders are not follow
 from __future__ import annotations
 
 import fnmatch
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import ExportOptions
 from ..errors import ConfigError
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -43,8 +46,12 @@ def selected(rel: str, options: ExportOptions) -> bool:
     return _matches(rel, options.include) and not _matches(rel, options.exclude)
 
 
-def _source(path: Path, rel: str) -> Source:
-    st = path.stat()
+def _source(path: Path, rel: str) -> Source | None:
+    """The file's Source, or None when it vanished since the folder was listed."""
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None
     return Source(str(path), rel, st.st_size, st.st_mtime_ns)
 
 
@@ -68,9 +75,13 @@ def discover(
     """The sources of a run, sorted by relative path. Raises `ConfigError` if INPUT is missing."""
     root = Path(input_path).resolve()
     if root.is_file():
-        return [_source(root, root.name)]
+        single = _source(root, root.name)
+        return [single] if single else []
     if not root.is_dir():
         raise ConfigError(f"{input_path}: input not found (expected a PDF file or a folder)")
     skip_dir = Path(skip).resolve() if skip is not None else None
-    sources = [_source(p, rel) for p, rel in _walk(root, skip_dir) if selected(rel, options)]
-    return sorted(sources, key=lambda s: s.rel)
+    found = [_source(p, rel) for p, rel in _walk(root, skip_dir) if selected(rel, options)]
+    sources = sorted((s for s in found if s is not None), key=lambda s: s.rel)
+    if not sources:
+        log.warning("%s: no files match %s", input_path, ", ".join(options.include))
+    return sources

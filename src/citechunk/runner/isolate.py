@@ -80,6 +80,7 @@ def _worker_main(conn: Connection, setup: WorkerSetup) -> None:
     """Child process loop: send READY, then receive a Job and send back its FileResult; stop
     on None or EOF."""
     _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _prepare(setup)
     conn.send(READY)
     while True:

@@ -37,6 +37,14 @@ def _needs_work(s: Source, e: Entry | None, fingerprint: str, fmt: Format, out: 
     return e.outputs != planned_outputs(s.rel, fmt) or missing(out, e.outputs)
 
 
+def _sha256(s: Source) -> str:
+    """The source's sha256, or "" when it cannot be read (its worker will report why)."""
+    try:
+        return sha256_file(Path(s.path))
+    except OSError:
+        return ""
+
+
 def _skipped(e: Entry) -> FileResult:
     return FileResult(
         e.source_file,
@@ -63,7 +71,7 @@ def plan(
             todo.append(s)
         elif (s.size, s.mtime_ns) == (e.size, e.mtime_ns):
             skipped.append(_skipped(e))
-        elif s.size == e.size and sha256_file(Path(s.path)) == e.sha256:
+        elif s.size == e.size and _sha256(s) == e.sha256:
             touched.append(dataclasses.replace(e, mtime_ns=s.mtime_ns))
             skipped.append(_skipped(touched[-1]))
         else:
