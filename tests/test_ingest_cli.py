@@ -19,11 +19,14 @@ def invoke(*args: str) -> tuple[int, str, str]:
 
 
 def test_ok_run_exit_0_summary_and_plain_log_lines(tmp_path: Path, sample_pdfs: Path) -> None:
-    pdf = sorted(sample_pdfs.glob("*.pdf"))[0]
-    code, out, err = invoke("ingest", str(pdf), "--out", str(tmp_path / "o"), "--workers", "1")
+    pdf = sample_pdfs / "refund_policy.pdf"
+    args = ["--out", str(tmp_path / "o"), "--workers", "1", "--include", "RE*.PDF"]
+    args += ["--exclude", "*memo*", "--exclude", "*outline*", "--exclude", "retry_*"]
+    code, out, err = invoke("ingest", str(sample_pdfs), *args)
     assert code == 0, err
     assert "chunks" in out and "failed" in out and "FAILED" not in out
     assert f"{pdf.name}: converted" in err  # one plain line per file when not a terminal
+    assert "1 file(s) found" in err
 
     code, out, err = invoke(
         "--log-format",
