@@ -33,7 +33,7 @@ from . import outputs
 from .discover import Source, discover
 from .isolate import WorkerSetup
 from .lock import OutputLock
-from .manifest import Manifest
+from .manifest import Entry, Manifest
 from .plan import entry_for, plan
 from .pool import LocalExecutor, default_workers
 from .report import RunReport, utc_now, worker_stats, write_report
@@ -139,7 +139,23 @@ def _record(manifest: Manifest, r: FileResult, fp: str, fmt: Format) -> None:
     manifest.put(entry_for(r, fp, fmt))
 
 
-def _removed(manifest: Manifest, vanished: Sequence[Any]) -> list[FileResult]:
+def _execute(
+    jobs: list[Job], config: Config, workers: int, manifest: Manifest, progress: Progress | None
+) -> list[FileResult]:
+    """Run the jobs; record, log and report each result as it arrives."""
+    executor = _executor(config, min(workers, len(jobs)), _log_format())
+    on_start = (lambda j: progress.started(j.source_file)) if progress else None
+    done: list[FileResult] = []
+    for r in executor.run(jobs, on_start):
+        _record(manifest, r, jobs[0].fingerprint, config.export.format)
+        _log_result(r)
+        done.append(r)
+        if progress:
+            progress.finished(r)
+    return done
+
+
+def _removed(manifest: Manifest, vanished: Sequence[Entry]) -> list[FileResult]:
     rows = []
     for e in vanished:
         outputs.remove(manifest.out, e.outputs)
@@ -165,12 +181,15 @@ def ingest(
     config = config or Config()
     if is_remote(input) or is_remote(out):  # s3:// INPUT or OUT: run on local mirrors
         return staged_ingest(ingest, str(input), str(out), config, progress)
+    t0 = time.perf_counter()
     out_dir = Path(out).resolve()
     sources = discover(input, config.export, skip=out_dir)
     out_config = output_config(config)
     workers = config.run.workers or default_workers()
     with OutputLock(out_dir):
-        return _run(Path(input).resolve(), out_dir, config, sources, out_config, workers, progress)
+        return _run(
+            Path(input).resolve(), out_dir, config, sources, out_config, workers, progress, t0
+        )
 
 
 def _run(
@@ -181,8 +200,9 @@ def _run(
     out_config: dict[str, Any],
     workers: int,
     progress: Progress | None,
+    t0: float,
 ) -> RunReport:
-    t0, started = time.perf_counter(), utc_now()
+    started = utc_now()
     fp, fmt = config_fingerprint(out_config), config.export.format
     base = RunReport(
         str(input_dir), str(out), "running", started, "", 0.0, workers, fp, _public(config)
@@ -198,15 +218,7 @@ def _run(
         progress.planned(len(sources), len(p.todo))
     meta = run_metadata(out_config)
     jobs = [_job(s, out, config, fp, meta) for s in p.todo]
-    executor = _executor(config, min(workers, max(1, len(jobs))), _log_format())
-    done: list[FileResult] = []
-    on_start = (lambda j: progress.started(j.source_file)) if progress else None
-    for r in executor.run(jobs, on_start) if jobs else ():
-        _record(manifest, r, fp, fmt)
-        _log_result(r)
-        done.append(r)
-        if progress:
-            progress.finished(r)
+    done = _execute(jobs, config, workers, manifest, progress) if jobs else []
     manifest.commit()
     orphans = outputs.sweep(out, manifest.outputs())
     report = dataclasses.replace(

@@ -70,7 +70,11 @@ class LocalExecutor:
                 job = queue.popleft()
                 if on_start is not None:
                     on_start(job)
-                w.submit(job, self.timeout)
+                try:
+                    w.submit(job, self.timeout)
+                except OSError:  # the idle worker died (e.g. OOM killer): requeue, replace it
+                    queue.appendleft(job)
+                    w.kill()
 
     def _wait(self, pool: list[Worker]) -> Iterator[FileResult]:
         """Block until a worker answers (READY or a result), dies or passes its deadline;
