@@ -245,8 +245,11 @@ class PyMuPDFBackend(Backend):
     @cache
     def version(cls) -> str:
         parts = [f"pymupdf4llm {_dist('pymupdf4llm')}", f"pymupdf {_dist('pymupdf')}"]
-        if layout_installed():
-            parts.append(f"pymupdf-layout {_dist('pymupdf-layout')}")
+        # Package metadata only: importing pymupdf (and with it the layout model's onnxruntime)
+        # costs seconds, and the ingest parent asks for the version on every (re)run.
+        layout = _dist("pymupdf-layout")
+        if layout:
+            parts.append(f"pymupdf-layout {layout}")
         return "; ".join(parts)
 
     def convert(self, path: Path, options: ConvertOptions) -> ConvertedDocument:
