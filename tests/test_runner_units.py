@@ -122,3 +122,47 @@ def test_sweep_and_temp_cleanup_touch_only_output_folders(tmp_path: Path) -> Non
     assert outputs.sweep(tmp_path, keep) == ["chunks/gone-2.parquet"]
     assert (tmp_path / "mine.txt").exists() and (tmp_path / ".mine.tmp").exists()
     assert not outputs.missing(tmp_path, keep)
+
+
+def test_plan_decides_per_source(tmp_path: Path) -> None:
+    from citechunk.conversion.base import sha256_file
+    from citechunk.runner.plan import plan
+    from citechunk.runner.work import planned_outputs
+
+    src, out = tmp_path / "in", tmp_path / "out"
+    names = ["same.pdf", "touched.pdf", "changed.pdf", "lost_output.pdf", "failed.pdf", "new.pdf"]
+    for name in names:
+        _touch(src / name, name.encode())
+    m = Manifest(out, {})
+    for name in names[:-1]:
+        p = src / name
+        st = p.stat()
+        outs = planned_outputs(name, "parquet")
+        for rel in outs:
+            _touch(out / rel)
+        status = "failed" if name == "failed.pdf" else "converted"
+        m.entries[name] = Entry(
+            name, st.st_size, st.st_mtime_ns, sha256_file(p), "fp", "parquet", status, outs
+        )
+    m.entries["gone.pdf"] = _entry("gone.pdf")
+    t = src / "touched.pdf"
+    os.utime(t, ns=(t.stat().st_atime_ns, t.stat().st_mtime_ns + 10**9))
+    (src / "changed.pdf").write_bytes(b"changed!!!!")  # same size as before, new bytes
+    os.utime(src / "changed.pdf", ns=(1, 1))
+    (out / planned_outputs("lost_output.pdf", "parquet")[0]).unlink()
+    sources = discover(src, ExportOptions())
+
+    p = plan(sources, m, "fp", "parquet", full=False)
+    assert sorted(s.rel for s in p.todo) == [
+        "changed.pdf",
+        "failed.pdf",
+        "lost_output.pdf",
+        "new.pdf",
+    ]
+    assert sorted(r.source_file for r in p.skipped) == ["same.pdf", "touched.pdf"]
+    assert [e.source_file for e in p.touched] == ["touched.pdf"]
+    assert p.touched[0].mtime_ns == t.stat().st_mtime_ns
+    assert [e.source_file for e in p.vanished] == ["gone.pdf"]
+    assert len(plan(sources, m, "other-fp", "parquet", full=False).todo) == len(names)
+    assert len(plan(sources, m, "fp", "jsonl", full=False).todo) == len(names)
+    assert len(plan(sources, m, "fp", "parquet", full=True).todo) == len(names)
