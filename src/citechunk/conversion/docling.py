@@ -193,6 +193,8 @@ class DoclingBackend(Backend):
         return " ".join(f"{d}=={v}" for d, v in _versions().items())
 
     def convert(self, path: Path, options: ConvertOptions) -> ConvertedDocument:
+        """Convert the selected pages (docling runs on the span from the first to the last one;
+        only the selected pages are written, each with its marker, empty ones included)."""
         facts = inspect_pdf(path, options.password)
         pages = parse_pages(options.pages, facts.page_count)
         result = self._run(path, options, (min(pages), max(pages)))

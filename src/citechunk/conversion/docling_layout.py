@@ -28,6 +28,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import median
 from typing import Any, ClassVar
 
 from docling.datamodel.base_models import (
@@ -177,10 +178,13 @@ def make_lines(
     """A `Line` per non-blank cell; style from the words whose centre lies inside the line
     (from the line's own font when no word does)."""
     placed = sorted(
-        ((b.t + b.b) / 2, (b.l + b.r) / 2, w)
-        for w in words
-        if w.text.strip()
-        for b in [_cell_box(w, page_height)]
+        (
+            ((b.t + b.b) / 2, (b.l + b.r) / 2, w)
+            for w in words
+            if w.text.strip()
+            for b in [_cell_box(w, page_height)]
+        ),
+        key=lambda p: (p[0], p[1]),
     )
     centres = [p[0] for p in placed]
     out: list[Line] = []
@@ -404,9 +408,12 @@ def is_heading(block: list[Fragment], text: str, body_size: float) -> bool:
     letters = _LETTER_RE.findall(text)
     if len(letters) < 3 or len(block) > 3 or len(text) > MAX_HEADING_CHARS:
         return False
+    if text.rstrip().endswith(".") and len(text.split()) >= 8:
+        return False  # a sentence set in large or bold type
     size = block[0].size
     if size >= body_size * HEADING_SIZE_RATIO:
-        return True
+        # several lines of slightly larger text are a paragraph unless short (a wrapped title)
+        return len(block) == 1 or len(text) <= 100 or size >= body_size * 1.3
     caps = len(letters) >= 4 and all(c.isupper() for c in letters)
     if (
         caps
@@ -549,6 +556,37 @@ def column_bands(rows: Sequence[Sequence[Fragment]]) -> list[tuple[float, float]
     return bands
 
 
+def gutter_bands(word_rows: Sequence[Sequence[Fragment]]) -> list[tuple[float, float]]:
+    """Column x-ranges separated by gutters: x-runs at least 0.6 line heights wide that the
+    words of at most a tenth of the rows cover (a spanning title or header row may cross)."""
+    boxes = [[f.box for f in row] for row in word_rows if row]
+    if not boxes:
+        return []
+    left = int(min(b.l for row in boxes for b in row))
+    right = int(max(b.r for row in boxes for b in row)) + 1
+    cover = [0] * (right - left + 1)
+    for row in boxes:
+        hit = set()
+        for b in row:
+            hit.update(range(int(b.l) - left, int(b.r) - left + 1))
+        for x in hit:
+            cover[x] += 1
+    limit = len(boxes) // 10
+    min_gap = 0.6 * median(b.height for row in boxes for b in row)
+    bands: list[tuple[float, float]] = []
+    start: int | None = None
+    gap = 0
+    for x, n in enumerate([*cover, 0]):
+        if n > limit:
+            start, gap = (x if start is None else start), 0
+            continue
+        gap += 1
+        if start is not None and (gap >= min_gap or x == len(cover)):
+            bands.append((left + start, left + x - gap + 1))
+            start = None
+    return bands
+
+
 def _band_of(frag: Fragment, bands: Sequence[tuple[float, float]]) -> int:
     """The band the fragment overlaps most; without overlap, the last band starting left of it."""
     overlaps = [max(0.0, min(r, frag.box.r) - max(lo, frag.box.l)) for lo, r in bands]
@@ -562,10 +600,11 @@ def grid_cells(
 ) -> list[TableCell]:
     """One `TableCell` per occupied (row, column); the first row is the column header.
 
-    Columns are the x-bands of the widest `rows` (text lines); the text is placed word by word
-    (`word_rows`), so a header line that joins several columns is split along the bands.
+    Columns are the x-bands of the widest `rows` (text lines) or the gutters between the words
+    of the body rows, whichever finds more; the text is placed word by word (`word_rows`), so a
+    line that joins several columns is split along the bands.
     """
-    bands = column_bands(rows)
+    bands = max(column_bands(rows), gutter_bands(word_rows[1:] or word_rows), key=len)
     out: list[TableCell] = []
     for r, row in enumerate(word_rows):
         slots: dict[int, list[Fragment]] = {}
