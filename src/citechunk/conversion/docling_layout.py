@@ -566,7 +566,7 @@ def gutter_bands(word_rows: Sequence[Sequence[Fragment]]) -> list[tuple[float, f
     right = int(max(b.r for row in boxes for b in row)) + 1
     cover = [0] * (right - left + 1)
     for row in boxes:
-        hit = set()
+        hit: set[int] = set()
         for b in row:
             hit.update(range(int(b.l) - left, int(b.r) - left + 1))
         for x in hit:
