@@ -85,7 +85,9 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
     if origin is Literal:
         allowed = typing.get_args(hint)
         if value not in allowed:
-            raise ConfigError(f"{where}: must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+            raise ConfigError(
+                f"{where}: must be one of {', '.join(map(repr, allowed))}, got {value!r}"
+            )
         return value
     if origin is tuple:
         if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):

@@ -28,7 +28,9 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO]:
     try:
         os.fchmod(fd, _FILE_MODE)
         text = "b" not in mode
-        with os.fdopen(fd, mode, encoding="utf-8" if text else None, newline="" if text else None) as fh:
+        with os.fdopen(
+            fd, mode, encoding="utf-8" if text else None, newline="" if text else None
+        ) as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

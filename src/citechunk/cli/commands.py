@@ -15,11 +15,18 @@ from . import State, main, pass_state
 
 @main.command("convert")
 @click.argument("pdf", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write Markdown here (and OUTPUT.json with provenance); default stdout.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write Markdown here (and OUTPUT.json with provenance); default stdout.",
+)
 @click.option("--backend", help="Conversion backend (see `citechunk backends`).")
 @click.option("--pages", help="Pages to convert, 1-based: 3-7 or 1,3,5-6.")
 @click.option("--password", help="Password for an encrypted PDF.")
-@click.option("--outline-repair/--no-outline-repair", default=None, help="Fix headings from the PDF outline.")
+@click.option(
+    "--outline-repair/--no-outline-repair", default=None, help="Fix headings from the PDF outline."
+)
 @pass_state
 def convert_cmd(
     state: State,
@@ -32,7 +39,14 @@ def convert_cmd(
 ) -> None:
     """Convert PDF to Markdown with a <!-- page N --> line before each page."""
     cfg = state.config(
-        {"convert": {"backend": backend, "pages": pages, "password": password, "outline_repair": outline_repair}}
+        {
+            "convert": {
+                "backend": backend,
+                "pages": pages,
+                "password": password,
+                "outline_repair": outline_repair,
+            }
+        }
     )
     doc = convert(pdf, cfg.convert)
     for warning in doc.provenance.warnings:
@@ -45,7 +59,9 @@ def convert_cmd(
 
 @main.command("chunk")
 @click.argument("markdown_file", type=click.Path(dir_okay=False, exists=True))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write JSONL here; default stdout.")
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False), help="Write JSONL here; default stdout."
+)
 @click.option("--max-tokens", type=int, help="Hard limit per chunk, heading path included.")
 @click.option("--min-tokens", type=int, help="Merge smaller sibling sections up to this size.")
 @click.option("--overlap-tokens", type=int, help="Overlap between size-fallback pieces.")
@@ -73,9 +89,7 @@ def chunk_cmd(
     )
     markdown = read_markdown(markdown_file)
     chunks = chunk_markdown(markdown, cfg.chunk)
-    lines = [
-        json.dumps(dataclasses.asdict(c), ensure_ascii=False) + "\n" for c in chunks
-    ]
+    lines = [json.dumps(dataclasses.asdict(c), ensure_ascii=False) + "\n" for c in chunks]
     if output:
         from ..fsutil import atomic_write_text
 

@@ -19,7 +19,9 @@ from .registry import describe, get_backend, register
 __all__ = ["convert", "save", "load", "describe", "register", "provenance_path", "read_markdown"]
 
 
-def convert(path: str | os.PathLike[str], options: ConvertOptions | None = None) -> ConvertedDocument:
+def convert(
+    path: str | os.PathLike[str], options: ConvertOptions | None = None
+) -> ConvertedDocument:
     """Convert one PDF with the backend named in `options` (default: pymupdf)."""
     options = options or ConvertOptions()
     p = Path(path)

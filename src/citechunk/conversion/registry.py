@@ -63,7 +63,11 @@ def _load(name: str) -> type[Backend]:
     cls: type[Backend] = getattr(importlib.import_module(module_name), attr)
     missing = [m for m in cls.requires if importlib.util.find_spec(m) is None]
     if missing:
-        hint = f"pip install 'citechunk[{cls.extra}]'" if cls.extra else "pip install " + " ".join(missing)
+        hint = (
+            f"pip install 'citechunk[{cls.extra}]'"
+            if cls.extra
+            else "pip install " + " ".join(missing)
+        )
         raise BackendError(
             f"backend {name!r} needs {', '.join(missing)}, which is not installed; install it with: {hint}"
         )
