@@ -156,6 +156,13 @@ def test_corpus_outline_entries_become_headings(shared_dir: Path) -> None:
     assert fid.found_share >= 0.95 and fid.order_share >= 0.9, fid
 
 
+@pytest.mark.corpus
+def test_output_is_reproducible(shared_dir: Path) -> None:
+    path = shared_dir / "corpus" / "pdfs" / "creativity_ml_paper.pdf"
+    again = convert(path, ConvertOptions(backend="docling"))
+    assert again.markdown == converted(path).markdown
+
+
 # ----------------------------------------------------------------------------- bad inputs
 
 

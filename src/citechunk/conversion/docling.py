@@ -305,8 +305,11 @@ def build_converter(options: ConvertOptions) -> Any:
         ),
         artifacts_path=options.docling_artifacts_path or None,
     )
+    # One parser thread: pages reach the layout stage in page order, so its running body-size
+    # estimate (pages 1..p) and hence the output are the same from run to run. Not slower on
+    # 2 cores; a run's parallelism comes from one worker process per file.
     backend_options = ThreadedDoclingParseBackendOptions.model_validate(
-        {"password": SecretStr(options.password) if options.password else None}
+        {"password": SecretStr(options.password) if options.password else None, "parser_threads": 1}
     )
     converter = DocumentConverter(
         format_options={

@@ -484,7 +484,8 @@ class OfflineLayoutModel(BaseLayoutModel):
     """docling layout stage without weights: clusters from `page_clusters`.
 
     The body text size is a running character-weighted histogram over the pages of the current
-    document seen so far (pages arrive in order), so a title page does not set the scale alone.
+    document seen so far, so a title page does not set the scale alone. Pages must arrive in
+    page order for the output to be reproducible (the backend uses one parser thread).
     Clusters are final: docling's layout post-processor (tuned for model confidences) is skipped.
     """
 
