@@ -87,3 +87,38 @@ def test_missing_model_folder_is_config_error(chunk_file: Path, tmp_path: Path) 
     options = EvalOptions(retriever="embedding", model_path=str(tmp_path / "nope"))
     with pytest.raises(ConfigError, match="model folder not found"):
         citechunk.evaluate(QUESTIONS, chunk_file, options)
+
+
+def test_answer_past_the_model_window(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MiniLM reads 256 word pieces: an answer after ~400 filler words is invisible to it."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    filler = " ".join(["Jupiter has many moons and a great red spot."] * 45)
+    rows = [
+        {
+            "source_file": "t.pdf",
+            "text": f"Planets\n\n{filler} The secret code word is pineapple.",
+            "first_page": 1,
+            "last_page": 1,
+        },
+        {
+            "source_file": "t.pdf",
+            "text": "Codes\n\nThe secret code word changes every month.",
+            "first_page": 2,
+            "last_page": 2,
+        },
+    ]
+    path = tmp_path / "chunks.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    question = {
+        "pdf": "t.pdf",
+        "question": "What is the secret code word?",
+        "answer": "The secret code word is pineapple",
+        "page": 1,
+    }
+    report = citechunk.evaluate([question], path, EvalOptions(retriever="embedding", k=1))
+    (result,) = report.results
+    assert result.intact and result.visible is False and report.answer_visible == 0.0
+    assert not result.found and result.retrieved == (1,)
+    assert result.reason == "ranked low (rank 2); answer past the model's input window"
+    bm25 = citechunk.evaluate([question], path, EvalOptions(retriever="bm25", k=1))
+    assert bm25.answer_visible is None and bm25.results[0].visible is None

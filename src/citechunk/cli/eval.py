@@ -25,7 +25,7 @@ def summary_table(reports: Sequence[EvalReport]) -> Table:
     t = Table(title="Retrieval evaluation")
     t.add_column("retriever")
     heads = ("questions", "chunks", f"found@{reports[0].k}", "page-correct", "MRR", "intact")
-    for col in (*heads, "tokens/chunk", "tokens/top-k", "docs"):
+    for col in (*heads, "in model window", "tokens/chunk", "tokens/top-k", "docs"):
         t.add_column(col, justify="right")
     for r in reports:
         t.add_row(
@@ -36,6 +36,7 @@ def summary_table(reports: Sequence[EvalReport]) -> Table:
             _pct(r.page_correct),
             _pct(r.mrr),
             _pct(r.answer_intact),
+            "-" if r.answer_visible is None else _pct(r.answer_visible),
             f"{r.mean_chunk_tokens:.0f}",
             f"{r.mean_context_tokens:.0f}",
             f"{r.documents_covered}/{r.documents_asked}",

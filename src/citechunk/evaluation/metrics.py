@@ -10,10 +10,13 @@ Definitions (shared with ``shared/eval/check_retrieval.py``):
   the ceiling the chunking allows.
 * tokens: a chunk's ``token_count`` when every chunk has one, else len(text)/4; the context of
   a question is the sum over its top-k chunks.
+* answer-visible (dense retrievers only): some chunk holds the answer inside the part of its
+  text the model reads (MiniLM truncates at 256 word pieces); the ceiling for that model.
 
 A miss gets a `reason`: the answer chunk ranked below k (with its rank), the answer split by a
 chunk boundary (intact in the document text but in no chunk), or lost in extraction (not in the
-document text either); "not intact" when the document text is unknown.
+document text either); "not intact" when the document text is unknown. A dense retriever's
+ranked-low miss whose answer chunk holds the answer only past the model's window says so.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ class QuestionResult:
     reason: str = ""
     answer_chunk: int | None = None
     answer_rank: int | None = None
+    visible: bool | None = None
 
     @property
     def found(self) -> bool:
@@ -76,6 +80,7 @@ class EvalReport:
     token_source: str
     documents_asked: int
     documents_covered: int
+    answer_visible: float | None = None
 
     @property
     def questions(self) -> int:
@@ -102,7 +107,9 @@ class EvalReport:
             "mean_chunk_tokens": round(self.mean_chunk_tokens, 1),
             "mean_context_tokens": round(self.mean_context_tokens, 1),
             "token_source": self.token_source,
-        }
+        } | (
+            {} if self.answer_visible is None else {"answer_visible": round(self.answer_visible, 4)}
+        )
 
 
 def chunk_tokens(chunks: Sequence[EvalChunk]) -> tuple[list[float], str]:
@@ -172,6 +179,32 @@ def _rank_misses(m: _Matcher, index: Index, results: list[QuestionResult]) -> li
     return out
 
 
+PAST_WINDOW = "answer past the model's input window"
+
+
+def _visibility(m: _Matcher, index: Index, results: list[QuestionResult]) -> list[QuestionResult]:
+    """Fill `visible` (and flag ranked-low misses) for an index that truncates chunk texts."""
+    window = getattr(index, "visible_text", None)
+    if window is None:
+        return results
+    seen: dict[int, str] = {}
+
+    def reads(i: int) -> str:
+        if i not in seen:
+            seen[i] = normalized(window(m.chunks[i].text))
+        return seen[i]
+
+    out = []
+    for r in results:
+        answer = normalized(r.question.answer)
+        visible = any(contains_normalized(reads(i), answer) for i in m.holders(r.question, answer))
+        reason = r.reason
+        if r.answer_chunk is not None and not contains_normalized(reads(r.answer_chunk), answer):
+            reason = f"{reason}; {PAST_WINDOW}"
+        out.append(dataclasses.replace(r, visible=visible, reason=reason))
+    return out
+
+
 def score(
     questions: Sequence[Question],
     chunk_set: ChunkSet,
@@ -187,9 +220,9 @@ def score(
         raise ValueError("no questions to evaluate")
     m = _Matcher(chunk_set)
     tops = index.search([q.question for q in questions], k)
-    results = _rank_misses(
-        m, index, [_score(m, q, top) for q, top in zip(questions, tops, strict=True)]
-    )
+    scored = [_score(m, q, top) for q, top in zip(questions, tops, strict=True)]
+    results = _visibility(m, index, _rank_misses(m, index, scored))
+    visible = [r.visible for r in results if r.visible is not None]
     tokens, token_source = chunk_tokens(chunk_set.chunks)
     n = len(results)
     asked = {q.pdf for q in questions}
@@ -208,4 +241,5 @@ def score(
         token_source=token_source,
         documents_asked=len(asked),
         documents_covered=len(asked & set(m.by_doc)),
+        answer_visible=sum(visible) / n if visible else None,
     )

@@ -27,6 +27,9 @@ RETRIEVERS = ("bm25", "embedding")
 
 
 class Index(Protocol):
+    """A searchable chunk set. Dense indexes also have ``visible_text(text) -> str``: the part
+    of a chunk text the model reads (see `metrics.answer_visible`)."""
+
     def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
         """Per query, the indices of the top-k chunks (k capped at the chunk count)."""
         ...
@@ -81,6 +84,17 @@ class BM25Retriever:
 class _DenseIndex:
     encoder: Any
     vectors: Any
+
+    def visible_text(self, text: str) -> str:
+        """The prefix of `text` the model actually reads (it truncates at `max_seq_length`
+        word pieces, special tokens included)."""
+        limit = int(getattr(self.encoder, "max_seq_length", 0) or 0)
+        tokenizer = getattr(self.encoder, "tokenizer", None)
+        if not limit or tokenizer is None:
+            return text
+        enc = tokenizer(text, truncation=True, max_length=limit, return_offsets_mapping=True)
+        ends = [end for _start, end in enc["offset_mapping"]]
+        return text[: max(ends, default=len(text))]
 
     def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
         import numpy as np
