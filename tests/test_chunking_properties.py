@@ -1,0 +1,224 @@
+"""Property tests of the chunk contract over generated page-marked Markdown.
+
+The generator builds documents from headings at random levels, paragraphs (some very long and
+without newlines), fenced code holding `#` lines and page markers, tables, lists and page
+markers, and records where every heading line and marker line is, independently of the
+chunker's own parser. Checked: no chunk over ``max_tokens``; with overlap 0 every non-space
+character outside heading lines and markers lies in exactly one chunk span (and so in exactly
+one body); the offset invariant; pages are those of the span ends and never decrease; no empty
+chunk; determinism.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from citechunk import ChunkOptions, chunk_markdown
+from citechunk.chunking import FixedChunker, get_counter
+from citechunk.markers import marker, strip_markers
+from citechunk.models import Chunk
+
+WORDS = ["retry", "hedge", "ratio", "policy", "EUR", "60%", "max_attempts", "**bold**", "ünïcode"]
+WORDS += ["backoff", "a", "the", "table", "x" * 30, "2.1", "<br>", "fund", "—"]
+
+
+@dataclass
+class Doc:
+    """A generated document and, per character range, what the generator put there."""
+
+    parts: list[str] = field(default_factory=list)
+    length: int = 0
+    heading_lines: list[tuple[int, int]] = field(default_factory=list)
+    marker_lines: list[tuple[int, int, int]] = field(default_factory=list)  # (start, end, page)
+    page: int = 1
+    start_page: int = 1
+
+    def add(self, text: str) -> int:
+        start = self.length
+        self.parts.append(text)
+        self.length += len(text)
+        return start
+
+    @property
+    def markdown(self) -> str:
+        return "".join(self.parts)
+
+
+def words(rng: random.Random, lo: int, hi: int) -> str:
+    out = rng.choices(WORDS, k=rng.randint(lo, hi))
+    for i in range(8, len(out), 9):
+        out[i] += rng.choice([".", ".", "!", "?", ",", ""])
+    return " ".join(out)
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> Doc:
+    rng = draw(st.randoms(use_true_random=False))
+    doc = Doc()
+    doc.start_page = doc.page = draw(st.integers(1, 4))
+    if draw(st.booleans()):
+        doc.marker_lines.append((0, len(marker(doc.page)), doc.page))
+        doc.add(marker(doc.page) + "\n\n")
+    for _ in range(draw(st.integers(0, 14))):
+        kind = draw(
+            st.sampled_from(["heading", "heading", "para", "para", "long", "fence", "table"])
+            | st.sampled_from(["list", "marker", "marker", "blank"])
+        )
+        if kind == "heading":
+            level = draw(st.integers(1, 6))
+            title = rng.choice(["", " " + words(rng, 1, 4)])
+            start = doc.add("#" * level + title)
+            doc.heading_lines.append((start, doc.length))
+            doc.add("\n\n")
+        elif kind == "para":
+            doc.add(words(rng, 1, 40) + "\n\n")
+        elif kind == "long":  # one long line: sentence and word fallbacks
+            doc.add(words(rng, 80, 400) + "\n\n")
+        elif kind == "fence":
+            fence = draw(st.sampled_from(["```", "~~~", "````"]))
+            doc.add(fence + "\n# not a heading\n" + words(rng, 1, 20) + "\n")
+            if draw(st.booleans()):  # a page break inside the code block
+                add_marker(doc)
+                doc.add("\n")
+            doc.add("## still code\n" + fence + "\n\n")
+        elif kind == "table":
+            rows = [
+                f"| {words(rng, 1, 3)} | {words(rng, 1, 6)} |"
+                for _ in range(draw(st.integers(1, 30)))
+            ]
+            doc.add("| key | value |\n|---|---|\n" + "\n".join(rows) + "\n\n")
+        elif kind == "list":
+            items = [f"- {words(rng, 1, 12)}" for _ in range(draw(st.integers(1, 25)))]
+            doc.add("\n".join(items) + "\n\n")
+        elif kind == "marker":
+            add_marker(doc)
+            doc.add("\n\n")
+        else:
+            doc.add(draw(st.sampled_from(["\n", "  \n", "\t\n"])))
+    return doc
+
+
+def add_marker(doc: Doc) -> None:
+    doc.page += 1
+    start = doc.add(marker(doc.page))
+    doc.marker_lines.append((start, doc.length, doc.page))
+
+
+def expected_page(doc: Doc, offset: int) -> int:
+    page = doc.start_page
+    for start, _, number in doc.marker_lines:
+        if start <= offset:
+            page = number
+    return page
+
+
+def check_contract(doc: Doc, chunks: list[Chunk], options: ChunkOptions) -> None:
+    md = doc.markdown
+    counter = get_counter(options.tokenizer)
+    prev_first = 0
+    for i, c in enumerate(chunks):
+        assert c.chunk_index == i
+        assert c.body and c.body == c.body.strip()
+        assert c.token_count == counter.count(c.text) <= options.max_tokens
+        head = " > ".join(c.heading_path)
+        assert c.text == (head + "\n\n" + c.body if c.heading_path else c.body)
+        span = strip_markers(md[c.char_start : c.char_end]).strip()
+        if span != c.body:
+            header = c.body[: len(c.body) - len(span)]
+            assert c.body.endswith(span) and header == "| key | value |\n|---|---|\n", c
+        assert c.first_page == expected_page(doc, c.char_start)
+        assert c.last_page == expected_page(doc, c.char_end - 1)
+        assert prev_first <= c.first_page <= c.last_page
+        prev_first = c.first_page
+        assert "<!-- page" not in c.text
+
+
+def check_coverage(doc: Doc, chunks: list[Chunk]) -> None:
+    """Every non-space character outside heading and marker lines is in exactly one span;
+    heading lines are in none."""
+    md = doc.markdown
+    covered = [0] * len(md)
+    for c in chunks:
+        for p in range(c.char_start, c.char_end):
+            covered[p] += 1
+    excluded = [False] * len(md)
+    for start, end in doc.heading_lines:
+        for p in range(start, end):
+            excluded[p] = True
+            assert covered[p] == 0, (p, md[start:end])
+    for start, end, _ in doc.marker_lines:
+        for p in range(start, end):
+            excluded[p] = True
+    for p, ch in enumerate(md):
+        if not ch.isspace() and not excluded[p]:
+            assert covered[p] == 1, (p, md[max(0, p - 30) : p + 30])
+
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(
+    doc=documents(),
+    max_tokens=st.sampled_from([16, 24, 60, 200]),
+    max_depth=st.integers(1, 6),
+)
+def test_contract_and_coverage_approx(doc: Doc, max_tokens: int, max_depth: int) -> None:
+    options = ChunkOptions(
+        max_tokens=max_tokens, tokenizer="approx", max_depth=max_depth, start_page=doc.start_page
+    )
+    chunks = chunk_markdown(doc.markdown, options)
+    check_contract(doc, chunks, options)
+    if max_depth == 6:  # heading lines of deeper levels are body text otherwise
+        check_coverage(doc, chunks)
+    assert chunk_markdown(doc.markdown, options) == chunks
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=documents(), max_tokens=st.sampled_from([16, 40, 120]))
+def test_contract_and_coverage_tiktoken(doc: Doc, max_tokens: int) -> None:
+    options = ChunkOptions(
+        max_tokens=max_tokens, tokenizer="tiktoken:cl100k_base", start_page=doc.start_page
+    )
+    chunks = chunk_markdown(doc.markdown, options)
+    check_contract(doc, chunks, options)
+    check_coverage(doc, chunks)
+
+
+@SETTINGS
+@given(
+    doc=documents(),
+    tokenizer=st.sampled_from(["approx", "tiktoken:cl100k_base"]),
+    max_tokens=st.sampled_from([20, 60, 150]),
+    overlap=st.integers(1, 9),
+    min_tokens=st.sampled_from([0, 0, 10, 50]),
+)
+def test_contract_with_overlap_and_merging(
+    doc: Doc, tokenizer: str, max_tokens: int, overlap: int, min_tokens: int
+) -> None:
+    options = ChunkOptions(
+        max_tokens=max_tokens,
+        tokenizer=tokenizer,
+        overlap_tokens=overlap,
+        min_tokens=min(min_tokens, max_tokens),
+        start_page=doc.start_page,
+    )
+    chunks = chunk_markdown(doc.markdown, options)
+    check_contract(doc, chunks, options)
+    starts = [c.char_start for c in chunks]
+    assert starts == sorted(starts)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=documents(), overlap=st.sampled_from([0, 5]))
+def test_fixed_baseline_contract(doc: Doc, overlap: int) -> None:
+    options = ChunkOptions(
+        max_tokens=32, overlap_tokens=overlap, tokenizer="approx", start_page=doc.start_page
+    )
+    chunks = FixedChunker(options).chunk(doc.markdown)
+    check_contract(doc, chunks, options)
+    assert all(c.heading_path == () for c in chunks)
