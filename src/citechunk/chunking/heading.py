@@ -20,6 +20,7 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
 from __future__ import annotations
 
 import logging
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -67,19 +68,19 @@ class HeadingChunker(Chunker):
             groups = merge_siblings(
                 groups, self.options.min_tokens, lambda run: self._join(pages, run)
             )
-        page_at = pages.page_at
+        marker_starts, marker_pages = pages.starts, [pages.start_page, *pages.pages]
         index = 0
         for group in groups:
             path = group.path
-            head = PATH_SEPARATOR.join(path) + "\n\n" if path else ""
+            head = self.prefix(path).text
             for p in group.pieces:
                 yield Chunk(
                     chunk_index=index,
                     text=head + p.body,
                     body=p.body,
                     heading_path=path,
-                    first_page=page_at(p.start),
-                    last_page=page_at(p.end - 1),
+                    first_page=marker_pages[bisect_right(marker_starts, p.start)],
+                    last_page=marker_pages[bisect_right(marker_starts, p.end - 1)],
                     char_start=p.start,
                     char_end=p.end,
                     token_count=p.tokens,
@@ -180,13 +181,10 @@ class HeadingChunker(Chunker):
         limit = APPROX_CHARS_PER_TOKEN * max_tokens - len(prefix.text)
         pieces: list[Piece] = []
         for s, e, fits in splitter.greedy_blocks(start, end, limit):
-            if fits:
-                body, tokens = measure(s, e, "")
-                pieces.append(Piece(s, e, "", body, tokens))
-            else:
-                budget = max_tokens - prefix.tokens
-                packer = Packer(splitter, budget, max_tokens, 0, measure)
-                pieces.extend(packer.pack(splitter.units(s, e, budget)))
+            spans = [(s, e, "")] if fits else splitter.by_length(s, e, limit)
+            for ps, pe, header in spans:
+                body, tokens = measure(ps, pe, header)
+                pieces.append(Piece(ps, pe, header, body, tokens))
         return pieces
 
     def _join(self, pages: PageMap, run: list[SectionPieces]) -> SectionPieces | None:

@@ -58,8 +58,11 @@ class PageMap:
                 break
             start = ends[i]  # skip the marker line
         while True:
-            while md[end - 1].isspace():  # stops at `start`, a non-space character
-                end -= 1
+            tail = md[max(start, end - 32) : end]  # `start` is a non-space character
+            while not (stripped := tail.rstrip()):
+                end -= len(tail)
+                tail = md[max(start, end - 32) : end]
+            end -= len(tail) - len(stripped)
             i = bisect_right(starts, end - 1) - 1
             if i < 0 or end - 1 >= ends[i]:
                 return start, end

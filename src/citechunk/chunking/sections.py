@@ -81,11 +81,6 @@ def clean_heading(raw: str) -> str:
     return " ".join(text.split())
 
 
-def _line_end(markdown: str, pos: int) -> int:
-    """Offset just after the line ending at ``pos`` (after its newline, if any)."""
-    return pos + 1 if pos < len(markdown) else pos
-
-
 def _structural_lines(markdown: str) -> list[tuple[int, int, re.Match[str]]]:
     """(line start, line end, match) of every fence or heading line, in order."""
     match = _STRUCT_LINE.match
@@ -133,7 +128,8 @@ def parse_outline(markdown: str, max_depth: int = 6) -> Outline:
         path = (*parent, title) if title else parent
         if title:
             stack.append((new_level, path, line_start))
-        level, heading_start, body_start = new_level, line_start, _line_end(markdown, line_end)
+        level, heading_start = new_level, line_start
+        body_start = line_end + 1 if line_end < len(markdown) else line_end
     if fence is not None:
         fences.append((fence[2], len(markdown)))
     sections.append(

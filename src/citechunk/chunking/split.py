@@ -136,7 +136,7 @@ class Splitter:
         (outside fences) into tight spans of at most ``limit`` characters, ``(s, e, True)``; a
         single block longer than that comes back alone as ``(s, e, False)`` for the ladder."""
         cuts = [m.span() for m in _BLANK_LINES.finditer(self.md, start, end)]
-        if self.fence_starts:
+        if self._fence_overlaps(start, end):
             cuts = [c for c in cuts if not self._in_fence(c[0])]
         cut_starts = [c[0] for c in cuts]
         out: list[tuple[int, int, bool]] = []
@@ -203,7 +203,76 @@ class Splitter:
             out.append(Unit(s, q, self.size(s, q), "word"))
             s = q
 
+    # -- the ladder by length (`approx`: sizes are character counts) -----------------------
+    def by_length(self, start: int, end: int, limit: int) -> list[tuple[int, int, str]]:
+        """The ladder for one over-long block when a piece fits iff its body has at most
+        ``limit`` characters: tight spans ``(s, e, header)`` packed greedily at the coarsest
+        boundary available (same rules as the unit ladder; ``header`` is a table's header row
+        and separator to put before the span, or "")."""
+        out: list[tuple[int, int, str]] = []
+        self._by_length(start, end, self._block_kind(start, end), limit, out)
+        return out
+
+    def _by_length(
+        self, s: int, e: int, kind: str, limit: int, out: list[tuple[int, int, str]]
+    ) -> None:
+        if e - s <= limit:
+            out.append((s, e, ""))
+        elif kind == "word":
+            out.extend((q, min(e, q + limit), "") for q in range(s, e, limit))
+        elif kind == "table":
+            self._table_by_length(s, e, limit, out)
+        else:
+            if kind == "list":
+                spans, child = self._items(s, e), "item"
+            elif kind == "sentence":
+                spans, child = self._spans(_WORD, s, e), "word"
+            elif _NEXT_KIND[kind] == "line":
+                spans, child = self._lines(s, e), "line"
+            else:
+                spans, child = self._sentences(s, e), "sentence"
+            self._greedy_spans(spans, child, limit, out, "")
+
+    def _greedy_spans(
+        self,
+        spans: list[tuple[int, int]],
+        kind: str,
+        limit: int,
+        out: list[tuple[int, int, str]],
+        header: str,
+    ) -> None:
+        """Greedy packing of consecutive spans; a span too long alone goes down the ladder.
+        ``header`` (if any) is repeated on every piece that does not start at spans[0]."""
+        ends = [sp[1] for sp in spans]
+        room = limit - len(header) - 1
+        i = 0
+        while i < len(spans):
+            h = header if i > 0 else ""
+            s0 = spans[i][0]
+            j = bisect_right(ends, s0 + (room if h else limit), lo=i) - 1
+            if j < i:
+                self._by_length(s0, ends[i], kind, limit, out)
+                i += 1
+                continue
+            out.append((s0, ends[j], h))
+            i = j + 1
+
+    def _table_by_length(self, s: int, e: int, limit: int, out: list[tuple[int, int, str]]) -> None:
+        rows = self._lines(s, e)
+        header, first = "", 1
+        if len(rows) >= 3 and _TABLE_SEPARATOR.fullmatch(self.md, rows[1][0], rows[1][1]):
+            first = 3
+            header = self.pages.text(rows[0][0], rows[1][1])
+            if len(header) + 1 > limit // 2:
+                header = ""
+        spans = [(rows[0][0], rows[first - 1][1]), *rows[first:]]
+        self._greedy_spans(spans, "row", limit, out, header)
+
     # -- span finders ----------------------------------------------------------------------
+    def _fence_overlaps(self, start: int, end: int) -> bool:
+        i = bisect_right(self.fence_ends, start)
+        return i < len(self.fence_starts) and self.fence_starts[i] < end
+
     def _in_fence(self, pos: int) -> bool:
         i = bisect_right(self.fence_starts, pos) - 1
         return i >= 0 and pos < self.fence_ends[i]
@@ -212,8 +281,9 @@ class Splitter:
         """Tight spans between blank lines; blank lines inside a fence do not separate."""
         out: list[tuple[int, int]] = []
         prev = start
+        fenced = self._fence_overlaps(start, end)
         for m in _BLANK_LINES.finditer(self.md, start, end):
-            if self.fence_starts and self._in_fence(m.start()):
+            if fenced and self._in_fence(m.start()):
                 continue
             span = self.pages.trim(prev, m.start())
             if span:
