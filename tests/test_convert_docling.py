@@ -212,3 +212,34 @@ def test_damaged_but_openable_files_convert(name: str, corpus_bad: Path) -> None
     assert [m.page for m in iter_markers(doc.markdown)] == list(
         range(1, doc.provenance.page_count + 1)
     )
+
+
+# ----------------------------------------------------------------------------- CLI
+
+
+def test_cli_convert_with_docling(sample_pdfs: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from citechunk.cli import main
+
+    out = tmp_path / "refund.md"
+    pdf = str(sample_pdfs / "refund_policy.pdf")
+    args = ["convert", pdf, "--backend", "docling", "--docling-layout", "offline", "-o", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert out.read_text(encoding="utf-8").startswith("<!-- page 1 -->\n\n# Refund Policy\n")
+    assert '"backend": "docling"' in (tmp_path / "refund.md.json").read_text(encoding="utf-8")
+    missing = CliRunner().invoke(
+        main,
+        [
+            "convert",
+            pdf,
+            "--backend",
+            "docling",
+            "--docling-layout",
+            "model",
+            "--docling-artifacts-path",
+            str(tmp_path),
+        ],
+    )
+    assert missing.exit_code == 2 and "docling-tools models download" in missing.output

@@ -27,6 +27,14 @@ from . import State, main, pass_state
 @click.option(
     "--outline-repair/--no-outline-repair", default=None, help="Fix headings from the PDF outline."
 )
+@click.option(
+    "--docling-layout",
+    type=click.Choice(["offline", "model"]),
+    help="docling backend: built-in weight-free layout stage, or docling's layout model.",
+)
+@click.option(
+    "--docling-artifacts-path", help="docling backend: folder with docling's model weights."
+)
 @pass_state
 def convert_cmd(
     state: State,
@@ -36,6 +44,8 @@ def convert_cmd(
     pages: str | None,
     password: str | None,
     outline_repair: bool | None,
+    docling_layout: str | None,
+    docling_artifacts_path: str | None,
 ) -> None:
     """Convert PDF to Markdown with a <!-- page N --> line before each page."""
     cfg = state.config(
@@ -45,6 +55,8 @@ def convert_cmd(
                 "pages": pages,
                 "password": password,
                 "outline_repair": outline_repair,
+                "docling_layout": docling_layout,
+                "docling_artifacts_path": docling_artifacts_path,
             }
         }
     )

@@ -414,17 +414,16 @@ def is_heading(block: list[Fragment], text: str, body_size: float) -> bool:
     if size >= body_size * HEADING_SIZE_RATIO:
         # several lines of slightly larger text are a paragraph unless short (a wrapped title)
         return len(block) == 1 or len(text) <= 100 or size >= body_size * 1.3
-    caps = len(letters) >= 4 and all(c.isupper() for c in letters)
-    if (
-        caps
-        and len(block) == 1
-        and len(text) <= 80
-        and _NUMBERED_RE.match(text)
-        and size >= body_size * 0.85
-    ):
+    if _numbered_caps(block, text, letters) and size >= body_size * 0.85:
         return True
     bold_heading = block[0].bold and len(block) <= 2 and len(text) <= MAX_BOLD_HEADING_CHARS
     return bold_heading and size >= body_size * 0.9 and not text.rstrip().endswith((",", ";"))
+
+
+def _numbered_caps(block: list[Fragment], text: str, letters: list[str]) -> bool:
+    """One short numbered line in capitals: "IV. TEXT DATA" (small caps at body size)."""
+    caps = len(letters) >= 4 and all(c.isupper() for c in letters)
+    return caps and len(block) == 1 and len(text) <= 80 and _NUMBERED_RE.match(text) is not None
 
 
 def body_size(sizes: Counter[float]) -> float:
