@@ -102,3 +102,12 @@ def test_headings_are_clean(corpus: dict[str, tuple[Path, Any]]) -> None:
             elif not fenced and re.match(r"#{1,6} ", line):
                 assert "**" not in line and not re.search(r"(^|\s)_\S", line[2:]), (name, line)
                 assert line == line.rstrip() and line.split(" ", 1)[1].strip(), (name, line)
+
+
+def test_margin_notes_do_not_split_sentences(corpus: dict[str, tuple[Path, Any]]) -> None:
+    """llncs puts macro names in the margin; pymupdf4llm alone splices them into sentences."""
+    if "llncs_class_instructions.pdf" not in corpus:
+        pytest.skip("llncs_class_instructions.pdf not in the corpus")
+    md = " ".join(corpus["llncs_class_instructions.pdf"][1].markdown.split())
+    assert "the usage of \\bibitem without an optional parameter." in md
+    assert "dropped. If you need two or more footnotes" in md

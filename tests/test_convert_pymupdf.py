@@ -271,7 +271,9 @@ def test_tidy_page_fixes_retrieval_noise() -> None:
 
 def test_strip_running_lines_drops_repeats_only() -> None:
     topics = ["cash", "debt", "risk", "staff", "plans", "audit"]
-    pages = [f"Acme Annual Report 2024\n\nBody about {t}.\n\nPage {i}" for i, t in enumerate(topics, 1)]
+    pages = [
+        f"Acme Annual Report 2024\n\nBody about {t}.\n\nPage {i}" for i, t in enumerate(topics, 1)
+    ]
     pages[2] = "| Acme Annual Report 2024 |\n\n" + pages[2]
     out = strip_running_lines(pages)
     assert all("Body" in p and "Page" not in p for p in out)
@@ -310,3 +312,25 @@ def test_repair_demotes_stray_heading_below_enclosing_entry() -> None:
     out, stats = repair_headings(pages, [OutlineEntry(1, "Chapter One", 1)])
     assert out[0][1].startswith("# Chapter One\n\n## Loose Part")
     assert stats.demoted == 1 and stats.missing == ()
+
+
+def _line(*spans: tuple[float, str]) -> dict[str, Any]:
+    """A pymupdf4llm text line: spans at x positions (width 6 pt per character), y = 100."""
+    out = [{"bbox": (x, 100.0, x + 6 * len(t), 110.0), "text": t} for x, t in spans]
+    return {"bbox": (out[0]["bbox"][0], 100.0, out[-1]["bbox"][2], 110.0), "spans": out}
+
+
+def test_margin_notes_are_detached_from_body_lines() -> None:
+    from pymupdf4llm.helpers.document_layout import LayoutBox
+
+    from citechunk.conversion.pymupdf import detach_margin_notes
+
+    body = [_line((135, "the usage of bibitem without an"), (327, "x" * 25)) for _ in range(3)]
+    spliced = _line((40, "citeauthoryear"), (135, "optional parameter."), (249, "y" * 38))
+    listed = _line((120, "1."), (135, "first item of a numbered list in the text"), (381, "z" * 16))
+    box = LayoutBox(40, 100, 480, 160, "text", textlines=[*body, spliced, listed])
+    out = detach_margin_notes([box], LayoutBox)
+    assert [b.boxclass for b in out] == ["text", "text"]
+    assert [s["text"] for s in out[1].textlines[0]["spans"]] == ["citeauthoryear"]
+    assert [s["text"] for s in box.textlines[3]["spans"]][0] == "optional parameter."
+    assert box.textlines[4]["spans"][0]["text"] == "1."  # numbering is not a margin note

@@ -26,6 +26,7 @@ import dataclasses
 import io
 import logging
 import re
+from collections import Counter
 from collections.abc import Sequence
 from functools import cache
 from importlib.metadata import PackageNotFoundError
@@ -48,6 +49,9 @@ MAX_RUNNING_BOX_CHARS = 200
 # A page is "garbled" when this share of its non-blank characters are control characters.
 GARBLED_SHARE = 0.2
 _RUNNING_CLASSES = ("page-header", "page-footer")
+# Margin notes: spans this many points outside the body text edges; bullets/numbers excluded.
+MARGIN_GAP = 4.0
+_MARK_RE = re.compile(r"^[\W\d]+$|^\(?[a-zA-Z0-9]{1,3}[.)]$")
 _GARBAGE_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
 _BLANK_RE = re.compile(r"\s")
 _BLANK_GARBAGE_RE = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")  # control chars str.isspace() accepts
@@ -132,6 +136,8 @@ def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str,
         parsed = document_layout.parse_document(
             doc, pages=zero_based, use_ocr=False, force_text=True
         )
+        for page in parsed.pages:
+            page.boxes = detach_margin_notes(page.boxes, document_layout.LayoutBox)
         chunks = parsed.to_markdown(header=True, footer=True, page_chunks=True)
     else:
         from pymupdf4llm.helpers import pymupdf_rag
@@ -140,6 +146,64 @@ def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str,
             doc, pages=zero_based, page_chunks=True, show_progress=False
         )
     return list(chunks)
+
+
+def _body_edges(boxes: list[Any]) -> tuple[float, float] | None:
+    """(left, right) edge of the page's body text: the leftmost line start and the rightmost
+    line end shared by at least 3 lines and 20% of the lines of "text" boxes (so on a
+    multi-column page, the outer edges of the outer columns); None without such edges."""
+    starts: Counter[int] = Counter()
+    ends: Counter[int] = Counter()
+    for box in boxes:
+        if box.boxclass == "text" and box.textlines:
+            for line in box.textlines:
+                starts[round(line["bbox"][0])] += 1
+                ends[round(line["bbox"][2])] += 1
+    need = max(3.0, 0.2 * sum(starts.values()))
+    lefts = [x for x, n in starts.items() if n >= need]
+    rights = [x for x, n in ends.items() if n >= need]
+    return (float(min(lefts)), float(max(rights))) if lefts and rights else None
+
+
+def _is_margin(span: dict[str, Any], left: float, right: float) -> bool:
+    """Left margin only: ragged-right text makes any right edge unreliable."""
+    text = span["text"].strip()
+    return span["bbox"][2] < left - MARGIN_GAP and len(text) > 1 and not _MARK_RE.match(text)
+
+
+def _is_body(span: dict[str, Any], left: float, right: float) -> bool:
+    return span["bbox"][0] >= left - 1 and span["bbox"][2] <= right + 1
+
+
+def detach_margin_notes(boxes: list[Any], box_type: Any) -> list[Any]:
+    """Move margin notes out of body paragraphs into their own "text" box after the paragraph.
+
+    A margin note is a span of a "text" box's line lying wholly left of the page's body text
+    (see `_body_edges`) while the same line also has spans inside it, and not a bullet or
+    number. pymupdf4llm would otherwise splice it into the sentence next to it ("without an citeauthoryear
+    optional parameter"). Boxes are pymupdf4llm `LayoutBox` objects (`box_type`).
+    """
+    edges = _body_edges(boxes)
+    if edges is None:
+        return boxes
+    left, right = edges
+    out = []
+    for box in boxes:
+        out.append(box)
+        if box.boxclass != "text" or not box.textlines:
+            continue
+        notes: list[dict[str, Any]] = []
+        for line in box.textlines:
+            margin = [s for s in line["spans"] if _is_margin(s, left, right)]
+            if margin and any(_is_body(s, left, right) for s in line["spans"]):
+                line["spans"] = [s for s in line["spans"] if not _is_margin(s, left, right)]
+                notes.append({"bbox": margin[0]["bbox"], "spans": margin})
+        box.textlines = [line for line in box.textlines if line["spans"]]
+        for note in notes:
+            log.debug("margin note detached: %s", " ".join(s["text"] for s in note["spans"]))
+            x0, y0, x1, y1 = note["bbox"]
+            out.append(box_type(x0, y0, x1, y1, "text", textlines=[note]))
+    return out
 
 
 def _without_running_boxes(page: Any, chunk: dict[str, Any]) -> str:
