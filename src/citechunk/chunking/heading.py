@@ -72,18 +72,18 @@ class HeadingChunker(Chunker):
         index = 0
         for group in groups:
             path = group.path
-            head = self.prefix(path).text
+            head = group.head
             for p in group.pieces:
-                yield Chunk(
-                    chunk_index=index,
-                    text=head + p.body,
-                    body=p.body,
-                    heading_path=path,
-                    first_page=marker_pages[bisect_right(marker_starts, p.start)],
-                    last_page=marker_pages[bisect_right(marker_starts, p.end - 1)],
-                    char_start=p.start,
-                    char_end=p.end,
-                    token_count=p.tokens,
+                yield Chunk(  # positional (hot loop): index, text, body, path, pages, offsets, tokens
+                    index,
+                    head + p.body,
+                    p.body,
+                    path,
+                    marker_pages[bisect_right(marker_starts, p.start)],
+                    marker_pages[bisect_right(marker_starts, p.end - 1)],
+                    p.start,
+                    p.end,
+                    p.tokens,
                 )
                 index += 1
 
@@ -108,11 +108,11 @@ class HeadingChunker(Chunker):
                     splitter.calibrate(len(body), tokens - prefix.tokens)
                 if tokens <= max_tokens:
                     piece = Piece(start, end, "", body, tokens)
-                    yield SectionPieces(section, prefix.path, (piece,))
+                    yield SectionPieces(section, prefix.path, prefix.text, (piece,))
                     continue
                 ratio = (tokens - prefix.tokens) / max(1, len(body))
             pieces = self._split(splitter, start, end, prefix, ratio)
-            yield SectionPieces(section, prefix.path, tuple(pieces))
+            yield SectionPieces(section, prefix.path, prefix.text, tuple(pieces))
 
     # -- sizes -----------------------------------------------------------------------------
     def prefix(self, path: tuple[str, ...]) -> Prefix:
@@ -197,4 +197,5 @@ class HeadingChunker(Chunker):
         body, tokens = self._measure(pages, prefix)(span[0], span[1], "")
         if tokens > self.options.max_tokens:
             return None
-        return SectionPieces(first, prefix.path, (Piece(span[0], span[1], "", body, tokens),))
+        piece = Piece(span[0], span[1], "", body, tokens)
+        return SectionPieces(first, prefix.path, prefix.text, (piece,))

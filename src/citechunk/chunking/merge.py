@@ -17,12 +17,13 @@ from .sections import Section
 from .split import Piece
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SectionPieces:
     """The pieces made from one section (or a merged run) and the heading path they carry."""
 
     section: Section
     path: tuple[str, ...]
+    head: str  # the path as chunk text starts with it ("" or path + blank line)
     pieces: tuple[Piece, ...]
 
 

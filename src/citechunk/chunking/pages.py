@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 
-from ..markers import iter_markers, strip_markers
+from ..markers import marker_spans, strip_markers
 
 _NON_SPACE = re.compile(r"\S")
 
@@ -22,10 +22,11 @@ class PageMap:
     def __init__(self, markdown: str, start_page: int = 1) -> None:
         self.markdown = markdown
         self.start_page = start_page
-        markers = list(iter_markers(markdown))
-        self.starts = [m.start for m in markers]
-        self.ends = [m.end for m in markers]
-        self.pages = [m.page for m in markers]
+        markers = marker_spans(markdown)
+        self.starts = [m[0] for m in markers]
+        self.ends = [m[1] for m in markers]
+        self.pages = [m[2] for m in markers]
+        self._count = len(markers)
 
     def page_at(self, pos: int) -> int:
         """Page of the character at ``pos`` (the page of the last marker at or before it)."""
@@ -57,12 +58,12 @@ class PageMap:
             if i < 0 or start >= ends[i]:
                 break
             start = ends[i]  # skip the marker line
-        while True:
-            tail = md[max(start, end - 32) : end]  # `start` is a non-space character
-            while not (stripped := tail.rstrip()):
-                end -= len(tail)
-                tail = md[max(start, end - 32) : end]
-            end -= len(tail) - len(stripped)
+        while True:  # strip trailing space 32 characters at a time; md[start] is not space
+            cut = end - 32 if end - 32 > start else start
+            while not (stripped := md[cut:end].rstrip()):
+                end = cut
+                cut = end - 32 if end - 32 > start else start
+            end = cut + len(stripped)
             i = bisect_right(starts, end - 1) - 1
             if i < 0 or end - 1 >= ends[i]:
                 return start, end
@@ -77,13 +78,13 @@ class PageMap:
         """
         md, starts = self.markdown, self.starts
         i = bisect_left(starts, start)
-        if i == len(starts) or starts[i] >= end:
+        if i == self._count or starts[i] >= end:
             return md[start:end].strip()
         if md.startswith("<!--", start) or md.endswith("-->", start, end):
             return strip_markers(md[start:end]).strip()
         parts = []
         pos = start
-        while i < len(starts) and starts[i] < end:
+        while i < self._count and starts[i] < end:
             parts.append(md[pos : starts[i]])
             pos = self.ends[i] + 1  # the marker line and its newline
             i += 1

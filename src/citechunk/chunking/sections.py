@@ -20,13 +20,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Structural lines: a fence line or an ATX heading. Candidates are found by a cheap literal-led
-# pattern (newline, up to 3 spaces, one of # ` ~), then checked with the full pattern.
-_CANDIDATE_RE = re.compile(r"\n {0,3}[#`~]")
-_STRUCT_LINE = re.compile(
-    r" {0,3}(?:(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)"
-    r"|(?P<hashes>#{1,6})(?:[ \t]+(?P<title>[^\n]*?))?[ \t]*\r?)(?=\n|\Z)"
-)
+# Structural line candidates: up to 3 spaces, then a run of `#` (1-6), backticks or tildes (3+),
+# and the rest of the line; `parse_outline` applies the remaining rules. The newline-led pattern
+# lets the regex engine skip quickly to line starts; the first line is matched separately.
+_CANDIDATE_RE = re.compile(r"\n {0,3}(#{1,6}|`{3,}|~{3,})([^\n]*)")
+_FIRST_LINE_RE = re.compile(r" {0,3}(#{1,6}|`{3,}|~{3,})([^\n]*)")
 _NEEDS_CLEANING = re.compile(r"[*_~<#\t\r]|\s\s")
 _TRAILING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _STRONG = re.compile(r"(\*\*|__)(.+?)\1")
@@ -81,17 +79,11 @@ def clean_heading(raw: str) -> str:
     return " ".join(text.split())
 
 
-def _structural_lines(markdown: str) -> list[tuple[int, int, re.Match[str]]]:
-    """(line start, line end, match) of every fence or heading line, in order."""
-    match = _STRUCT_LINE.match
-    lines = []
-    first = match(markdown)
-    if first:
-        lines.append((0, first.end(), first))
-    for c in _CANDIDATE_RE.finditer(markdown):
-        m = match(markdown, c.start() + 1)
-        if m:
-            lines.append((c.start() + 1, m.end(), m))
+def _structural_lines(markdown: str) -> list[tuple[int, int, str, str]]:
+    """(line start, line end, marks, rest of line) of every candidate line, in order."""
+    first = _FIRST_LINE_RE.match(markdown)
+    lines = [(0, first.end(), first[1], first[2])] if first else []
+    lines += [(m.start() + 1, m.end(), m[1], m[2]) for m in _CANDIDATE_RE.finditer(markdown)]
     return lines
 
 
@@ -104,18 +96,21 @@ def parse_outline(markdown: str, max_depth: int = 6) -> Outline:
     parent: tuple[str, ...] = ()
     level, heading_start, body_start, parent_start = 0, 0, 0, -1
     fence: tuple[str, int, int] | None = None  # (char, length, start)
-    for line_start, line_end, m in _structural_lines(markdown):
-        marks = m["fence"]
+    size = len(markdown)
+    for line_start, line_end, marks, rest in _structural_lines(markdown):
+        mark = marks[0]
         if fence is not None:
-            if marks and marks[0] == fence[0] and len(marks) >= fence[1] and not m["info"].strip():
+            if mark == fence[0] and len(marks) >= fence[1] and not rest.strip():
                 fences.append((fence[2], line_end))
                 fence = None
             continue
-        if marks:
-            if not (marks[0] == "`" and "`" in m["info"]):
-                fence = (marks[0], len(marks), line_start)
+        new_level = len(marks)
+        if mark != "#":
+            if not (mark == "`" and "`" in rest):
+                fence = (mark, new_level, line_start)
             continue
-        new_level = len(m["hashes"])
+        if rest and rest[0] not in " \t\r" or (rest[:1] == "\r" and rest != "\r"):
+            continue  # `#tag`, seven hashes: not a heading
         if new_level > max_depth:
             continue
         sections.append(
@@ -124,12 +119,12 @@ def parse_outline(markdown: str, max_depth: int = 6) -> Outline:
         while stack and stack[-1][0] >= new_level:
             stack.pop()
         parent, parent_start = (stack[-1][1], stack[-1][2]) if stack else ((), -1)
-        title = clean_heading(m["title"] or "")
+        title = clean_heading(rest)
         path = (*parent, title) if title else parent
         if title:
             stack.append((new_level, path, line_start))
         level, heading_start = new_level, line_start
-        body_start = line_end + 1 if line_end < len(markdown) else line_end
+        body_start = line_end + 1 if line_end < size else line_end
     if fence is not None:
         fences.append((fence[2], len(markdown)))
     sections.append(

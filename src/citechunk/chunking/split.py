@@ -382,9 +382,9 @@ class _Start:
 # Exact-count corrections when sizes are estimates: aim pieces at FILL of the limit (scaled by
 # the last measured/estimated ratio), shrink to SHRINK_TO after an overflow, and try once to
 # grow a piece that came out below GROW_BELOW of the limit.
-FILL = 0.95
+FILL = 0.96
 SHRINK_TO = 0.97
-GROW_BELOW = 0.75
+GROW_BELOW = 0.5
 
 
 class Packer:
