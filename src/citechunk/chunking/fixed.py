@@ -11,8 +11,9 @@ from __future__ import annotations
 from ..config import ChunkOptions
 from ..models import Chunk
 from .base import Chunker
+from .pack import Packer
 from .pages import PageMap
-from .split import Packer, Splitter
+from .split import Splitter
 
 
 class FixedChunker(Chunker):

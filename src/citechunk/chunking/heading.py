@@ -28,9 +28,10 @@ from ..config import ChunkOptions
 from ..models import Chunk
 from .base import Chunker
 from .merge import SectionPieces, merge_siblings
+from .pack import Packer
 from .pages import PageMap
 from .sections import Section, parse_outline
-from .split import APPROX_CHARS_PER_TOKEN, Measure, Packer, Piece, Splitter
+from .split import APPROX_CHARS_PER_TOKEN, Measure, Piece, Splitter
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,12 @@ class HeadingChunker(Chunker):
             prefix = self._prefixes.get(section.path) or self.prefix(section.path)
             start, end = span
             ratio = None
-            if likely_fits(start, end, max_tokens - prefix.tokens):
+            budget = max_tokens - prefix.tokens
+            if (
+                (end - start <= APPROX_CHARS_PER_TOKEN * budget)
+                if approx
+                else likely_fits(start, end, budget)
+            ):
                 body = text(start, end)
                 if approx:
                     tokens = (len(prefix.text) + len(body) + 3) // 4

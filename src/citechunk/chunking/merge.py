@@ -11,15 +11,15 @@ Sections never merge across parents, and the preamble before the first heading n
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .sections import Section
 from .split import Piece
 
 
-@dataclass(frozen=True, slots=True)
-class SectionPieces:
-    """The pieces made from one section (or a merged run) and the heading path they carry."""
+class SectionPieces(NamedTuple):
+    """The pieces made from one section (or a merged run) and the heading path they carry.
+    (An immutable NamedTuple rather than a dataclass: one is made per section, hot path.)"""
 
     section: Section
     path: tuple[str, ...]

@@ -6,13 +6,11 @@ cut inside a word. A unit is only split further when it does not fit the budget,
 or a table that fits stays whole. Table pieces: the header row and separator are glued to the
 first data row, and every later row carries them as a header to repeat when a piece starts on it.
 
-Contracts:
-- ``Splitter.units(s, e, budget)`` returns units in document order with tight spans (see
-  `PageMap.trim`), disjoint, covering every non-space character of [s, e) outside marker
-  lines, each with ``tokens <= budget`` (its exact count).
-- ``pack`` returns pieces whose exact ``tokens`` (measured by the caller's function over the
-  whole chunk text) is <= ``max_tokens``; with ``overlap == 0`` pieces are disjoint and cover
-  all units. With overlap a piece may start inside the previous one, never before its start.
+Contract: ``Splitter.units(s, e, budget)`` returns units in document order with tight spans
+(see `PageMap.trim`), disjoint, covering every non-space character of [s, e) outside marker
+lines, each with ``tokens <= budget`` (exact for `approx`, an estimate for real tokenizers: the
+exact check happens once per piece in `pack.Packer`). ``Splitter.by_length`` is the same ladder
+for `approx`, where a piece fits iff its body is short enough, so no units are needed.
 """
 
 from __future__ import annotations
@@ -21,6 +19,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .pages import PageMap
 from .tokens import TokenCounter
@@ -28,7 +27,7 @@ from .tokens import TokenCounter
 _BLANK_LINES = re.compile(r"\n(?:[ \t]*\n)+")
 _LINE = re.compile(r"[^\n]+")
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+")
-_WORD = re.compile(r"\S+")
+WORD_RE = re.compile(r"\S+")
 _BULLET = re.compile(r"[ \t]*(?:[-*+•▪●◦]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
 _TABLE_SEPARATOR = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?")
 
@@ -58,9 +57,9 @@ class Unit:
         return Unit(self.start, self.end, self.tokens, self.kind, header, header_tokens)
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
-    """One packed chunk body: its tight span, repeated header (or ""), body and exact tokens."""
+class Piece(NamedTuple):
+    """One packed chunk body: its tight span, repeated header (or ""), body and exact tokens.
+    (An immutable NamedTuple rather than a dataclass: one is made per chunk on the hot path.)"""
 
     start: int
     end: int
@@ -161,7 +160,7 @@ class Splitter:
         self.ratio = self.document_ratio()
         out: list[Unit] = []
         for ls, le in self._lines(start, end):
-            for m in _WORD.finditer(self.md, ls, le):
+            for m in WORD_RE.finditer(self.md, ls, le):
                 self._emit(m.start(), m.end(), "word", budget, out)
         return out
 
@@ -183,7 +182,7 @@ class Splitter:
         elif kind == "list":
             self._children(self._items(s, e), "item", budget, out)
         elif kind == "sentence":
-            self._children(self._spans(_WORD, s, e), "word", budget, out)
+            self._children(self._spans(WORD_RE, s, e), "word", budget, out)
         elif _NEXT_KIND[kind] == "line":
             self._children(self._lines(s, e), "line", budget, out)
         else:
@@ -226,7 +225,7 @@ class Splitter:
             if kind == "list":
                 spans, child = self._items(s, e), "item"
             elif kind == "sentence":
-                spans, child = self._spans(_WORD, s, e), "word"
+                spans, child = self._spans(WORD_RE, s, e), "word"
             elif _NEXT_KIND[kind] == "line":
                 spans, child = self._lines(s, e), "line"
             else:
@@ -367,205 +366,3 @@ class Splitter:
             self._emit(rs, re_, "row", budget - header_tokens, out)
             if header and len(out) == mark + 1:
                 out[mark] = out[mark].with_header(header, header_tokens)
-
-
-@dataclass
-class _Start:
-    """Where the next piece begins: an offset (maybe inside an earlier unit) and its size."""
-
-    offset: int
-    tokens: int
-    header: str
-    overlap: bool
-
-
-# Exact-count corrections when sizes are estimates: aim pieces at FILL of the limit (scaled by
-# the last measured/estimated ratio), shrink to SHRINK_TO after an overflow, and try once to
-# grow a piece that came out below GROW_BELOW of the limit.
-FILL = 0.96
-SHRINK_TO = 0.97
-GROW_BELOW = 0.5
-
-
-class Packer:
-    """Greedy packing of units into pieces, each checked with one exact count of its text.
-
-    With estimated unit sizes a piece that measures over ``max_tokens`` loses trailing units (by
-    the measured/estimated ratio) and is measured again; a piece well under the limit tries once
-    to take more units. A lone unit that is still over the limit is refined (split further).
-    """
-
-    def __init__(
-        self, splitter: Splitter, budget: int, max_tokens: int, overlap: int, measure: Measure
-    ) -> None:
-        self.splitter = splitter
-        self.budget = budget  # for the body; max_tokens - budget is the heading prefix
-        self.max_tokens = max_tokens
-        self.overlap = overlap
-        self.measure = measure
-        self.scale = 1.0  # measured / estimated tokens of the last piece
-
-    def _sep(self, prev_end: int, start: int) -> int:
-        """Estimated tokens of the gap between two units: a newline is about one token."""
-        return 1 if self.splitter.md.find("\n", prev_end, start) != -1 else 0
-
-    @staticmethod
-    def _fresh(u: Unit) -> _Start:
-        return _Start(u.start, u.header_tokens, u.header, False)
-
-    def pack(self, units: list[Unit]) -> list[Piece]:
-        pieces: list[Piece] = []
-        units = list(units)
-        i, first = 0, 0
-        start = self._fresh(units[0]) if units else None
-        while start is not None and i < len(units):
-            target = self._target(FILL)
-            j, _ = self._greedy(units, i, start, target)
-            if j == i:  # the overlap leaves no room for the next unit: shrink or drop it
-                room = int(target) - units[i].tokens - units[i].header_tokens - 1
-                smaller = self._overlap_start(units, first, i, min(room, start.tokens - 1))
-                shrunk = smaller is not None and smaller.tokens < start.tokens
-                start = smaller if smaller is not None and shrunk else self._fresh(units[i])
-                continue
-            fitted = self._fit(units, i, j, start)
-            if fitted is None:  # units[i] was refined in place: retry from it
-                start = self._fresh(units[i])
-                continue
-            piece, nxt = fitted
-            pieces.append(piece)
-            first, i = i, nxt
-            if i < len(units):
-                start = self._overlap_start(units, first, i) or self._fresh(units[i])
-        return pieces
-
-    def _greedy(self, units: list[Unit], i: int, start: _Start, budget: float) -> tuple[int, int]:
-        """(index after the last unit that fits ``budget`` from ``start``, estimated size)."""
-        est = start.tokens
-        j = i
-        prev_end = start.offset if start.overlap else -1
-        while j < len(units):
-            u = units[j]
-            add = u.tokens + (self._sep(prev_end, u.start) if prev_end >= 0 else 0)
-            if est + add > budget and (j > i or start.overlap):
-                break
-            est += add
-            prev_end = u.end
-            j += 1
-        return j, est
-
-    def _target(self, fill: float) -> float:
-        """Body budget in estimated tokens aiming at ``fill`` of the limit."""
-        if not self.splitter.estimating:
-            return self.budget
-        return min(
-            self.budget, self.max_tokens * fill / self.scale - (self.max_tokens - self.budget)
-        )
-
-    def _measure(self, start: _Start, end: int) -> tuple[str, int]:
-        body, tokens = self.measure(start.offset, end, start.header)
-        self.splitter.calibrate(len(body), tokens - (self.max_tokens - self.budget))
-        return body, tokens
-
-    def _fit(self, units: list[Unit], i: int, j: int, start: _Start) -> tuple[Piece, int] | None:
-        """The piece starting at ``start`` with units[i:j] or fewer, measured exactly; None
-        after refining units[i] in place."""
-        prefix = self.max_tokens - self.budget
-        while True:
-            est = self._estimate(units, i, j, start)
-            body, tokens = self._measure(start, units[j - 1].end)
-            self.scale = tokens / max(1, prefix + est)
-            if tokens <= self.max_tokens:
-                grown = self._grow(units, i, j, start, tokens)
-                if grown is not None:
-                    return grown
-                return Piece(start.offset, units[j - 1].end, start.header, body, tokens), j
-            smaller = min(j - 1, self._greedy(units, i, start, self._target(SHRINK_TO))[0])
-            if smaller > i:
-                j = smaller
-            elif start.overlap:
-                start.offset, start.header, start.overlap = units[i].start, units[i].header, False
-                start.tokens = units[i].header_tokens
-            else:
-                self._refine(units, i, tokens)
-                return None
-
-    def _estimate(self, units: list[Unit], i: int, j: int, start: _Start) -> int:
-        est, prev_end = start.tokens, (start.offset if start.overlap else -1)
-        for u in units[i:j]:
-            est += u.tokens + (self._sep(prev_end, u.start) if prev_end >= 0 else 0)
-            prev_end = u.end
-        return est
-
-    def _grow(
-        self, units: list[Unit], i: int, j: int, start: _Start, tokens: int
-    ) -> tuple[Piece, int] | None:
-        """One attempt to add units to a piece measured well under the limit."""
-        if not self.splitter.estimating or j >= len(units):
-            return None
-        if tokens >= self.max_tokens * GROW_BELOW:
-            return None
-        bigger = self._greedy(units, i, start, self._target(SHRINK_TO))[0]
-        if bigger <= j:
-            return None
-        body, grown = self._measure(start, units[bigger - 1].end)
-        if grown > self.max_tokens:
-            return None
-        return Piece(start.offset, units[bigger - 1].end, start.header, body, grown), bigger
-
-    def _refine(self, units: list[Unit], i: int, tokens: int) -> None:
-        """A lone unit whose chunk text is over the limit: split it further for a budget
-        reduced by the measured excess (or stop repeating a table header that does not fit)."""
-        u = units[i]
-        scale = tokens / max(1, self.max_tokens - self.budget + u.tokens + u.header_tokens)
-        budget = int(self.budget * SHRINK_TO / scale) - u.header_tokens
-        budget = min(budget, u.tokens - 1)
-        if u.header and budget < 1:
-            units[i] = Unit(u.start, u.end, u.tokens, u.kind)
-            return
-        if budget < 1:
-            raise RuntimeError(f"cannot fit the text at offset {u.start} into the token limit")
-        sub = self.splitter.refine(u, budget)
-        if sub and u.header:
-            sub[0] = sub[0].with_header(u.header, u.header_tokens)
-        units[i : i + 1] = sub
-
-    def _overlap_start(
-        self, units: list[Unit], first: int, nxt: int, limit: int | None = None
-    ) -> _Start | None:
-        """Start of the next piece so that it repeats about ``limit`` (default ``overlap``)
-        tokens of the end of the previous piece (whole units, then words of the unit before)."""
-        limit = self.overlap if limit is None else limit
-        if limit <= 0:
-            return None
-        k, total = nxt, 0
-        while k > first and total + units[k - 1].tokens <= limit:
-            k -= 1
-            total += units[k].tokens
-        offset, header = (units[k].start, units[k].header) if k < nxt else (-1, "")
-        room = limit - total
-        if k > first and room > 0 and units[k - 1].kind != "row":
-            tail = self._word_tail(units[k - 1], room)
-            if tail is not None:
-                offset, total, header = tail[0], total + tail[1], ""
-        if offset < 0:
-            return None
-        header_tokens = units[k].header_tokens if header else 0
-        return _Start(offset, total + header_tokens, header, True)
-
-    def _word_tail(self, u: Unit, room: int) -> tuple[int, int] | None:
-        """The earliest word start in ``u`` whose suffix of ``u`` fits ``room`` tokens."""
-        pages = self.splitter.pages
-        starts = [
-            m.start()
-            for m in _WORD.finditer(self.splitter.md, u.start, u.end)
-            if pages.marker_at(m.start()) is None
-        ]
-        lo, hi, best = 1, len(starts) - 1, None
-        while lo <= hi:
-            mid = (lo + hi) // 2
-            n = self.splitter.size(starts[mid], u.end)
-            if n <= room:
-                best, hi = (starts[mid], n), mid - 1
-            else:
-                lo = mid + 1
-        return best
