@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 # Structural line candidates: up to 3 spaces, then a run of `#` (1-6), backticks or tildes (3+),
 # and the rest of the line; `parse_outline` applies the remaining rules. The newline-led pattern
@@ -35,10 +36,10 @@ _EMPHASIS = (("**", _STRONG), ("__", _STRONG), ("~~", _STRIKE), ("*", _EM_STAR),
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     """A heading's section: ``[heading_start, body_start)`` is the heading line (empty for the
-    preamble, whose ``level`` is 0), ``[body_start, body_end)`` its body up to the next section."""
+    preamble, whose ``level`` is 0), ``[body_start, body_end)`` its body up to the next section.
+    (An immutable NamedTuple rather than a dataclass: one is made per heading, hot path.)"""
 
     path: tuple[str, ...]
     level: int
