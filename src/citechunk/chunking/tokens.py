@@ -48,7 +48,7 @@ def _tiktoken_counter(spec: str, name: str) -> TokenCounter:
     names = set(tiktoken.list_encoding_names())
     resolved = name + _OFFLINE_SUFFIX if name + _OFFLINE_SUFFIX in names else name
     if resolved not in names:
-        hint = ", ".join(sorted(n.removesuffix(_OFFLINE_SUFFIX) for n in names))
+        hint = ", ".join(sorted({n.removesuffix(_OFFLINE_SUFFIX) for n in names}))
         raise TokenizerError(f"{spec}: unknown tiktoken encoding '{name}' (known: {hint})")
     try:
         encoding = tiktoken.get_encoding(resolved)
