@@ -233,6 +233,9 @@ def test_cli_summary_and_misses(questions_file: Path, chunk_file: Path) -> None:
     assert "0.333" in result.output and "0.250" in result.output  # found@2, MRR
     assert "q3" in result.output and "ranked low" in result.output
     assert "retrieved #1" in result.output
+    assert "causes: not intact 2, wrong page 1, ranked low 1, document has no chunks 1" in (
+        result.output
+    )
 
 
 def test_cli_json(questions_file: Path, chunk_file: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 
 import click
@@ -13,6 +14,7 @@ from ..config import Config
 from ..evaluation import EvalReport, QuestionResult, evaluate
 from ..evaluation.compare import CompareReport, compare
 from ..evaluation.data import EvalChunk, load_chunk_set, load_questions
+from ..evaluation.metrics import PAST_WINDOW
 from ..evaluation.retrieval import RETRIEVERS, make_retriever
 from . import State, main, pass_state
 
@@ -58,6 +60,7 @@ def _snippet(text: str, width: int = 300) -> str:
 def print_misses(console: Console, report: EvalReport) -> None:
     misses: list[QuestionResult] = [r for r in report.results if not r.found or not r.page_correct]
     console.print(f"[bold]{report.retriever}: {len(misses)} misses / wrong pages[/bold]")
+    console.print(f"  causes: {reason_counts(misses)}", markup=False, highlight=False)
     chunks = report.chunk_set.chunks
     for r in misses:
         q = r.question
@@ -70,6 +73,19 @@ def print_misses(console: Console, report: EvalReport) -> None:
         holder = r.hit if r.hit is not None else r.answer_chunk
         if holder is not None:
             _print_chunk(console, f"answer chunk (rank {r.rank or r.answer_rank})", chunks[holder])
+
+
+def reason_counts(results: Sequence[QuestionResult]) -> str:
+    """ "ranked low 7 (answer past the model's input window 5), ..." for a list of misses."""
+    counts: Counter[str] = Counter()
+    for r in results:
+        cause = r.reason.split(" (")[0].split(";")[0] if r.reason else "wrong page"
+        counts[cause] += 1
+        if PAST_WINDOW in r.reason:
+            counts[PAST_WINDOW] += 1
+    past = counts.pop(PAST_WINDOW, 0)
+    parts = [f"{cause} {n}" for cause, n in counts.most_common()]
+    return ", ".join(parts) + (f" (of which {PAST_WINDOW}: {past})" if past else "")
 
 
 def _print_chunk(console: Console, label: str, c: EvalChunk) -> None:
