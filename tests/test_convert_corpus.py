@@ -111,3 +111,16 @@ def test_margin_notes_do_not_split_sentences(corpus: dict[str, tuple[Path, Any]]
     md = " ".join(corpus["llncs_class_instructions.pdf"][1].markdown.split())
     assert "the usage of \\bibitem without an optional parameter." in md
     assert "dropped. If you need two or more footnotes" in md
+
+
+def test_side_by_side_columns_in_one_box_are_not_interleaved(
+    corpus: dict[str, tuple[Path, Any]],
+) -> None:
+    """A sidebar box on page 11 of the breast cancer guide holds two columns; pymupdf4llm alone
+    reads it across ("Some women have abnormal this condition will not develop cells ...")."""
+    if "breast_cancer_guide.pdf" not in corpus:
+        pytest.skip("breast_cancer_guide.pdf not in the corpus")
+    md = " ".join(corpus["breast_cancer_guide.pdf"][1].markdown.split())
+    assert (
+        "Some women have abnormal cells that are contained within the lobules of the breast." in md
+    )

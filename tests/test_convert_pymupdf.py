@@ -334,3 +334,41 @@ def test_margin_notes_are_detached_from_body_lines() -> None:
     assert [s["text"] for s in out[1].textlines[0]["spans"]] == ["citeauthoryear"]
     assert [s["text"] for s in box.textlines[3]["spans"]][0] == "optional parameter."
     assert box.textlines[4]["spans"][0]["text"] == "1."  # numbering is not a margin note
+
+
+def test_two_prose_columns_in_one_box_are_read_column_by_column() -> None:
+    from pymupdf4llm.helpers.document_layout import LayoutBox
+
+    from citechunk.conversion.pymupdf import split_columns
+
+    left_text = [
+        "Some women have abnormal",
+        "cells that are contained",
+        "within the lobules of the",
+        "breast. This is not cancer.",
+    ]
+    right_text = [
+        "This condition will not",
+        "develop breast cancer in",
+        "most women who have it,",
+        "so they are monitored.",
+    ]
+    lines = [_line((54, a), (240, b)) for a, b in zip(left_text, right_text, strict=True)]
+    box = LayoutBox(54, 100, 400, 160, "text", textlines=lines)
+    out = split_columns([box], LayoutBox)
+    assert len(out) == 2
+    assert [ln["spans"][0]["text"] for ln in out[0].textlines] == left_text
+    assert [ln["spans"][0]["text"] for ln in out[1].textlines] == right_text
+    # one column of prose (no gutter crossing every line) stays one box
+    prose = [_line((54, t + " " + u)) for t, u in zip(left_text, right_text, strict=True)]
+    assert (
+        split_columns([LayoutBox(54, 100, 400, 160, "text", textlines=prose)], LayoutBox)[
+            0
+        ].textlines
+        == prose
+    )
+    # a two-column list of short values is not prose: left alone
+    pairs = [_line((54, "Name"), (240, "Value")) for _ in range(4)]
+    assert (
+        len(split_columns([LayoutBox(54, 100, 400, 160, "text", textlines=pairs)], LayoutBox)) == 1
+    )

@@ -51,6 +51,8 @@ GARBLED_SHARE = 0.2
 _RUNNING_CLASSES = ("page-header", "page-footer")
 # Margin notes: spans this many points outside the body text edges; bullets/numbers excluded.
 MARGIN_GAP = 4.0
+# Two prose columns inside one layout box: a gutter at least this wide (points).
+COLUMN_GAP = 10.0
 _MARK_RE = re.compile(r"^[\W\d]+$|^\(?[a-zA-Z0-9]{1,3}[.)]$")
 _GARBAGE_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
 _BLANK_RE = re.compile(r"\s")
@@ -137,6 +139,7 @@ def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str,
             doc, pages=zero_based, use_ocr=False, force_text=True
         )
         for page in parsed.pages:
+            page.boxes = split_columns(page.boxes, document_layout.LayoutBox)
             page.boxes = detach_margin_notes(page.boxes, document_layout.LayoutBox)
         chunks = parsed.to_markdown(header=True, footer=True, page_chunks=True)
     else:
@@ -204,6 +207,68 @@ def detach_margin_notes(boxes: list[Any], box_type: Any) -> list[Any]:
             x0, y0, x1, y1 = note["bbox"]
             out.append(box_type(x0, y0, x1, y1, "text", textlines=[note]))
     return out
+
+
+def _gutter(lines: list[dict[str, Any]]) -> tuple[float, float] | None:
+    """The widest vertical strip (>= COLUMN_GAP pt) that no span of any line crosses."""
+    spans = sorted((sp["bbox"][0], sp["bbox"][2]) for line in lines for sp in line["spans"])
+    best: tuple[float, float] | None = None
+    reach = spans[0][1]
+    for x0, x1 in spans[1:]:
+        if x0 - reach >= COLUMN_GAP and (best is None or x0 - reach > best[1] - best[0]):
+            best = (reach, x0)
+        reach = max(reach, x1)
+    return best
+
+
+def _side(line: dict[str, Any], lo: float, hi: float) -> dict[str, Any] | None:
+    """The part of `line` whose spans lie within [lo, hi] (None when empty)."""
+    spans = [sp for sp in line["spans"] if sp["bbox"][0] >= lo and sp["bbox"][2] <= hi]
+    if not spans:
+        return None
+    x0 = min(sp["bbox"][0] for sp in spans)
+    x1 = max(sp["bbox"][2] for sp in spans)
+    return {"bbox": (x0, line["bbox"][1], x1, line["bbox"][3]), "spans": spans}
+
+
+def split_columns(boxes: list[Any], box_type: Any) -> list[Any]:
+    """Split "text" boxes that hold two prose columns side by side into two boxes, left first.
+
+    pymupdf4llm joins spans at the same height into one line, so a box the layout model drew
+    over two columns reads line by line across both ("Some women have abnormal this condition
+    will not develop"). A box qualifies when it has >= 4 lines, a gutter >= COLUMN_GAP pt that
+    no span crosses, at least half of its lines have text on each side, and both sides average
+    >= 20 characters per line (prose, not a two-column list of short values).
+    """
+    out = []
+    for box in boxes:
+        lines = box.textlines or []
+        gutter = _gutter(lines) if box.boxclass == "text" and len(lines) >= 4 else None
+        if gutter is None:
+            out.append(box)
+            continue
+        left = [x for x in (_side(ln, -1e9, gutter[0]) for ln in lines) if x]
+        right = [x for x in (_side(ln, gutter[1], 1e9) for ln in lines) if x]
+        if not _prose_columns(left, right, len(lines)):
+            out.append(box)
+            continue
+        log.debug("two-column text box split at x=%.0f-%.0f", *gutter)
+        for part in (left, right):
+            x0 = min(ln["bbox"][0] for ln in part)
+            x1 = max(ln["bbox"][2] for ln in part)
+            out.append(
+                box_type(x0, part[0]["bbox"][1], x1, part[-1]["bbox"][3], "text", textlines=part)
+            )
+    return out
+
+
+def _prose_columns(left: list[dict[str, Any]], right: list[dict[str, Any]], total: int) -> bool:
+    def avg_chars(side: list[dict[str, Any]]) -> float:
+        return sum(len(sp["text"].strip()) for ln in side for sp in ln["spans"]) / len(side)
+
+    if len(left) < max(2, total / 2) or len(right) < max(2, total / 2):
+        return False
+    return avg_chars(left) >= 20 and avg_chars(right) >= 20
 
 
 def _without_running_boxes(page: Any, chunk: dict[str, Any]) -> str:
