@@ -9,7 +9,8 @@ Pipeline for one PDF (one parse, everything after it is linear-time text work):
    encoding) get a warning;
 3. pymupdf4llm converts the pages (``page_chunks=True``): with ``use_layout`` the layout model
    path (``document_layout.parse_document``), otherwise the classic ``pymupdf_rag`` path; the
-   choice is made per call, no process-wide switch is flipped;
+   choice is made per call, no process-wide switch is flipped; on the layout path the parsed
+   boxes are fixed before rendering (`split_columns`, `detach_margin_notes`);
 4. page-header / page-footer boxes found by the layout model are cut out (short ones only: a
    long "header" box is body text the model misread), then repeated top/bottom lines
    (`cleanup.strip_running_lines`), both only with ``strip_headers_footers``;
