@@ -32,14 +32,15 @@ def _ray_temp_dirs() -> set[str]:
     }
 
 
-def _children_alive() -> list[str]:
+def _children_alive() -> set[str]:
+    """Live descendants of this process, as "pid command line"."""
     import psutil
 
-    alive = []
+    alive = set()
     for child in psutil.Process().children(recursive=True):
         try:
             if child.status() != psutil.STATUS_ZOMBIE:
-                alive.append(f"{child.pid} {' '.join(child.cmdline())[:80]}")
+                alive.add(f"{child.pid} {' '.join(child.cmdline())[:80]}")
         except psutil.NoSuchProcess:
             continue
     return alive
@@ -55,6 +56,7 @@ def test_cli_ray_run_is_private_quiet_and_clean(
     assert not ray.is_initialized()
     token = Path.home() / ".ray" / "auth_token"
     had_token, dirs_before = token.exists(), _ray_temp_dirs()
+    children_before = _children_alive()  # e.g. multiprocessing's resource tracker
     monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:9")  # nothing listens there
     src = tmp_path / "in"
     src.mkdir()
@@ -69,8 +71,8 @@ def test_cli_ray_run_is_private_quiet_and_clean(
     assert len(list((tmp_path / "out" / "chunks").glob("*.parquet"))) == 1
     assert not ray.is_initialized()
     deadline = time.monotonic() + 20  # Ray's processes exit asynchronously after shutdown
-    while _children_alive() and time.monotonic() < deadline:
+    while _children_alive() - children_before and time.monotonic() < deadline:
         time.sleep(0.5)
-    assert _children_alive() == []
+    assert _children_alive() - children_before == set()
     assert _ray_temp_dirs() == dirs_before
     assert token.exists() == had_token

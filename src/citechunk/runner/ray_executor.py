@@ -15,19 +15,25 @@ OUT, the manifest and the run report; Ray only runs the per-file function:
 * A source mirrored from S3 (`storage.staged`) is fetched by the actor from its URI, so workers
   on other nodes need no access to the driver's disk; other sources must be visible to every
   node under the same path (true on one machine or on a shared file system).
-* Retries are bounded (actor restarts and task retries: `RAY_RETRIES`, user exceptions never
-  retried) and Data keeps going past a lost task; a job whose result never arrives is reported
-  ``failed`` with ``WorkerError`` -- no file vanishes from the report.
+* Retries are bounded and ours: Ray restarts a dead actor but never re-runs its task
+  (``max_task_retries=0``; re-running a file that kills its actor would kill it again, and take
+  the files queued behind it along), Data keeps going past a lost task, and the driver gives each
+  lost job `LOST_RETRIES` more passes. A pass whose actors cannot start within
+  `ACTOR_START_TIMEOUT` (a cluster without free CPUs) gives up instead of waiting forever. A job
+  still without a result is reported ``failed`` with ``WorkerError`` -- no file vanishes from
+  the report, and the run always ends.
 * Without an address a private local Ray instance is started (``address="local"``, so a set
   ``RAY_ADDRESS`` cannot redirect it) with no dashboard, no usage stats, workers' logs kept off
-  the terminal, a per-run token instead of ``~/.ray/auth_token``, and a temporary folder that is
-  removed with the instance at the end. With an address it joins that cluster and leaves it up.
+  the terminal, a per-run token instead of ``~/.ray/auth_token``, and one temporary folder (Ray's
+  sessions and the actors' scratch) removed with the instance at the end. With an address it
+  joins that cluster and leaves it up.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import logging
 import os
 import pickle
@@ -36,6 +42,7 @@ import shutil
 import sys
 import tempfile
 import time
+import uuid
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -51,7 +58,8 @@ from .work import FileResult, Job
 log = logging.getLogger(__name__)
 
 RAY_HINT = "pip install 'citechunk[ray]'"
-RAY_RETRIES = 2  # actor restarts and task retries after a Ray worker or node is lost
+LOST_RETRIES = 1  # extra passes for jobs whose actor or node died under them
+ACTOR_START_TIMEOUT = 300  # seconds a pass waits for its actor pool before giving up
 MAX_FILES_PER_CHILD = 32  # recycle the actor's child process (bounded memory), as the pool does
 _LOCAL_TOKEN = secrets.token_hex(32)  # one per driver process: Ray caches the token it loads
 
@@ -113,13 +121,18 @@ def _quiet_ray_data() -> None:
             handler.setLevel(logging.ERROR)
 
 
-@dataclass
+@dataclass(frozen=True)
 class RaySession:
-    """What `ray_session` started: seconds spent starting, and whether we own the instance."""
+    """What `ray_session` connected to: seconds spent starting, whether we own the instance,
+    and (for our local instance) its temporary folder, also used for the actors' scratch."""
 
     address: str
     started_seconds: float
     owned: bool
+    temp_dir: str = ""
+
+
+_owned: list[RaySession] = []  # the local instance `ray_session` is running, if any
 
 
 @contextlib.contextmanager
@@ -130,7 +143,7 @@ def ray_session(address: str = "", num_cpus: int | None = None) -> Iterator[RayS
     """
     ray = import_ray()
     if ray.is_initialized():
-        yield RaySession("existing", 0.0, owned=False)
+        yield _owned[-1] if _owned else RaySession("existing", 0.0, owned=False)
         return
     start = time.perf_counter()
     if address:
@@ -153,9 +166,11 @@ def ray_session(address: str = "", num_cpus: int | None = None) -> Iterator[RayS
                 logging_level=logging.WARNING,
                 _temp_dir=temp_dir,
             )
+            _owned.append(RaySession("local", time.perf_counter() - start, True, temp_dir))
             try:
-                yield RaySession("local", time.perf_counter() - start, owned=True)
+                yield _owned[-1]
             finally:
+                _owned.pop()
                 ray.shutdown()
     finally:
         _reload_auth()
@@ -201,13 +216,16 @@ class FileMapper:
     ``{"result": [pickled (FileResult, {relpath: bytes}), ...]}``; it never raises for a file.
     """
 
-    def __init__(self, setup: WorkerSetup, timeout: float, sys_path: Sequence[str] = ()) -> None:
+    def __init__(
+        self, setup: WorkerSetup, timeout: float, sys_path: Sequence[str] = (), scratch: str = ""
+    ) -> None:
         for entry in reversed(sys_path):  # a local driver's test/plugin modules
             if entry not in sys.path and os.path.isdir(entry):
                 sys.path.insert(0, entry)
         self.setup = setup
         self.timeout = timeout
         self.worker: Worker | None = None
+        self.scratch = scratch if scratch and os.path.isdir(scratch) else None
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
         import numpy as np
@@ -217,7 +235,7 @@ class FileMapper:
 
     def run(self, task: _Task) -> tuple[FileResult, dict[str, bytes]]:
         start = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="citechunk-ray-") as tmp:
+        with tempfile.TemporaryDirectory(prefix="citechunk-ray-", dir=self.scratch) as tmp:
             try:
                 job = self._localise(task, Path(tmp))
             except CitechunkError as exc:
@@ -279,7 +297,7 @@ def _write_outputs(out: str, files: dict[str, bytes]) -> None:
 
 
 def _lost(job: Job) -> FileResult:
-    cause = f"no result from the Ray cluster after {RAY_RETRIES} retries (worker or node lost)"
+    cause = f"no result from Ray in {1 + LOST_RETRIES} attempts (its Ray worker or node died)"
     return FileResult(
         job.source_file, "failed", size=job.size, error_class="WorkerError", error=cause
     )
@@ -302,6 +320,7 @@ class RayExecutor:
         self.address = address
         self.origins = origins or {}
         self.session: RaySession | None = None
+        self._actor_prefix = f"citechunk-{uuid.uuid4().hex[:12]}-"
 
     def run(
         self, jobs: Sequence[Job], on_start: Callable[[Job], None] | None = None
@@ -309,9 +328,20 @@ class RayExecutor:
         if not jobs:
             return
         num_cpus = None if self.address else (self.workers or None)
-        with ray_session(self.address, num_cpus) as session:
+        with ray_session(self.address, num_cpus) as session, _data_context():
             self.session = session
-            yield from self._run(jobs, on_start)
+            if on_start is not None:
+                for job in jobs:
+                    on_start(job)
+            pending = {j.source_file: j for j in jobs}
+            for attempt in range(1 + LOST_RETRIES):
+                if attempt and pending:
+                    log.warning("retrying %d file(s) lost with their Ray worker", len(pending))
+                for result in self._pass(list(pending.values())):
+                    pending.pop(result.source_file, None)
+                    yield result
+            for job in sorted(pending.values(), key=lambda j: j.source_file):
+                yield _lost(job)
 
     def _tasks(self, jobs: Sequence[Job]) -> list[dict[str, bytes]]:
         ordered = sorted(jobs, key=lambda j: (-j.size, j.source_file))  # large files first
@@ -327,47 +357,98 @@ class RayExecutor:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         return max(1, min(self.workers or cpus, cpus))
 
-    def _run(
-        self, jobs: Sequence[Job], on_start: Callable[[Job], None] | None
-    ) -> Iterator[FileResult]:
-        from ray.data import ActorPoolStrategy, DataContext
+    def _pass(self, jobs: Sequence[Job]) -> Iterator[FileResult]:
+        """One Ray Data pass over `jobs`: the results that came back (lost jobs are missing;
+        a pass that Ray aborts -- e.g. no actor could start in time -- loses the rest)."""
+        if not jobs:
+            return
+        try:
+            yield from self._map(jobs)
+        except Exception as exc:  # noqa: BLE001 -- every job still gets a row (see run)
+            log.error("Ray pass over %d file(s) stopped: %s", len(jobs), exc)
+        finally:
+            _release_actors(self._actor_prefix, min(self._pool_size(), len(jobs)))
+
+    def _map(self, jobs: Sequence[Job]) -> Iterator[FileResult]:
+        from ray.data import ActorPoolStrategy
 
         tasks = self._tasks(jobs)
         by_name = {j.source_file: j for j in jobs}
-        ctx = DataContext.get_current()
-        saved = (ctx.enable_progress_bars, ctx.max_errored_blocks, ctx.print_on_execution_start)
-        ctx.enable_progress_bars, ctx.max_errored_blocks = False, -1
-        ctx.print_on_execution_start = False
-        _quiet_ray_data()
-        size = min(self._pool_size(), len(tasks))
+        scratch = self.session.temp_dir if self.session else ""
         sys_path = [] if self.address else list(sys.path)
-        try:
-            ds = import_ray().data.from_items(tasks, override_num_blocks=len(tasks))
-            with warnings.catch_warnings():
-                # Ray 2.60 deprecates passing max_restarts/max_task_retries this way but has no
-                # other knob for them; citechunk pins Ray, revisit before 2.64.
-                warnings.simplefilter("ignore", DeprecationWarning)
-                mapped = ds.map_batches(
-                    FileMapper,
-                    batch_size=1,
-                    batch_format="numpy",
-                    compute=ActorPoolStrategy(size=size, max_tasks_in_flight_per_actor=1),
-                    fn_constructor_args=(self.setup, self.timeout, sys_path),
-                    num_cpus=1,
-                    max_restarts=RAY_RETRIES,
-                    max_task_retries=RAY_RETRIES,
-                )
-            for job in jobs:
-                if on_start is not None:
-                    on_start(job)
-            for row in mapped.iter_rows():
-                result, files = pickle.loads(row["result"])
-                if result.status == "converted":
-                    _write_outputs(by_name[result.source_file].out, files)
-                by_name.pop(result.source_file, None)
-                yield result
-        finally:
-            ctx.enable_progress_bars, ctx.max_errored_blocks, ctx.print_on_execution_start = saved
-        for job in sorted(by_name.values(), key=lambda j: j.source_file):
-            log.error("%s: lost on the Ray cluster", job.source_file)
-            yield _lost(job)
+        ds = import_ray().data.from_items(tasks, override_num_blocks=len(tasks))
+        with warnings.catch_warnings():
+            # Ray 2.60 deprecates passing max_restarts/max_task_retries and per-actor args this
+            # way but has no other knob for them; citechunk pins Ray, revisit before 2.64.
+            # Restarting a dead actor is safe; re-running its task is not (module docstring).
+            warnings.simplefilter("ignore", DeprecationWarning)
+            mapped = ds.map_batches(
+                FileMapper,
+                batch_size=1,
+                batch_format="numpy",
+                compute=ActorPoolStrategy(
+                    size=min(self._pool_size(), len(tasks)), max_tasks_in_flight_per_actor=1
+                ),
+                fn_constructor_args=(self.setup, self.timeout, sys_path, scratch),
+                num_cpus=1,
+                max_restarts=-1,
+                max_task_retries=0,
+                ray_remote_args_fn=_ActorNames(self._actor_prefix),
+            )
+        for row in mapped.iter_rows():
+            result, files = pickle.loads(row["result"])
+            if result.status == "converted":
+                _write_outputs(by_name[result.source_file].out, files)
+            yield result
+
+
+class _ActorNames:
+    """`ray_remote_args_fn` giving each pool actor a unique name under one prefix."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+
+    def __call__(self) -> dict[str, str]:
+        return {"name": f"{self.prefix}{uuid.uuid4().hex}"}
+
+
+def _release_actors(prefix: str, cpus: int, patience: float = 30.0) -> None:
+    """Kill a finished pass's actors and wait until `cpus` CPUs are free again.
+
+    Ray Data drops its actors by reference counting; after an actor died and restarted, its pool
+    can stay referenced (holding CPUs) and a next pass would wait for them forever."""
+    ray = import_ray()
+    for name in ray.util.list_named_actors():
+        if name.startswith(prefix):
+            with contextlib.suppress(ValueError):  # already gone
+                ray.kill(ray.get_actor(name))
+    deadline = time.monotonic() + patience
+    while True:
+        gc.collect()
+        if ray.available_resources().get("CPU", 0) >= cpus or time.monotonic() > deadline:
+            return
+        time.sleep(0.5)
+
+
+@contextlib.contextmanager
+def _data_context() -> Iterator[None]:
+    """Ray Data settings for our runs, restored afterwards: no progress bars or plan banners,
+    go on past a lost task, give up on an actor pool that cannot start in time."""
+    from ray.data import DataContext
+
+    ctx = DataContext.get_current()
+    wanted = {
+        "enable_progress_bars": False,
+        "print_on_execution_start": False,
+        "max_errored_blocks": -1,
+        "wait_for_min_actors_s": ACTOR_START_TIMEOUT,
+    }
+    saved = {key: getattr(ctx, key) for key in wanted}
+    for key, value in wanted.items():
+        setattr(ctx, key, value)
+    _quiet_ray_data()
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            setattr(ctx, key, value)
