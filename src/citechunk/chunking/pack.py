@@ -101,9 +101,7 @@ class Packer:
         """Body budget in estimated tokens aiming at ``fill`` of the limit."""
         if not self.splitter.estimating:
             return self.budget
-        return min(
-            self.budget, self.max_tokens * fill / self.scale - (self.max_tokens - self.budget)
-        )
+        return self.max_tokens * fill / self.scale - (self.max_tokens - self.budget)
 
     def _measure(self, start: _Start, end: int) -> tuple[str, int]:
         body, tokens = self.measure(start.offset, end, start.header)

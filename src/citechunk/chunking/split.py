@@ -24,7 +24,7 @@ from typing import NamedTuple
 from .pages import PageMap
 from .tokens import TokenCounter
 
-_BLANK_LINES = re.compile(r"\n(?:[ \t]*\n)+")
+_BLANK_LINES = re.compile(r"\n(?:[ \t\r]*\n)+")
 _LINE = re.compile(r"[^\n]+")
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+")
 WORD_RE = re.compile(r"\S+")
