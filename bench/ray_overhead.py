@@ -70,7 +70,12 @@ def main() -> None:
             stop_at = time.perf_counter()
         stop_s = time.perf_counter() - stop_at
         start_s = session.started_seconds
-        same = outputs(tmp / "ray", ray) == outputs(tmp / "local", local)
+        ray_files, local_files = outputs(tmp / "ray", ray), outputs(tmp / "local", local)
+        differ = sorted(
+            k
+            for k in ray_files.keys() | local_files.keys()
+            if ray_files.get(k) != local_files.get(k)
+        )
 
     n = len(pdfs)
     pages = sum(f.pages for f in local.files)
@@ -91,7 +96,9 @@ def main() -> None:
     print(f"ratio ray total / local        {total / local_s:6.2f}x")
     print(f"ray fixed cost (start+stop)    {start_s + stop_s:6.2f} s per ingest call")
     print(f"ray extra per file (run-local) {(run_s - local_s) / n:+6.2f} s")
-    print(f"chunk + Markdown files byte-identical: {same}")
+    print(f"chunk + Markdown files byte-identical: {not differ} ({len(local_files)} files)")
+    for rel in differ:
+        print(f"  differs: {rel}")
 
 
 if __name__ == "__main__":

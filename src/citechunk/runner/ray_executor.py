@@ -217,11 +217,22 @@ class FileMapper:
     """
 
     def __init__(
-        self, setup: WorkerSetup, timeout: float, sys_path: Sequence[str] = (), scratch: str = ""
+        self,
+        setup: WorkerSetup,
+        timeout: float,
+        sys_path: Sequence[str] = (),
+        scratch: str = "",
+        omp_threads: str | None = None,
     ) -> None:
         for entry in reversed(sys_path):  # a local driver's test/plugin modules
             if entry not in sys.path and os.path.isdir(entry):
                 sys.path.insert(0, entry)
+        # Ray sets OMP_NUM_THREADS=1 in its workers; the child must see what a local pool
+        # worker sees (the driver's value), so thread counts cannot make outputs differ.
+        if omp_threads is None:
+            os.environ.pop("OMP_NUM_THREADS", None)
+        else:
+            os.environ["OMP_NUM_THREADS"] = omp_threads
         self.setup = setup
         self.timeout = timeout
         self.worker: Worker | None = None
@@ -389,7 +400,13 @@ class RayExecutor:
                 compute=ActorPoolStrategy(
                     size=min(self._pool_size(), len(tasks)), max_tasks_in_flight_per_actor=1
                 ),
-                fn_constructor_args=(self.setup, self.timeout, sys_path, scratch),
+                fn_constructor_args=(
+                    self.setup,
+                    self.timeout,
+                    sys_path,
+                    scratch,
+                    os.environ.get("OMP_NUM_THREADS"),
+                ),
                 num_cpus=1,
                 max_restarts=-1,
                 max_task_retries=0,
