@@ -58,10 +58,13 @@ MARGIN_BAND = 0.08
 MAX_HEADING_CHARS = 200
 MAX_BOLD_HEADING_CHARS = 120
 
-_BOLD_RE = re.compile(r"bold|black|heavy|demi|semibold|cmbx|cmb\d|-bd\b|\.b$|,b$", re.IGNORECASE)
-_MONO_RE = re.compile(
-    r"mono|courier|consola|menlo|typewriter|cmtt|sftt|inconsolata|code", re.IGNORECASE
+_BOLD_RE = re.compile(
+    r"bold|black|heavy|demi|semibold|medium|-medi|cmbx|cmb\d|-bd\b|\.b$|,b$", re.IGNORECASE
 )
+_MONO_RE = re.compile(
+    r"mono|nimbusmon|courier|consola|menlo|typewriter|cmtt|sftt|inconsolata|code", re.IGNORECASE
+)
+_ITALIC_RE = re.compile(r"italic|ital\b|oblique|-it\b|-obl|cmti|cmsl", re.IGNORECASE)
 _BULLET_RE = re.compile(
     r"^\s*[\u2022\u25aa\u25e6\u25cf\u25cb\u25a0\u25a1\u2023\u2043\u2219\u00b7\u27a2\u25ba\u2013\u2014*-]\s"
 )
@@ -115,6 +118,7 @@ class Line:
     chars: int
     bold_chars: int
     mono_chars: int
+    italic_chars: int
 
     @property
     def vertical(self) -> bool:
@@ -132,6 +136,11 @@ class Fragment:
     size: float  # height of the longest line: a font-size proxy
     bold: bool
     mono: bool
+    italic: bool
+
+    @property
+    def style(self) -> tuple[bool, bool, bool]:
+        return (self.bold, self.mono, self.italic)
 
     @property
     def cells(self) -> list[TextCell]:
@@ -165,6 +174,11 @@ def is_bold_font(font_name: str) -> bool:
 def is_mono_font(font_name: str) -> bool:
     """True when a PDF font name says the font is monospaced."""
     return bool(_MONO_RE.search(font_name.split("+", 1)[-1]))
+
+
+def is_italic_font(font_name: str) -> bool:
+    """True when a PDF font name says the font is italic or oblique."""
+    return bool(_ITALIC_RE.search(font_name.split("+", 1)[-1]))
 
 
 def _cell_box(cell: TextCell, page_height: float) -> Box:
@@ -202,7 +216,7 @@ def make_lines(
 
 
 def _line(cell: TextCell, box: Box, parts: Sequence[TextCell]) -> Line:
-    chars = bold = mono = 0
+    chars = bold = mono = italic = 0
     heights: list[tuple[float, int]] = []
     for part in parts:
         n = len(part.text.strip())
@@ -210,11 +224,11 @@ def _line(cell: TextCell, box: Box, parts: Sequence[TextCell]) -> Line:
         chars += n
         bold += n if is_bold_font(font) else 0
         mono += n if is_mono_font(font) else 0
+        italic += n if is_italic_font(font) else 0
         rect = part.rect.to_bounding_box()
         heights.append((rect.height, n))
-    return Line(
-        cell, box, cell.text.strip(), round(_weighted_median(heights), 1), chars, bold, mono
-    )
+    size = round(_weighted_median(heights), 1)
+    return Line(cell, box, cell.text.strip(), size, chars, bold, mono, italic)
 
 
 def _weighted_median(values: Sequence[tuple[float, int]]) -> float:
@@ -239,8 +253,9 @@ def make_fragment(lines: Sequence[Line]) -> Fragment:
         box=box,
         text=" ".join(x.text for x in lines),
         size=max(lines, key=lambda x: x.chars).size,
-        bold=sum(x.bold_chars for x in lines) >= 0.6 * chars,
+        bold=sum(x.bold_chars for x in lines) >= 0.75 * chars,
         mono=sum(x.mono_chars for x in lines) >= 0.8 * chars,
+        italic=sum(x.italic_chars for x in lines) >= 0.75 * chars,
     )
 
 
@@ -341,10 +356,7 @@ def _continues(block: list[Fragment], frag: Fragment) -> bool:
     gap = frag.box.t - last.box.b
     if gap < -0.3 * size or gap > 0.6 * size:
         return False
-    if abs(frag.size - block[0].size) > 0.12 * size or (frag.bold, frag.mono) != (
-        block[0].bold,
-        block[0].mono,
-    ):
+    if abs(frag.size - block[0].size) > 0.12 * size or frag.style != block[0].style:
         return False
     if starts_list_item(frag.text):
         return False
@@ -410,20 +422,24 @@ def is_heading(block: list[Fragment], text: str, body_size: float) -> bool:
         return False
     if text.rstrip().endswith(".") and len(text.split()) >= 8:
         return False  # a sentence set in large or bold type
+    if "=" in text:
+        return False  # a displayed formula (its glyphs make the line look large)
     size = block[0].size
     if size >= body_size * HEADING_SIZE_RATIO:
         # several lines of slightly larger text are a paragraph unless short (a wrapped title)
         return len(block) == 1 or len(text) <= 100 or size >= body_size * 1.3
-    if _numbered_caps(block, text, letters) and size >= body_size * 0.85:
+    if _numbered_line(block, text, letters) and size >= body_size * 0.85:
         return True
     bold_heading = block[0].bold and len(block) <= 2 and len(text) <= MAX_BOLD_HEADING_CHARS
     return bold_heading and size >= body_size * 0.9 and not text.rstrip().endswith((",", ";"))
 
 
-def _numbered_caps(block: list[Fragment], text: str, letters: list[str]) -> bool:
-    """One short numbered line in capitals: "IV. TEXT DATA" (small caps at body size)."""
+def _numbered_line(block: list[Fragment], text: str, letters: list[str]) -> bool:
+    """One short numbered line in capitals or italics, at body size: "IV. TEXT DATA" (small
+    caps), "A. Google DeepDream" (italic)."""
     caps = len(letters) >= 4 and all(c.isupper() for c in letters)
-    return caps and len(block) == 1 and len(text) <= 80 and _NUMBERED_RE.match(text) is not None
+    short = len(block) == 1 and len(text) <= 80 and _NUMBERED_RE.match(text) is not None
+    return short and (caps or block[0].italic)
 
 
 def body_size(sizes: Counter[float]) -> float:
