@@ -24,7 +24,7 @@ $(VENV)/.all: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.base
 	rm -rf out
 	$(BIN)/citechunk -v ingest sample_pdfs --out out
-	$(BIN)/citechunk inspect out --doc report_outline.pdf --chunk 1
+	$(BIN)/citechunk inspect out --doc report_outline.pdf --chunk 2
 
 lint: $(VENV)/.all
 	$(BIN)/ruff check src tests bench sample_pdfs

@@ -477,3 +477,51 @@ def test_real_conversions_keep_the_contract(corpus_pdfs: list[Path], name: str) 
     if name == "world_capitals_table.pdf":  # six pages of one long table
         pages = {p for c in chunk_markdown(markdown) for p in (c.first_page, c.last_page)}
         assert pages == set(range(1, 7))
+
+
+def _needless_splits(markdown: str, chunks: list[Chunk], options: ChunkOptions) -> list[str]:
+    """Runs of consecutive chunks with one heading path whose joined section would have fit."""
+    counter = get_counter(options.tokenizer)
+    bad, i = [], 0
+    while i < len(chunks):
+        j = i
+        while j + 1 < len(chunks) and chunks[j + 1].heading_path == chunks[i].heading_path:
+            j += 1
+        if j > i:
+            body = strip_markers(markdown[chunks[i].char_start : chunks[j].char_end]).strip()
+            path = chunks[i].heading_path
+            text = " > ".join(path) + "\n\n" + body if path else body
+            if counter.count(text) <= options.max_tokens:
+                bad.append(" > ".join(path))
+        i = j + 1
+    return bad
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_a_section_that_fits_is_one_chunk_even_across_a_page_break(tokenizer: str) -> None:
+    sentences = [
+        f"Sentence {n} of the cash position says the Group held EUR {n} million with bank {n}."
+        for n in range(40)
+    ]
+    first, second = " ".join(sentences[:30]), " ".join(sentences[30:])
+    markdown = render_pages([(2, f"# Liquidity\n\n## Cash position\n\n{first}"), (3, second)])
+    options = ChunkOptions(tokenizer=tokenizer, max_tokens=1024)
+    assert get_counter(tokenizer).count(strip_markers(markdown)) < 1024
+    chunks = run(markdown, tokenizer=tokenizer, max_tokens=1024)
+    assert [(c.heading_path, c.first_page, c.last_page) for c in chunks] == [
+        (("Liquidity", "Cash position"), 2, 3)
+    ]
+    assert _needless_splits(markdown, chunks, options) == []
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_sample_pdfs_have_no_needless_splits(sample_pdfs: Path, tokenizer: str) -> None:
+    from citechunk import convert
+
+    for pdf in sorted(sample_pdfs.glob("*.pdf")):
+        markdown = convert(pdf).markdown
+        for max_tokens in (128, 256, 512):
+            options = ChunkOptions(tokenizer=tokenizer, max_tokens=max_tokens)
+            chunks = chunk_markdown(markdown, options)
+            assert_chunk_contract(markdown, chunks, options)
+            assert _needless_splits(markdown, chunks, options) == [], (pdf.name, max_tokens)

@@ -32,8 +32,10 @@ _BULLET = re.compile(r"[ \t]*(?:[-*+•▪●◦]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]
 _TABLE_SEPARATOR = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?")
 
 APPROX_CHARS_PER_TOKEN = 4
-# A section whose estimated size is under this share of the budget is counted whole first.
-LIKELY_FIT = 0.9
+# A section whose estimated size is under this share of the budget is counted whole first, so a
+# section that fits is one chunk even when the estimate runs high (estimates are off by far
+# less than 2x on real text; a section that truly fits is never split because of one).
+LIKELY_FIT = 2.0
 # Tokens per character assumed before any exact count of the document has been made.
 INITIAL_RATIO = 0.3
 
