@@ -30,6 +30,19 @@ from citechunk.runner.ray_executor import ray_session
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pdfs"
 
 
+def source_digest() -> str:
+    """A digest of the imported citechunk sources: workers import them afresh, so an edit
+    during the benchmark would make the two executors run different code."""
+    import hashlib
+
+    import citechunk
+
+    h = hashlib.sha256()
+    for path in sorted(Path(citechunk.__file__).parent.rglob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
 def configure(executor: str, workers: int) -> Config:
     cfg = load_config(None, {"run": {"workers": workers}})
     return dataclasses.replace(cfg, run=dataclasses.replace(cfg.run, executor=executor))
@@ -56,6 +69,7 @@ def main() -> None:
     if not pdfs:
         raise SystemExit(f"no PDFs in {args.corpus}")
 
+    digest = source_digest()
     with tempfile.TemporaryDirectory(prefix="citechunk-bench-ray-") as tmp_name:
         tmp = Path(tmp_name)
         src = tmp / "in"
@@ -99,6 +113,8 @@ def main() -> None:
     print(f"chunk + Markdown files byte-identical: {not differ} ({len(local_files)} files)")
     for rel in differ:
         print(f"  differs: {rel}")
+    if source_digest() != digest:
+        print("WARNING: citechunk's sources changed during the run; rerun from a frozen copy")
 
 
 if __name__ == "__main__":
