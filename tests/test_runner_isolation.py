@@ -22,7 +22,7 @@ def test_hang_crash_abort_are_isolated(tmp_path: Path, sample_pdfs: Path) -> Non
     for bad in ("hang_me.pdf", "crash_me.pdf", "abort_me.pdf"):
         shutil.copy(good[0], src / bad)
     cfg = load_config(
-        None, {"convert": {"backend": "test-chaos"}, "run": {"workers": 2, "timeout": 20}}
+        None, {"convert": {"backend": "test-chaos"}, "run": {"workers": 2, "timeout": 45}}
     )
 
     report = ingest(src, tmp_path / "out", cfg)
@@ -30,7 +30,7 @@ def test_hang_crash_abort_are_isolated(tmp_path: Path, sample_pdfs: Path) -> Non
     rows = {f.source_file: f for f in report.files}
     assert rows["hang_me.pdf"].status == "failed"
     assert rows["hang_me.pdf"].error_class == "WorkerError"
-    assert "timed out after 20 s" in rows["hang_me.pdf"].error
+    assert "timed out after 45 s" in rows["hang_me.pdf"].error
     assert rows["crash_me.pdf"].status == "failed"
     assert "SIGSEGV" in rows["crash_me.pdf"].error
     assert rows["abort_me.pdf"].status == "failed"
