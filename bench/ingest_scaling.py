@@ -129,11 +129,29 @@ def memory_row(label: str, m: Measured, report: dict) -> str:
     )
 
 
+def scaling_only(corpus: Path) -> None:
+    """--workers 2, then 1, then 2 and 1 again (drift in the machine's load shows as spread)."""
+    with tempfile.TemporaryDirectory(prefix="citechunk-bench-") as tmp:
+        t = Path(tmp)
+        runs = [(w, ingest(corpus, t / f"r{i}-w{w}", w)[0]) for i, w in enumerate((2, 1, 2, 1))]
+    for w, m in runs:
+        print(f"ingest --workers {w}: wall {m.seconds:8.2f} s  cpu {m.cpu_seconds:8.2f} s")
+    best = {w: min(m.seconds for v, m in runs if v == w) for w in (1, 2)}
+    print(
+        f"scaling   ingest w2 vs w1 (best of 2 each): {best[1] / best[2]:5.2f} x   (target >= 1.8 x)"
+    )
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--copies", type=int, default=10)
     ap.add_argument("--pages", default="1-3", help='pages for the memory runs ("" = all)')
+    ap.add_argument(
+        "--scaling-only", action="store_true", help="only --workers 1 vs 2 (for a quiet moment)"
+    )
     args = ap.parse_args()
     corpus = args.corpus.resolve()
     pdfs = sorted(corpus.glob("*.pdf"))
@@ -146,6 +164,9 @@ def main() -> None:
     print(
         f"cores: {os.cpu_count()}  load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
+    if args.scaling_only:
+        scaling_only(corpus)
+        return
     with tempfile.TemporaryDirectory(prefix="citechunk-bench-") as tmp:
         t = Path(tmp)
         bare = measure([sys.executable, "-c", BARE, str(corpus), ""])
