@@ -154,6 +154,10 @@ def scaling_only(corpus: Path) -> None:
     print(
         f"scaling   ingest w2 vs w1 (best of 2 each): {best[1] / best[2]:5.2f} x   (target >= 1.8 x)"
     )
+    total, makespan = balance(results[-1][2], corpus)
+    print(
+        f"schedule  bound on 2 free cores (last w1 run's per-file times): {total / makespan:.2f} x"
+    )
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
