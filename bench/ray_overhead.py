@@ -9,7 +9,7 @@ Measured (wall clock, each run into a fresh OUT, so every file is converted):
 Printed: each time, ray run / local, (start + run + stop) / local, Ray's fixed cost and its
 cost per file, and whether the chunk and Markdown files are byte-identical.
 
-Usage: .venv/bin/python bench/ray_overhead.py [--files 8] [--workers 2] [--corpus DIR]
+Usage: .venv/bin/python bench/ray_overhead.py [--files 8] [--workers 2] [--corpus DIR] [--ray-first]
 The slice is the first N PDFs of ../shared/corpus/pdfs by name (all 16 with --files 0).
 """
 
@@ -63,6 +63,7 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=8, help="PDFs in the slice (0 = all)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--ray-first", action="store_true", help="run Ray before the local pool")
     args = parser.parse_args()
     pdfs = sorted(args.corpus.glob("*.pdf"))
     pdfs = pdfs[: args.files] if args.files else pdfs
@@ -78,12 +79,15 @@ def main() -> None:
             shutil.copy(pdf, src / pdf.name)
         mb = sum(p.stat().st_size for p in pdfs) / 1e6
 
-        local_s, local = timed_ingest(src, tmp / "local", configure("local", args.workers))
+        if not args.ray_first:
+            local_s, local = timed_ingest(src, tmp / "local", configure("local", args.workers))
         with ray_session("", num_cpus=args.workers) as session:
             run_s, ray = timed_ingest(src, tmp / "ray", configure("ray", args.workers))
             stop_at = time.perf_counter()
         stop_s = time.perf_counter() - stop_at
         start_s = session.started_seconds
+        if args.ray_first:
+            local_s, local = timed_ingest(src, tmp / "local", configure("local", args.workers))
         ray_files, local_files = outputs(tmp / "ray", ray), outputs(tmp / "local", local)
         differ = sorted(
             k
@@ -100,12 +104,16 @@ def main() -> None:
     print(
         f"machine load average (1/5/15 min) at the end: {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
     )
+    print(f"order: {'ray, then local' if args.ray_first else 'local, then ray'}")
     print(f"converted: local {local.count('converted')}/{n}, ray {ray.count('converted')}/{n}")
     print(f"local executor         {local_s:8.2f} s  ({local_s / n:.2f} s/file)")
     print(f"ray start (ray.init)   {start_s:8.2f} s")
     print(f"ray run                {run_s:8.2f} s  ({run_s / n:.2f} s/file)")
     print(f"ray stop (shutdown)    {stop_s:8.2f} s")
     print(f"ray total              {total:8.2f} s")
+    work_local = sum(f.seconds for f in local.files)
+    work_ray = sum(f.seconds for f in ray.files)
+    print(f"per-file work, summed  local {work_local:8.2f} s   ray {work_ray:8.2f} s")
     print(f"ratio ray run / local          {run_s / local_s:6.2f}x")
     print(f"ratio ray total / local        {total / local_s:6.2f}x")
     print(f"ray fixed cost (start+stop)    {start_s + stop_s:6.2f} s per ingest call")
