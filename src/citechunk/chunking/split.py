@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -278,22 +278,35 @@ class Splitter:
         i = bisect_right(self.fence_starts, pos) - 1
         return i >= 0 and pos < self.fence_ends[i]
 
-    def _blocks(self, start: int, end: int) -> list[tuple[int, int]]:
-        """Tight spans between blank lines; blank lines inside a fence do not separate."""
+    def _between(
+        self, start: int, end: int, cuts: Iterable[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
+        """Tight spans of [start, end) between cuts; a cut (a, b) ends one span at ``a`` and
+        starts the next at ``b``. Spans holding only whitespace and markers are dropped."""
         out: list[tuple[int, int]] = []
         prev = start
-        fenced = self._fence_overlaps(start, end)
-        for m in _BLANK_LINES.finditer(self.md, start, end):
-            if fenced and self._in_fence(m.start()):
-                continue
-            span = self.pages.trim(prev, m.start())
+        for piece_end, next_start in cuts:
+            span = self.pages.trim(prev, piece_end)
             if span:
                 out.append(span)
-            prev = m.end()
+            prev = next_start
         span = self.pages.trim(prev, end)
         if span:
             out.append(span)
         return out
+
+    def _blocks(self, start: int, end: int) -> list[tuple[int, int]]:
+        """Tight spans between blank lines; blank lines inside a fence do not separate."""
+        fenced = self._fence_overlaps(start, end)
+        return self._between(
+            start,
+            end,
+            (
+                m.span()
+                for m in _BLANK_LINES.finditer(self.md, start, end)
+                if not (fenced and self._in_fence(m.start()))
+            ),
+        )
 
     def _block_kind(self, s: int, e: int) -> str:
         md = self.md
@@ -318,17 +331,10 @@ class Splitter:
         return out
 
     def _sentences(self, s: int, e: int) -> list[tuple[int, int]]:
-        out = []
-        prev = s
-        for m in _SENTENCE_END.finditer(self.md, s, e):
-            span = self.pages.trim(prev, m.end())
-            if span:
-                out.append(span)
-            prev = m.end()
-        span = self.pages.trim(prev, e)
-        if span:
-            out.append(span)
-        return out
+        """Tight spans ending after each sentence end (its punctuation and whitespace kept)."""
+        return self._between(
+            s, e, ((m.end(), m.end()) for m in _SENTENCE_END.finditer(self.md, s, e))
+        )
 
     def _items(self, s: int, e: int) -> list[tuple[int, int]]:
         """List items: a line starting a bullet at the first item's indentation or less, with
