@@ -37,3 +37,17 @@ class ChaosBackend(Backend):
         if "abort" in path.name:
             os.abort()
         return get_backend("pymupdf").convert(path, options)
+
+
+def chaos_input(folder: Path, sample_pdfs: Path, bad_names: tuple[str, ...]) -> list[Path]:
+    """Fill `folder` with the first three sample PDFs and, under each of `bad_names`, a copy of
+    the first one (ChaosBackend misbehaves by name). Returns the three good files' sources."""
+    import shutil
+
+    folder.mkdir()
+    good = sorted(sample_pdfs.glob("*.pdf"))[:3]
+    for p in good:
+        shutil.copy(p, folder / p.name)
+    for bad in bad_names:
+        shutil.copy(good[0], folder / bad)
+    return good

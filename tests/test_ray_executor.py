@@ -16,6 +16,7 @@ import pytest
 from citechunk.config import Config, load_config
 from citechunk.conversion.registry import register
 from citechunk.runner import RunReport, ingest
+from runner_backends import chaos_input
 from s3_server import get_tree, make_bucket, moto_s3, put_tree
 
 pytest.importorskip("ray.data", reason="ray not installed (pip install 'citechunk[ray]')")
@@ -88,12 +89,7 @@ def test_crash_hang_and_a_killed_actor_are_reported_and_neighbours_written(
 ) -> None:
     register("test-actor-killer", "ray_backends:ActorKillerBackend")
     src = tmp_path / "in"
-    src.mkdir()
-    good = sorted(sample_pdfs.glob("*.pdf"))[:3]
-    for p in good:
-        shutil.copy(p, src / p.name)
-    for bad in ("hang_me.pdf", "crash_me.pdf", "killactor_me.pdf"):
-        shutil.copy(good[0], src / bad)
+    good = chaos_input(src, sample_pdfs, ("hang_me.pdf", "crash_me.pdf", "killactor_me.pdf"))
     cfg = configure("ray", timeout=8)
     cfg = dataclasses.replace(
         cfg, convert=dataclasses.replace(cfg.convert, backend="test-actor-killer")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -10,17 +9,13 @@ import pyarrow.parquet as pq
 from citechunk.config import load_config
 from citechunk.conversion.registry import register
 from citechunk.runner import ingest
+from runner_backends import chaos_input
 
 
 def test_hang_crash_abort_are_isolated(tmp_path: Path, sample_pdfs: Path) -> None:
     register("test-chaos", "runner_backends:ChaosBackend")
     src = tmp_path / "in"
-    src.mkdir()
-    good = sorted(sample_pdfs.glob("*.pdf"))[:3]
-    for p in good:
-        shutil.copy(p, src / p.name)
-    for bad in ("hang_me.pdf", "crash_me.pdf", "abort_me.pdf"):
-        shutil.copy(good[0], src / bad)
+    good = chaos_input(src, sample_pdfs, ("hang_me.pdf", "crash_me.pdf", "abort_me.pdf"))
     cfg = load_config(
         None, {"convert": {"backend": "test-chaos"}, "run": {"workers": 2, "timeout": 45}}
     )
