@@ -165,6 +165,7 @@ def test_config_error_exits_with_code_two() -> None:
         ("chunk", {"max_depth": 7}, "chunk.max_depth"),
         ("chunk", {"start_page": 0}, "chunk.start_page"),
         ("run", {"workers": -1}, "run.workers"),
+        ("run", {"threads_per_worker": 0}, "run.threads_per_worker"),
         ("run", {"timeout": 0}, "run.timeout"),
         ("eval", {"k": 0}, "eval.k"),
     ],

@@ -51,6 +51,7 @@ class ExportOptions:
 class RunOptions:
     executor: Literal["local", "ray"] = "local"
     workers: int = 0  # 0 = number of CPU cores
+    threads_per_worker: int = 1  # threads each worker's libraries may use (ONNX, OpenMP)
     timeout: float = 600.0  # seconds per file
     full: bool = False
     ray_address: str = ""
@@ -155,6 +156,8 @@ def validate(config: Config, source: str) -> None:
         raise ConfigError(f"{source}: 'chunk.start_page' must be at least 1")
     if config.run.workers < 0:
         raise ConfigError(f"{source}: 'run.workers' must be 0 (all cores) or more")
+    if config.run.threads_per_worker < 1:
+        raise ConfigError(f"{source}: 'run.threads_per_worker' must be 1 or more")
     if config.run.timeout <= 0:
         raise ConfigError(f"{source}: 'run.timeout' must be positive")
     if config.eval.k < 1:

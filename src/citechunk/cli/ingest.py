@@ -150,6 +150,7 @@ def _overrides(opts: dict[str, Any]) -> dict[str, dict[str, Any]]:
         },
         "run": {
             "workers": opts["workers"],
+            "threads_per_worker": opts["threads_per_worker"],
             "timeout": opts["timeout"],
             "full": opts["full"] or None,
             "executor": opts["executor"],
@@ -164,6 +165,11 @@ def _overrides(opts: dict[str, Any]) -> dict[str, dict[str, Any]]:
 @click.option("--format", "fmt", type=click.Choice(["parquet", "jsonl"]), help="Chunk file format.")
 @click.option("--backend", help="Conversion backend (see `citechunk backends`).")
 @click.option("--workers", type=click.IntRange(min=0), help="Parallel processes (0 = all cores).")
+@click.option(
+    "--threads-per-worker",
+    type=click.IntRange(min=1),
+    help="Threads each worker's libraries may use (default 1: N workers use N cores).",
+)
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per file.")
 @click.option("--full", is_flag=True, default=False, help="Reprocess every file.")
 @click.option(

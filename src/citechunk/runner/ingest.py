@@ -72,7 +72,7 @@ def output_config(config: Config) -> dict[str, Any]:
 
 
 def _executor(config: Config, workers: int, log_format: str) -> Executor:
-    setup = WorkerSetup.current(config.convert.backend, log_format)
+    setup = WorkerSetup.current(config.convert.backend, log_format, config.run.threads_per_worker)
     if config.run.executor == "local":
         return LocalExecutor(workers, config.run.timeout, setup)
     if config.run.executor == "ray":  # hook owned by ray_executor.py (issue 7)

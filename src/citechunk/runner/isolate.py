@@ -44,11 +44,12 @@ class WorkerSetup:
     log_level: int
     log_format: str
     backend: str  # loaded before the worker reports ready, so no file pays for it
+    threads: int = 1  # threads each library may use inside this worker (see threads.py)
 
     @classmethod
-    def current(cls, backend: str, log_format: str = "text") -> WorkerSetup:
+    def current(cls, backend: str, log_format: str = "text", threads: int = 1) -> WorkerSetup:
         level = logging.getLogger("citechunk").getEffectiveLevel()
-        return cls(tuple(sorted(registrations().items())), level, log_format, backend)
+        return cls(tuple(sorted(registrations().items())), level, log_format, backend, threads)
 
 
 def _die_with_parent() -> None:
@@ -61,9 +62,12 @@ def _die_with_parent() -> None:
 
 
 def _prepare(setup: WorkerSetup) -> None:
-    """Logging, run-time backend registrations, backend warm-up (errors surface per file)."""
+    """Thread limits, logging, run-time backend registrations, backend warm-up (errors surface
+    per file)."""
     from ..logsetup import setup_logging
+    from .threads import limit_threads
 
+    limit_threads(setup.threads)
     verbose = (
         0 if setup.log_level >= logging.WARNING else 1 if setup.log_level >= logging.INFO else 2
     )
