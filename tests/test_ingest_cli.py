@@ -40,6 +40,8 @@ def test_ok_run_exit_0_summary_and_plain_log_lines(tmp_path: Path, sample_pdfs: 
         "jsonl",
         "--max-tokens",
         "200",
+        "--threads-per-worker",
+        "2",
     )
     assert code == 0, err
     lines = [json.loads(line) for line in err.splitlines()]
@@ -55,6 +57,7 @@ def test_ok_run_exit_0_summary_and_plain_log_lines(tmp_path: Path, sample_pdfs: 
         (["{pdf}", "--out", "{o}", "--backend", "nope"], "unknown backend 'nope'"),
         (["{pdf}", "--out", "{o}", "--max-tokens", "3"], "max_tokens"),
         (["{pdf}"], "Missing option '-o' / '--out'"),
+        (["{pdf}", "--out", "{o}", "--threads-per-worker", "0"], "--threads-per-worker"),
     ],
 )
 def test_usage_and_config_errors_exit_2(
