@@ -525,3 +525,18 @@ def test_sample_pdfs_have_no_needless_splits(sample_pdfs: Path, tokenizer: str) 
             chunks = chunk_markdown(markdown, options)
             assert_chunk_contract(markdown, chunks, options)
             assert _needless_splits(markdown, chunks, options) == [], (pdf.name, max_tokens)
+
+
+def test_lead_in_line_joins_the_table_it_introduces() -> None:
+    """A short lead-in before a table too big to join it whole starts the first table piece
+    instead of making a chunk of its own (pack.LEAD_IN)."""
+    rows = "\n".join(
+        f"|{1000 + i * 7919}|{i * 37 % 97}.{i % 10}%|{i * 131071 % 99991}|" for i in range(20)
+    )
+    md = "# Capitals\n\nPopulation as a share of the country.\n\n|A|B|C|\n|---|---|---|\n"
+    options = ChunkOptions(max_tokens=256, tokenizer="tiktoken:cl100k_base")
+    chunks = chunk_markdown(md + rows + "\n", options)
+    assert len(chunks) == 2  # the table alone needs all 256 tokens: one cut is unavoidable
+    assert chunks[0].body.startswith("Population as a share") and "|1000|" in chunks[0].body
+    assert chunks[1].body.startswith("|A|B|C|\n|---|---|---|\n|")  # header repeated
+    assert min(c.token_count for c in chunks) > 256 * 0.15

@@ -16,6 +16,7 @@ import pymupdf
 import pytest
 
 from citechunk.conversion import convert
+from citechunk.conversion.numbering import section_number
 from citechunk.conversion.outline import Fidelity, from_toc, heading_fidelity
 from citechunk.markers import iter_markers, strip_markers
 
@@ -124,3 +125,33 @@ def test_side_by_side_columns_in_one_box_are_not_interleaved(
     assert (
         "Some women have abnormal cells that are contained within the lobules of the breast." in md
     )
+
+
+def test_numbered_headings_nest_by_their_numbers(corpus: dict[str, tuple[Path, Any]]) -> None:
+    """In PDFs without an outline, heading levels follow the decimal section numbers, and no
+    unnumbered heading (a figure label taken for a heading) ends a numbered section."""
+    checked = 0
+    for name, (path, doc) in corpus.items():
+        with pymupdf.open(path) as pdf:
+            if pdf.get_toc(simple=True):
+                continue
+        heads, fenced = [], False
+        for line in doc.markdown.split("\n"):
+            fenced ^= line.startswith("```")
+            m = None if fenced else re.match(r"(#{1,6}) (.*)$", line)
+            if m:
+                heads.append((len(m.group(1)), section_number(m.group(2))))
+        numbered = [i for i, (_, n) in enumerate(heads) if n]
+        if len(numbered) < 3 or len({heads[i][1][0] for i in numbered}) < 2:  # type: ignore[index]
+            continue
+        checked += 1
+        offsets = {heads[i][0] - len(heads[i][1]) for i in numbered}  # type: ignore[arg-type]
+        assert len(offsets) == 1, (name, heads)
+        current = 0
+        for k in range(numbered[0], numbered[-1] + 1):
+            level, number = heads[k]
+            if number:
+                current = level
+            else:
+                assert level > current, (name, heads[k], current)
+    assert checked >= 2  # the corpus has several unoutlined numbered papers

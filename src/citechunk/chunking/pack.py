@@ -29,6 +29,10 @@ class _Start:
 FILL = 0.96
 SHRINK_TO = 0.97
 GROW_BELOW = 0.5
+# A piece that would end before a unit too big to join, while holding less than this share of
+# the limit (a caption, a lead-in line "Options:"), takes the start of that unit instead: the
+# unit is split one ladder level further (a table into rows, a paragraph into lines/sentences).
+LEAD_IN = 0.15
 
 
 class Packer:
@@ -65,6 +69,8 @@ class Packer:
         while start is not None and i < len(units):
             target = self._target(FILL)
             j, _ = self._greedy(units, i, start, target)
+            if i < j < len(units) and self._lead_in(units, i, j, start):
+                j, _ = self._greedy(units, i, start, target)
             if j == i:  # the overlap leaves no room for the next unit: shrink or drop it
                 room = int(target) - units[i].tokens - units[i].header_tokens - 1
                 smaller = self._overlap_start(units, first, i, min(room, start.tokens - 1))
@@ -72,7 +78,7 @@ class Packer:
                 start = smaller if smaller is not None and shrunk else self._fresh(units[i])
                 continue
             fitted = self._fit(units, i, j, start)
-            if fitted is None:  # units[i] was refined in place: retry from it
+            if fitted is None:  # a unit was split further in place: retry from units[i]
                 start = self._fresh(units[i])
                 continue
             piece, nxt = fitted
@@ -81,6 +87,22 @@ class Packer:
             if i < len(units):
                 start = self._overlap_start(units, first, i) or self._fresh(units[i])
         return pieces
+
+    def _lead_in(self, units: list[Unit], i: int, j: int, start: _Start) -> bool:
+        """Split units[j] one ladder level down in place when units[i:j] alone would make a
+        piece under LEAD_IN of the limit; False when it does not apply or cannot split."""
+        if start.overlap or self._estimate(units, i, j, start) >= self.budget * LEAD_IN:
+            return False
+        u = units[j]
+        if u.kind == "word" or u.tokens < 2:
+            return False
+        sub = self.splitter.refine(u, u.tokens - 1)
+        if len(sub) < 2:
+            return False
+        if u.header:
+            sub[0] = sub[0].with_header(u.header, u.header_tokens)
+        units[j : j + 1] = sub
+        return True
 
     def _greedy(self, units: list[Unit], i: int, start: _Start, budget: float) -> tuple[int, int]:
         """(index after the last unit that fits ``budget`` from ``start``, estimated size)."""
@@ -122,6 +144,8 @@ class Packer:
                     return grown
                 return Piece(start.offset, units[j - 1].end, start.header, body, tokens), j
             smaller = min(j - 1, self._greedy(units, i, start, self._target(SHRINK_TO))[0])
+            if smaller > i and self._lead_in(units, i, smaller, start):
+                return None  # units[smaller] was split: retry with its first part
             if smaller > i:
                 j = smaller
             elif start.overlap:

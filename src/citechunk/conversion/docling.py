@@ -42,6 +42,7 @@ from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
 from .base import Backend, parse_pages, sha256_file
 from .cleanup import HEADING_RE, strip_running_lines, tidy_page
+from .numbering import repair_numbering
 from .outline import from_toc, repair_headings
 
 log = logging.getLogger(__name__)
@@ -164,6 +165,8 @@ def finish_pages(
         result, stats = repair_headings(result, from_toc(facts.toc))
         if stats.missing:
             warnings.append(f"outline entries not found on their pages: {len(stats.missing)}")
+    elif options.outline_repair:
+        result = repair_numbering(result)
     return result, warnings
 
 

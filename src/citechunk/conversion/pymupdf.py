@@ -41,6 +41,7 @@ from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
 from .base import Backend, parse_pages, sha256_file
 from .cleanup import normalize_text, strip_running_lines, tidy_page
+from .numbering import repair_numbering
 from .outline import from_toc, repair_headings
 
 log = logging.getLogger(__name__)
@@ -407,6 +408,8 @@ class PyMuPDFBackend(Backend):
             page_md, stats = repair_headings(page_md, toc)
             if stats.missing:
                 log.info("%s: outline entries not found: %s", path, "; ".join(stats.missing))
+        elif options.outline_repair:
+            page_md = repair_numbering(page_md)
         provenance = Provenance(
             source=str(path),
             source_sha256=sha256_file(path),

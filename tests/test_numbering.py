@@ -1,0 +1,55 @@
+"""Heading levels from section numbers (conversion/numbering.py) on hand-made pages."""
+
+from __future__ import annotations
+
+import re
+
+from citechunk.conversion.numbering import repair_numbering, section_number
+
+
+def levels(pages: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    return [
+        (len(m.group(1)), m.group(2))
+        for _, text in pages
+        for m in re.finditer(r"^(#{1,6}) (.*)$", text, re.M)
+    ]
+
+
+def test_section_number() -> None:
+    assert section_number("2.1. Main Components") == (2, 1)
+    assert section_number("3.1.4 Hydrographic") == (3, 1, 4)
+    assert section_number("1 Introduction") == (1,)
+    assert section_number("2023 Annual Report") is None  # a year, not a section
+    assert section_number("Train: all (59k)") is None
+    assert section_number("5 %") is None
+
+
+def test_levels_follow_numbers_and_labels_nest_inside_sections() -> None:
+    pages = [
+        (1, "# A Paper Title\n\n## Abstract\n\ntext\n\n## 1 Introduction\n\ntext"),
+        (2, "## 2 Method\n\n### 2.1 Data\n\nrows\n\n# Train: 1k\n# Train: 10k\n\nmore"),
+        (3, "### 2.1.1 Cleaning\n\ntext\n\n## 3 Results\n\ntext\n\n## References\n\n[1] x"),
+    ]
+    assert levels(repair_numbering(pages)) == [
+        (1, "A Paper Title"),
+        (2, "Abstract"),  # before the first numbered heading: untouched
+        (2, "1 Introduction"),
+        (2, "2 Method"),
+        (3, "2.1 Data"),
+        (4, "Train: 1k"),  # a figure label: now inside 2.1, no longer a top-level heading
+        (4, "Train: 10k"),
+        (4, "2.1.1 Cleaning"),  # was level 3 like its parent
+        (2, "3 Results"),
+        (2, "References"),  # after the last numbered heading: untouched
+    ]
+
+
+def test_unnumbered_documents_and_code_fences_are_untouched() -> None:
+    plain = [(1, "# Title\n\n### Deep\n\n# Other\n\ntext")]
+    assert repair_numbering(plain) == plain
+    one_top = [(1, "## 1 A\n\n# 1.1 B\n\n# 1.2 C\n\n# x")]  # one top-level number only
+    assert repair_numbering(one_top) == one_top
+    fenced = [(1, "## 1 A\n\n```\n# 9 not a heading\n```\n\n## 2 B\n\n# 2.1 C\n\n## 3 D")]
+    out = repair_numbering(fenced)[0][1]
+    assert "# 9 not a heading" in out.split("\n")  # inside the fence: unchanged
+    assert "### 2.1 C" in out.split("\n")
