@@ -249,6 +249,11 @@ def test_outline_entry_in_body_text_becomes_heading(tmp_path: Path) -> None:
         ("## ****", ""),
         ("#include <stdio.h>", "#include <stdio.h>"),
         ("plain **bold** text", "plain **bold** text"),
+        ("## ESTIMATED COSTS—Continued", "**ESTIMATED COSTS—Continued**"),
+        ("### Table 2 (cont.)", "**Table 2 (cont.)**"),
+        ("## **Figure 4.** _Cont_ .", "**Figure 4. Cont .**"),
+        ("## Continued Education", "## Continued Education"),
+        ("# Cont. Integration", "# Cont. Integration"),
     ],
 )
 def test_clean_heading_line(line: str, clean: str) -> None:

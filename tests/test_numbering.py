@@ -53,3 +53,21 @@ def test_unnumbered_documents_and_code_fences_are_untouched() -> None:
     out = repair_numbering(fenced)[0][1]
     assert "# 9 not a heading" in out.split("\n")  # inside the fence: unchanged
     assert "### 2.1 C" in out.split("\n")
+
+
+def test_bold_numbered_lines_that_continue_the_numbering_become_headings() -> None:
+    pages = [
+        (1, "# Agenda\n\n## 1. CALL TO ORDER\n\ntext\n\n## 2. PUBLIC COMMENT\n\ntext"),
+        (2, "**3.      CLOSED SESSION**\n\ntext\n\n**7. Not next in sequence**\n\n**4. REPORT**"),
+    ]
+    got = levels(repair_numbering(pages))
+    assert got == [
+        (1, "Agenda"),
+        (2, "1. CALL TO ORDER"),
+        (2, "2. PUBLIC COMMENT"),
+        (2, "3. CLOSED SESSION"),
+        (2, "4. REPORT"),
+    ]
+    assert "**7. Not next in sequence**" in repair_numbering(pages)[1][1]
+    only_bold = [(1, "**1. A**\n\n**2. B**\n\n**3. C**")]  # no numbered heading to continue
+    assert repair_numbering(only_bold) == only_bold

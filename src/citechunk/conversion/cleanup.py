@@ -6,7 +6,9 @@ Contracts:
   other C0/C1 control characters (form feed, vertical tab, the garbage of broken font encodings)
   become U+FFFD, so ``str.splitlines`` and ``\\n``-splitting agree and offsets stay stable.
 * `clean_heading_line` turns ``# **Title**`` / ``## _x_`` / ``### `code` `` into plain
-  ``# Title``; it never changes the level and drops headings that are empty once cleaned.
+  ``# Title``; it never changes the level and drops headings that are empty once cleaned. A
+  heading that only repeats an earlier one to mark a continuation ("ESTIMATED COSTS—Continued",
+  "Table 2 (cont.)") is a running title, not a new section: it becomes a bold line.
 * `tidy_page` applies the above plus line-level fixes that help retrieval (trailing blanks,
   ``<br>`` inside table cells, picture-text blocks, ``<sup>`` tags inside words); text inside
   fenced code blocks is left alone except for newline/control-character normalisation.
@@ -38,6 +40,9 @@ _PIC_END = "<!-- End of picture text -->"
 _SUP_RE = re.compile(r"([ \t]*)<sup>(.*?)</sup>")
 # "INTRODUCTIONNTRODUCTION": small-caps words that layout engines emit twice, minus the capital.
 _SMALL_CAPS_DUP_RE = re.compile(r"\b([A-Z])([A-Z]{3,})\2\b")
+_CONTINUED_RE = re.compile(
+    r"\S.*?(?:[\s—–-]+|\s*\()(?:continued|cont'd|cont’d|cont)\.?\)?\s*\.?$", re.IGNORECASE
+)
 _FOOTNOTE_MARK_RE = re.compile(r"^[\d,\-–*†‡§¶ ]+$")
 
 
@@ -71,11 +76,14 @@ def make_heading(level: int, text: str) -> str:
 
 
 def clean_heading_line(line: str) -> str:
-    """``# **Title**`` -> ``# Title``; non-heading lines unchanged; empty headings become ""."""
+    """``# **Title**`` -> ``# Title``; non-heading lines unchanged; empty headings become "";
+    continuation titles become bold lines (module docstring)."""
     m = HEADING_RE.match(line)
     if not m:
         return line
     text = strip_inline_markup(m.group(2))
+    if _CONTINUED_RE.search(text):
+        return f"**{text}**"
     return f"{m.group(1)} {text}" if text else ""
 
 

@@ -14,7 +14,10 @@ them with heading levels made consistent with the document's own decimal section
   e.g. "# Train: 1k" inside "5.1 Main Results") goes one level below that section, so it cannot
   end the section or capture the sections that follow. Unnumbered headings before the first and
   after the last numbered heading (front matter, references, appendices) are left alone.
-Lines inside code fences and non-heading lines are never touched.
+* A whole-line bold title whose number continues the heading numbering ("**3. CLOSED
+  SESSION**" after "## 2. PUBLIC COMMENT": next sibling, first child or an ancestor's next
+  sibling) is a heading the layout model missed: it becomes one, at its number's level.
+Lines inside code fences and other non-heading lines are never touched.
 """
 
 from __future__ import annotations
@@ -23,12 +26,14 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from .cleanup import HEADING_RE, iter_unfenced, make_heading
 
 log = logging.getLogger(__name__)
 
 MIN_NUMBERED = 3
+_BOLD_LINE_RE = re.compile(r"^\*\*([^*]{1,120}?)\*\*[ \t]*$")
 _NUMBER_RE = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(?=[^\W\d_])")
 
 
@@ -47,25 +52,61 @@ def _base_level(numbered: list[tuple[int, int]]) -> int:
     return max(1, min(best, 7 - deepest))
 
 
+def _follows(prev: tuple[int, ...] | None, number: tuple[int, ...]) -> bool:
+    """True when ``number`` is the next section after ``prev``: its first child ("2" -> "2.1"),
+    next sibling ("2.1" -> "2.2") or the next sibling of an ancestor ("2.3" -> "3")."""
+    if prev is None:
+        return False
+    if number == (*prev, 1):
+        return True
+    depth = len(number)
+    return depth <= len(prev) and number == (*prev[: depth - 1], prev[depth - 1] + 1)
+
+
+class _Entry(NamedTuple):
+    page: int  # index into the pages
+    line: int
+    level: int  # 0 for a bold line
+    number: tuple[int, ...] | None
+    bold: bool
+
+
+def _entries(split: list[list[str]]) -> list[_Entry]:
+    """Every heading line, and every whole-line bold numbered title that continues the heading
+    numbering (to be promoted), in document order."""
+    out: list[_Entry] = []
+    prev: tuple[int, ...] | None = None
+    for k, lines in enumerate(split):
+        for i, inside in iter_unfenced(lines):
+            if inside:
+                continue
+            m = HEADING_RE.match(lines[i])
+            if m:
+                number = section_number(m.group(2))
+                out.append(_Entry(k, i, len(m.group(1)), number, False))
+                prev = number or prev
+                continue
+            b = _BOLD_LINE_RE.match(lines[i])
+            number = section_number(b.group(1)) if b else None
+            if number and _follows(prev, number):
+                out.append(_Entry(k, i, 0, number, True))
+                prev = number
+    return out
+
+
 def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     """Apply the module's rules; returns new (page, markdown) pairs."""
     split = [text.split("\n") for _, text in pages]
-    headings = []  # (page index, line index, level, number or None, title)
-    for k, lines in enumerate(split):
-        for i, inside in iter_unfenced(lines):
-            m = None if inside else HEADING_RE.match(lines[i])
-            if m:
-                title = m.group(2)
-                headings.append((k, i, len(m.group(1)), section_number(title), title))
-    numbered = [h for h in headings if h[3] is not None]
-    tops = {h[3][0] for h in numbered if h[3]}
-    if len(numbered) < MIN_NUMBERED or len(tops) < 2:
+    headings = _entries(split)
+    numbered = [h for h in headings if h.number is not None]
+    tops = {h.number[0] for h in numbered if h.number}
+    if len(numbered) < MIN_NUMBERED or len(tops) < 2 or all(h.bold for h in numbered):
         return list(pages)
     first, last = headings.index(numbered[0]), headings.index(numbered[-1])
-    base = _base_level([(h[2], len(h[3])) for h in numbered if h[3]])
+    base = _base_level([(h.level, len(h.number)) for h in numbered if h.number and not h.bold])
     current = base  # level of the numbered section we are in
     changed = 0
-    for pos, (k, i, level, number, _title) in enumerate(headings):
+    for pos, (k, i, level, number, bold) in enumerate(headings):
         if number is not None:
             new = min(base + len(number) - 1, 6)
             current = new
@@ -74,7 +115,8 @@ def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
         else:
             continue
         if new != level:
-            split[k][i] = make_heading(new, HEADING_RE.sub(r"\2", split[k][i]))
+            title = _BOLD_LINE_RE.sub(r"\1", split[k][i]) if bold else split[k][i]
+            split[k][i] = make_heading(new, HEADING_RE.sub(r"\2", title))
             changed += 1
     log.debug("numbering repair: %d heading level(s) changed", changed)
     return [(number, "\n".join(lines)) for (number, _), lines in zip(pages, split, strict=True)]
