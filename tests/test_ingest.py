@@ -124,3 +124,26 @@ def test_incremental_reruns_do_only_what_changed(tmp_path: Path, sample_pdfs: Pa
     assert statuses(ingest(src, out, config(chunk={"max_tokens": 128}, run={"full": True}))) == {
         "converted": left
     }
+
+
+def test_empty_input_never_wipes_earlier_outputs(tmp_path: Path, sample_pdfs: Path) -> None:
+    """An empty (or unmounted) INPUT folder on a nightly run is refused, not read as "every
+    source was deleted"; the outputs stay byte-identical. A fresh OUT may start empty."""
+    import pytest
+
+    from citechunk.errors import ConfigError
+
+    src = copy_samples(sample_pdfs, tmp_path / "in")
+    out = tmp_path / "out"
+    names = sorted(p.name for p in src.iterdir())
+    ingest(src, out, config(run={"workers": 1}, export={"include": [names[0]]}))
+    before = tree(out)
+    empty = tmp_path / "mnt"
+    empty.mkdir()
+    with pytest.raises(ConfigError, match="refusing to remove them all"):
+        ingest(empty, out, config())
+    with pytest.raises(ConfigError, match="no PDFs found"):
+        ingest(src, out, config(export={"include": ["*.nothing"]}))
+    assert tree(out) == before
+    fresh = ingest(empty, tmp_path / "fresh", config())
+    assert fresh.ok and not fresh.files

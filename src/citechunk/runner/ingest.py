@@ -204,11 +204,17 @@ def _run(
 ) -> RunReport:
     started = utc_now()
     fp, fmt = config_fingerprint(out_config), config.export.format
+    manifest = Manifest.load(out)
+    if not sources and manifest.entries:
+        raise ConfigError(
+            f"{input_dir}: no PDFs found (empty or unmounted folder, or include/exclude match "
+            f"nothing), but {out} holds {len(manifest.entries)} document(s) from earlier runs; "
+            "refusing to remove them all. Delete the output folder to start empty."
+        )
     base = RunReport(
         str(input_dir), str(out), "running", started, "", 0.0, workers, fp, _public(config)
     )
     write_report(out, base)
-    manifest = Manifest.load(out)
     outputs.remove_temp_files(out)
     p = plan(sources, manifest, fp, fmt, config.run.full)
     rows = _removed(manifest, p.vanished) + list(p.skipped)
