@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -540,3 +541,44 @@ def test_lead_in_line_joins_the_table_it_introduces() -> None:
     assert chunks[0].body.startswith("Population as a share") and "|1000|" in chunks[0].body
     assert chunks[1].body.startswith("|A|B|C|\n|---|---|---|\n|")  # header repeated
     assert min(c.token_count for c in chunks) > 256 * 0.15
+
+
+def test_paragraph_running_on_to_the_next_page_is_one_block() -> None:
+    """The blank lines around a page marker that falls mid-sentence are no paragraph break for
+    the size fallback: the cut goes before the paragraph, not inside its sentence."""
+    budget_chars = 4 * 200 - len("Findings\n\n")
+    words = (f"word{i}" for i in range(10_000))
+    lead = ""
+    while len(lead) < budget_chars - 60:
+        lead += next(words) + " "
+    lead = lead.rstrip() + "."
+    md = (
+        "<!-- page 1 -->\n\n# Findings\n\n" + lead + "\n\nThe clone was evaluated with a"
+        "\n\n<!-- page 2 -->\n\nvalidated automated assessment on the platform.\n\n" + lead + "\n"
+    )
+    chunks = chunk_markdown(md, ChunkOptions(max_tokens=200, tokenizer="approx"))
+    both = [c for c in chunks if "evaluated with a" in c.body or "validated automated" in c.body]
+    assert len(both) == 1, [c.body[-80:] for c in chunks]
+    assert re.search(r"The clone was evaluated with a\s+validated automated", both[0].body)
+    assert (both[0].first_page, both[0].last_page) == (1, 2)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "joined"),
+    [
+        ("evaluated with a", "validated assessment", True),
+        ("evaluated with a.", "validated assessment", False),  # sentence finished
+        ("evaluated with a", "Validated assessment", False),  # next page starts a sentence
+        ("|a|b|", "continued row", False),  # a table is not prose
+        ("# Heading", "lower text", False),
+    ],
+)
+def test_page_break_joins_only_mid_sentence(before: str, after: str, joined: bool) -> None:
+    from citechunk.chunking.pages import PageMap
+
+    md = f"<!-- page 1 -->\n\n{before}\n\n<!-- page 2 -->\n\n{after}\n"
+    pm = PageMap(md)
+    first = md.index("\n\n<!-- page 2")
+    second = md.index(" -->\n\n", first) + len(" -->")
+    assert pm.joins(first, first + 2) is joined
+    assert pm.joins(second, second + 2) is joined

@@ -14,6 +14,8 @@ from bisect import bisect_left, bisect_right
 from ..markers import marker_spans, strip_markers
 
 _NON_SPACE = re.compile(r"\S")
+_CLOSING = frozenset(".!?:;)]}\"'”’*_|`>-")  # a line ending so is complete (or not prose)
+_NOT_PROSE = ("#", "|", "```", "~~~", "<!--", ">")
 
 
 class PageMap:
@@ -37,6 +39,24 @@ class PageMap:
         """Index of the marker line containing offset ``pos``, if any."""
         i = bisect_right(self.starts, pos) - 1
         return i if i >= 0 and pos < self.ends[i] else None
+
+    def joins(self, a: int, b: int) -> bool:
+        """True when the blank-line run [a, b) touches a marker line that falls inside a
+        sentence: the text before it ends without closing punctuation and the text after it
+        starts with a lower-case letter (a paragraph running on to the next page)."""
+        k = self.marker_at(b)
+        if k is None and a > 0:
+            k = self.marker_at(a - 1)
+        return k is not None and self._runs_on(k)
+
+    def _runs_on(self, k: int) -> bool:
+        md = self.markdown
+        before = md[max(0, self.starts[k] - 400) : self.starts[k]].rstrip()
+        after = md[self.ends[k] : self.ends[k] + 400].lstrip()
+        if not before or not after or not after[0].islower():
+            return False
+        last_line = before[before.rfind("\n") + 1 :].lstrip()
+        return before[-1] not in _CLOSING and not last_line.startswith(_NOT_PROSE)
 
     def has_marker(self, start: int, end: int) -> bool:
         """True when a marker line starts inside [start, end)."""

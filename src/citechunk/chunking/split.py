@@ -1,7 +1,7 @@
 """Size fallback: cut an over-long section into units that fit, then pack units into pieces.
 
 Ladder (coarsest first): blocks at blank lines (a fenced code block is one block, blank lines
-inside it do not split) -> table rows / list items / lines -> sentence ends -> words -> a hard
+inside it do not split; nor do the blank lines around a page marker that falls mid-sentence) -> table rows / list items / lines -> sentence ends -> words -> a hard
 cut inside a word. A unit is only split further when it does not fit the budget, so a code block
 or a table that fits stays whole. Table pieces: the header row and separator are glued to the
 first data row, and every later row carries them as a header to repeat when a piece starts on it.
@@ -136,9 +136,7 @@ class Splitter:
         """Fast path when sizes are character counts: [start, end) cut greedily at blank lines
         (outside fences) into tight spans of at most ``limit`` characters, ``(s, e, True)``; a
         single block longer than that comes back alone as ``(s, e, False)`` for the ladder."""
-        cuts = [m.span() for m in _BLANK_LINES.finditer(self.md, start, end)]
-        if self._fence_overlaps(start, end):
-            cuts = [c for c in cuts if not self._in_fence(c[0])]
+        cuts = self._paragraph_breaks(start, end)
         cut_starts = [c[0] for c in cuts]
         out: list[tuple[int, int, bool]] = []
         pos = start
@@ -295,18 +293,22 @@ class Splitter:
             out.append(span)
         return out
 
-    def _blocks(self, start: int, end: int) -> list[tuple[int, int]]:
-        """Tight spans between blank lines; blank lines inside a fence do not separate."""
+    def _paragraph_breaks(self, start: int, end: int) -> list[tuple[int, int]]:
+        """Blank-line runs in [start, end) that separate blocks: not inside a fence, and not a
+        page break inside a sentence (`PageMap.joins`)."""
         fenced = self._fence_overlaps(start, end)
-        return self._between(
-            start,
-            end,
-            (
-                m.span()
-                for m in _BLANK_LINES.finditer(self.md, start, end)
-                if not (fenced and self._in_fence(m.start()))
-            ),
-        )
+        joins = self.pages.joins
+        marked = self.pages.has_marker(start, end)
+        return [
+            m.span()
+            for m in _BLANK_LINES.finditer(self.md, start, end)
+            if not (fenced and self._in_fence(m.start()))
+            and not (marked and joins(m.start(), m.end()))
+        ]
+
+    def _blocks(self, start: int, end: int) -> list[tuple[int, int]]:
+        """Tight spans between paragraph breaks (`_paragraph_breaks`)."""
+        return self._between(start, end, self._paragraph_breaks(start, end))
 
     def _block_kind(self, s: int, e: int) -> str:
         md = self.md
