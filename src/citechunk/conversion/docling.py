@@ -44,6 +44,7 @@ from .base import Backend, parse_pages, sha256_file
 from .cleanup import HEADING_RE, strip_running_lines, tidy_page
 from .numbering import repair_numbering
 from .outline import from_toc, repair_headings
+from .runin import promote_run_in_labels
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +168,7 @@ def finish_pages(
             warnings.append(f"outline entries not found on their pages: {len(stats.missing)}")
     elif options.outline_repair:
         result = repair_numbering(result)
-    return result, warnings
+    return promote_run_in_labels(result), warnings
 
 
 def _versions() -> dict[str, str]:

@@ -43,6 +43,7 @@ from .base import Backend, parse_pages, sha256_file
 from .cleanup import normalize_text, strip_running_lines, tidy_page
 from .numbering import repair_numbering
 from .outline import from_toc, repair_headings
+from .runin import promote_run_in_labels
 
 log = logging.getLogger(__name__)
 
@@ -410,6 +411,7 @@ class PyMuPDFBackend(Backend):
                 log.info("%s: outline entries not found: %s", path, "; ".join(stats.missing))
         elif options.outline_repair:
             page_md = repair_numbering(page_md)
+        page_md = promote_run_in_labels(page_md)
         provenance = Provenance(
             source=str(path),
             source_sha256=sha256_file(path),
