@@ -155,3 +155,15 @@ def test_numbered_headings_nest_by_their_numbers(corpus: dict[str, tuple[Path, A
             else:
                 assert level > current, (name, heads[k], current)
     assert checked >= 2  # the corpus has several unoutlined numbered papers
+
+
+def test_table_continued_on_the_next_page_keeps_its_header(
+    corpus: dict[str, tuple[Path, Any]],
+) -> None:
+    """The PyMuPDF manual's save() option table breaks after its header row; the rows on the
+    next page are data under that header, not a new table headed by its first row."""
+    doc = corpus["pymupdf_docs_v1_8.pdf"][1]
+    lines = doc.markdown.split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("|garbage = 1|"))
+    assert lines[row - 2 : row] == ["|**Option**|**Effect**|", "|---|---|"]
+    assert lines[row + 1].startswith("|garbage = 2|")

@@ -19,7 +19,12 @@ from click.testing import CliRunner
 from citechunk.cli import main
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.cleanup import clean_heading_line, strip_running_lines, tidy_page
+from citechunk.conversion.cleanup import (
+    clean_heading_line,
+    join_page_tables,
+    strip_running_lines,
+    tidy_page,
+)
 from citechunk.conversion.outline import (
     OutlineEntry,
     heading_fidelity,
@@ -377,3 +382,17 @@ def test_two_prose_columns_in_one_box_are_read_column_by_column() -> None:
     assert (
         len(split_columns([LayoutBox(54, 100, 400, 160, "text", textlines=pairs)], LayoutBox)) == 1
     )
+
+
+def test_join_page_tables_restores_the_header_of_a_continued_table() -> None:
+    end = "Options:\n\n|**Option**|**Effect**|\n|---|---|"
+    cont = "|garbage = 1|collect|\n|---|---|\n|garbage = 2|compact|\n\nAfter."
+    assert join_page_tables([end, cont])[1] == (
+        "|**Option**|**Effect**|\n|---|---|\n|garbage = 1|collect|\n|garbage = 2|compact|\n\nAfter."
+    )
+    repeated = "|**Country**|**Capital**|\n|---|---|\n|A|B|"  # the PDF repeats the header
+    other = "|**Name**|**Value**|\n|---|---|\n|x|1|"  # a new table with its own header
+    three = "|a|b|c|\n|---|---|---|\n|1|2|3|"  # different column count
+    for nxt in (repeated, other, three):
+        assert join_page_tables([repeated, nxt]) == [repeated, nxt]
+    assert join_page_tables(["text", cont]) == ["text", cont]  # page 1 ends with no table

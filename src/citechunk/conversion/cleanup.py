@@ -12,6 +12,7 @@ Contracts:
 * `tidy_page` applies the above plus line-level fixes that help retrieval (trailing blanks,
   ``<br>`` inside table cells, picture-text blocks, ``<sup>`` tags inside words); text inside
   fenced code blocks is left alone except for newline/control-character normalisation.
+* `join_page_tables` gives a table continued from the previous page its header row back.
 * `strip_running_lines` removes running headers/footers: short lines repeated at the top or
   bottom of many pages (digits ignored, so page numbers count as repeats).
 """
@@ -40,6 +41,7 @@ _PIC_END = "<!-- End of picture text -->"
 _SUP_RE = re.compile(r"([ \t]*)<sup>(.*?)</sup>")
 # "INTRODUCTIONNTRODUCTION": small-caps words that layout engines emit twice, minus the capital.
 _SMALL_CAPS_DUP_RE = re.compile(r"\b([A-Z])([A-Z]{3,})\2\b")
+_TABLE_SEP_RE = re.compile(r"^\s*\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?\s*)?$")
 _CONTINUED_RE = re.compile(
     r"\S.*?(?:[\s—–-]+|\s*\()(?:continued|cont'd|cont’d|cont)\.?\)?\s*\.?$", re.IGNORECASE
 )
@@ -199,3 +201,53 @@ def strip_running_lines(pages: Sequence[str], depth: int = 2, share: float = 0.5
 def tidy_blank_lines(text: str) -> str:
     """Collapse runs of blank lines to one and trim outer blank lines."""
     return re.sub(r"\n[ \t]*\n(?:[ \t]*\n)+", "\n\n", text).strip("\n")
+
+
+def _cells(row: str) -> list[str]:
+    return row.strip().strip("|").split("|")
+
+
+def _table_at(lines: list[str], from_end: bool) -> list[int]:
+    """Indexes of the table rows that end (or open) the page, in order; [] when the page's
+    last (first) non-blank line is not a table row."""
+    order = range(len(lines) - 1, -1, -1) if from_end else range(len(lines))
+    rows: list[int] = []
+    for i in order:
+        line = lines[i].strip()
+        if not line and not rows:
+            continue
+        if not line.startswith("|"):
+            break
+        rows.append(i)
+    return sorted(rows)
+
+
+def _bold_row(row: str) -> bool:
+    cells = [c.strip() for c in _cells(row)]
+    return all(c.startswith("**") and c.endswith("**") for c in cells if c)
+
+
+def join_page_tables(pages: Sequence[str]) -> list[str]:
+    """Give a table that continues from the previous page its real header row back.
+
+    Extractors render each page's part of a table as its own table, so a continuation without a
+    repeated header comes out with its first data row as the header. When page N ends with a
+    table whose header row is bold and page N+1 opens with a table of the same number of columns
+    whose first row is not bold and differs from that header, page N+1's table gets page N's
+    header and separator, and its first row becomes a data row again.
+    """
+    out = [p.split("\n") for p in pages]
+    for n in range(len(out) - 1):
+        prev, cur = _table_at(out[n], True), _table_at(out[n + 1], False)
+        if len(prev) < 2 or len(cur) < 2:
+            continue
+        lines = out[n + 1]
+        header, sep = out[n][prev[0]], out[n][prev[1]]
+        first = lines[cur[0]]
+        if not (_TABLE_SEP_RE.match(sep) and _TABLE_SEP_RE.match(lines[cur[1]])):
+            continue
+        if len(_cells(header)) != len(_cells(first)) or first.strip() == header.strip():
+            continue
+        if _bold_row(header) and not _bold_row(first):
+            lines[cur[0] : cur[0] + 2] = [header, sep, first]
+    return ["\n".join(lines) for lines in out]
