@@ -266,3 +266,24 @@ def test_cli_bad_questions_exit_2(tmp_path: Path, chunk_file: Path) -> None:
     result = CliRunner().invoke(main, ["eval", str(bad), "--chunks", str(chunk_file)])
     assert result.exit_code == 2
     assert "not JSON" in result.output
+
+
+def test_breakdown_by_question_field(questions_file: Path, chunk_file: Path) -> None:
+    report = citechunk.evaluate(questions_file, chunk_file, EvalOptions(k=2))
+    kinds = {g.group: g for g in report.breakdown("kind")}
+    assert set(kinds) == {"-", "deep"}
+    assert (kinds["deep"].questions, kinds["deep"].found, kinds["deep"].page_correct) == (1, 1, 0)
+    assert kinds["deep"].mrr == pytest.approx(1 / 2)
+    assert (kinds["-"].questions, kinds["-"].found, kinds["-"].mrr) == (
+        5,
+        pytest.approx(1 / 5),
+        1 / 5,
+    )
+    pdfs = {g.group: (g.questions, g.found) for g in report.breakdown("pdf")}
+    assert pdfs == {"a.pdf": (4, 0.5), "b.pdf": (1, 0), "missing.pdf": (1, 0)}
+    args = ["eval", str(questions_file), "--chunks", str(chunk_file), "--k", "2", "--by", "kind"]
+    table = CliRunner().invoke(main, args)
+    assert table.exit_code == 0 and "By kind" in table.output and "deep" in table.output
+    lines = CliRunner().invoke(main, [*args, "--json"]).stdout.splitlines()
+    groups = [json.loads(line) for line in lines[1:]]
+    assert [(g["group"], g["questions"]) for g in groups] == [("-", 5), ("deep", 1)]

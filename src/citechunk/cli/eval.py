@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -43,6 +44,22 @@ def summary_table(reports: Sequence[EvalReport]) -> Table:
             f"{r.mean_context_tokens:.0f}",
             f"{r.documents_covered}/{r.documents_asked}",
         )
+    return t
+
+
+def breakdown_table(reports: Sequence[EvalReport], field_name: str) -> Table:
+    t = Table(title=f"By {field_name}")
+    t.add_column(field_name)
+    t.add_column("questions", justify="right")
+    for r in reports:
+        for col in (f"found@{r.k}", "page", "MRR"):
+            t.add_column(f"{r.retriever} {col}", justify="right")
+    groups = [r.breakdown(field_name) for r in reports]
+    for row in zip(*groups, strict=True):
+        cells = [row[0].group, str(row[0].questions)]
+        for g in row:
+            cells += [_pct(g.found), _pct(g.page_correct), _pct(g.mrr)]
+        t.add_row(*cells)
     return t
 
 
@@ -146,6 +163,12 @@ def _retrievers(cfg: Config, names: tuple[str, ...]) -> list[str]:
 @click.option(
     "--misses", is_flag=True, help="Show each miss with the chunk retrieved instead and why."
 )
+@click.option(
+    "--by",
+    "by_field",
+    metavar="FIELD",
+    help="Also break the figures down by a question field (pdf, or e.g. kind).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines instead of tables.")
 @pass_state
 def eval_cmd(
@@ -157,6 +180,7 @@ def eval_cmd(
     model_path: str | None,
     do_compare: bool,
     misses: bool,
+    by_field: str | None,
     as_json: bool,
 ) -> None:
     """Measure how often a retriever finds the chunk holding each answer, on the right page."""
@@ -182,11 +206,16 @@ def eval_cmd(
     if console is None:
         for rep in reports:
             click.echo(json.dumps(rep.summary()))
+            for g in rep.breakdown(by_field) if by_field else ():
+                group = {"retriever": rep.retriever, "by": by_field, **dataclasses.asdict(g)}
+                click.echo(json.dumps(group, ensure_ascii=False))
             for r in rep.results if misses else ():
                 if not r.found or not r.page_correct:
                     click.echo(json.dumps(miss_record(rep, r), ensure_ascii=False))
         return
     console.print(summary_table(reports))
+    if by_field:
+        console.print(breakdown_table(reports, by_field))
     for rep in reports if misses else ():
         print_misses(console, rep)
 

@@ -63,6 +63,28 @@ class QuestionResult:
 
 
 @dataclass(frozen=True)
+class GroupFigures:
+    """The figures of one group of questions (see `EvalReport.breakdown`)."""
+
+    group: str
+    questions: int
+    found: float
+    page_correct: float
+    mrr: float
+
+    @classmethod
+    def of(cls, group: str, results: Sequence[QuestionResult]) -> GroupFigures:
+        n = len(results)
+        return cls(
+            group,
+            n,
+            sum(r.found for r in results) / n,
+            sum(r.page_correct for r in results) / n,
+            sum(1 / r.rank for r in results if r.rank) / n,
+        )
+
+
+@dataclass(frozen=True)
 class EvalReport:
     """Aggregate figures for one chunk set and retriever; `results` in question order."""
 
@@ -89,6 +111,16 @@ class EvalReport:
     @property
     def misses(self) -> list[QuestionResult]:
         return [r for r in self.results if not r.found]
+
+    def breakdown(self, field_name: str) -> list[GroupFigures]:
+        """found / page-correct / MRR per value of a question field ("pdf", or any extra field
+        such as "kind"); questions without the field form the group "-". Sorted by value."""
+        groups: dict[str, list[QuestionResult]] = {}
+        for r in self.results:
+            q = r.question
+            value = q.pdf if field_name == "pdf" else q.extra.get(field_name, "-")
+            groups.setdefault(str(value), []).append(r)
+        return [GroupFigures.of(name, rs) for name, rs in sorted(groups.items())]
 
     def summary(self) -> dict[str, Any]:
         """A flat, JSON-ready dict of the aggregate figures (rounded to 4 decimals)."""
