@@ -88,6 +88,7 @@ def test_no_html_noise_for_retrieval(corpus: dict[str, tuple[Path, Any]]) -> Non
     for name, (_, doc) in corpus.items():
         md = doc.markdown
         assert "<sup>" not in md, name
+        assert "<mark>" not in md and "<u>" not in md, name
         assert "Start of picture text" not in md, name
         table_rows = [line for line in md.split("\n") if line.startswith("|")]
         assert not any("<br>" in row for row in table_rows), name

@@ -269,9 +269,11 @@ def test_tidy_page_fixes_retrieval_noise() -> None:
     page = (
         "cancer<sup>1</sup> , women.<sup>2,3</sup> 10<sup>2</sup> m Herceptin<sup>®</sup>\r\n"
         "|a<br>b|c|\n<!-- Start of picture text -->\nAxis<br>Value<br><!-- End of picture text -->\n"
-        "## I. INTRODUCTIONNTRODUCTION\n\n\n\nbad\x0bchar\n```\n## kept   \n```"
+        "## I. INTRODUCTIONNTRODUCTION\n\n\n\nbad\x0bchar\n```\n## kept   \n```\n"
+        "**<mark>`Document.save()`</mark>** now, see <u>GAO-20-629</u>."
     )
     out = tidy_page(page)
+    assert "**`Document.save()`** now, see GAO-20-629." in out
     assert "cancer [1] , women. [2,3] 10^2 m Herceptin®" in out
     assert "|a b|c|" in out and "Axis\nValue" in out and "<br>" not in out
     assert "## I. INTRODUCTION\n" in out

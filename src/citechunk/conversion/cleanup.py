@@ -10,7 +10,8 @@ Contracts:
   heading that only repeats an earlier one to mark a continuation ("ESTIMATED COSTS—Continued",
   "Table 2 (cont.)") is a running title, not a new section: it becomes a bold line.
 * `tidy_page` applies the above plus line-level fixes that help retrieval (trailing blanks,
-  ``<br>`` inside table cells, picture-text blocks, ``<sup>`` tags inside words); text inside
+  ``<br>`` inside table cells, picture-text blocks, ``<sup>`` tags inside words, ``<mark>`` and
+  ``<u>`` tags around text, which stays); text inside
   fenced code blocks is left alone except for newline/control-character normalisation.
 * `join_page_tables` gives a table continued from the previous page its header row back.
 * `strip_running_lines` removes running headers/footers: short lines repeated at the top or
@@ -38,6 +39,7 @@ _SPACES_RE = re.compile(r"[ \t]+")
 _PIC_START = "<!-- Start of picture text -->"
 _PIC_END = "<!-- End of picture text -->"
 # <sup>x</sup>: footnote marks / ordinals that layout engines glue into words.
+_PRESENTATION_TAG_RE = re.compile(r"</?(?:mark|u)>")  # highlight/underline: the text stays
 _SUP_RE = re.compile(r"([ \t]*)<sup>(.*?)</sup>")
 # "INTRODUCTIONNTRODUCTION": small-caps words that layout engines emit twice, minus the capital.
 _SMALL_CAPS_DUP_RE = re.compile(r"\b([A-Z])([A-Z]{3,})\2\b")
@@ -125,6 +127,8 @@ def _tidy_line(line: str) -> str:
         line = _fix_sup(line)
     if line.startswith("#"):
         return clean_heading_line(line)
+    if "<mark>" in line or "<u>" in line:
+        line = _PRESENTATION_TAG_RE.sub("", line)
     if line.startswith("|") and "<br>" in line:
         return line.replace("<br>", " ")
     return line
@@ -234,7 +238,8 @@ def join_page_tables(pages: Sequence[str]) -> list[str]:
     repeated header comes out with its first data row as the header. When page N ends with a
     table whose header row is bold and page N+1 opens with a table of the same number of columns
     whose first row is not bold and differs from that header, page N+1's table gets page N's
-    header and separator, and its first row becomes a data row again.
+    header and separator, and its first row becomes a data row again. A header-only table at
+    the end of page N (no rows) moves to page N+1 instead of appearing twice.
     """
     out = [p.split("\n") for p in pages]
     for n in range(len(out) - 1):
@@ -250,4 +255,6 @@ def join_page_tables(pages: Sequence[str]) -> list[str]:
             continue
         if _bold_row(header) and not _bold_row(first):
             lines[cur[0] : cur[0] + 2] = [header, sep, first]
+            if len(prev) == 2:  # page N held only the header: it moves to its rows
+                del out[n][prev[0] : prev[1] + 1]
     return ["\n".join(lines) for lines in out]
