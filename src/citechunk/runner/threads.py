@@ -9,7 +9,7 @@ imported. Afterwards, in that process only:
   starts one thread per core that busy-waits between calls: on 2 cores one worker then burns
   ~1.8 cores for ~1.2 cores of work, and two workers fight over the same cores. ORT has no
   environment variable for this, so the session class is wrapped.
-The parent process and library users calling `convert_pdf` directly are never touched.
+The parent process and library users calling `citechunk.convert` directly are never touched.
 """
 
 from __future__ import annotations
