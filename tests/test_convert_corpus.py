@@ -168,3 +168,21 @@ def test_table_continued_on_the_next_page_keeps_its_header(
     row = next(i for i, line in enumerate(lines) if line.startswith("|garbage = 1|"))
     assert lines[row - 2 : row] == ["|**Option**|**Effect**|", "|---|---|"]
     assert lines[row + 1].startswith("|garbage = 2|")
+
+
+def test_no_word_is_left_hyphenated_across_a_page_break(
+    corpus: dict[str, tuple[Path, Any]],
+) -> None:
+    joined = 0
+    for name, (_, doc) in corpus.items():
+        pages = re.split(r"\n<!-- page \d+ -->\n", doc.markdown)
+        for before, after in zip(pages, pages[1:], strict=False):
+            head, tail = before.rstrip(), after.lstrip()
+            last = head[head.rfind("\n") + 1 :]
+            if re.match(r"(?:[-*+]\s|\d{1,3}[.)]\s|#|\||>)", last):
+                continue
+            assert not (re.search(r"[^\W\d_]-$", head) and re.match(r"[a-z]", tail)), (name, last)
+        joined += bool(
+            re.search(r"objects’ representations\s+(<!-- page \d+ -->\s+)?are", doc.markdown)
+        )
+    assert joined == 1  # TraceMonkey: "rep-" | "resentations" across pages 4-5

@@ -21,6 +21,7 @@ from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
 from citechunk.conversion.cleanup import (
     clean_heading_line,
+    join_page_hyphens,
     join_page_tables,
     strip_running_lines,
     tidy_page,
@@ -398,3 +399,24 @@ def test_join_page_tables_restores_the_header_of_a_continued_table() -> None:
     for nxt in (repeated, other, three):
         assert join_page_tables([repeated, nxt]) == [repeated, nxt]
     assert join_page_tables(["text", cont]) == ["text", cont]  # page 1 ends with no table
+
+
+def test_join_page_hyphens_completes_the_word_on_its_first_page() -> None:
+    pages = [
+        "**Objects.** In TraceMonkey, objects’ rep-\n",
+        "resentations are assigned a key.",
+        "Next",
+    ]
+    assert join_page_hyphens(pages) == [
+        "**Objects.** In TraceMonkey, objects’ representations",
+        "are assigned a key.",
+        "Next",
+    ]
+    for untouched in (
+        ["state-", "Of the art"],  # next page starts a sentence
+        ["- item rep-", "resent"],  # list item
+        ["|a|rep-|", "resent"],  # table row
+        ["```\ncode -", "x\n```"],  # inside a fence
+        ["ends with a dash 2020-", "continued"],  # not a word before the hyphen
+    ):
+        assert join_page_hyphens(untouched) == untouched

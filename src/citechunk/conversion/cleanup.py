@@ -13,6 +13,7 @@ Contracts:
   ``<br>`` inside table cells, picture-text blocks, ``<sup>`` tags inside words, ``<mark>`` and
   ``<u>`` tags around text, which stays); text inside
   fenced code blocks is left alone except for newline/control-character normalisation.
+* `join_page_hyphens` re-joins a word hyphenated across a page break.
 * `join_page_tables` gives a table continued from the previous page its header row back.
 * `strip_running_lines` removes running headers/footers: short lines repeated at the top or
   bottom of many pages (digits ignored, so page numbers count as repeats).
@@ -258,3 +259,31 @@ def join_page_tables(pages: Sequence[str]) -> list[str]:
             if len(prev) == 2:  # page N held only the header: it moves to its rows
                 del out[n][prev[0] : prev[1] + 1]
     return ["\n".join(lines) for lines in out]
+
+
+_NOT_PROSE_LINE_RE = re.compile(r"(?:[-*+]\s|\d{1,3}[.)]\s|#|\||>|```)")
+_PAGE_END_HYPHEN_RE = re.compile(r"([^\W\d_]+)-$")
+_PAGE_START_WORD_RE = re.compile(r"^([^\W\d_A-Z]+)([^\s]*)[ \t]*")
+
+
+def join_page_hyphens(pages: Sequence[str]) -> list[str]:
+    """Re-join a word hyphenated across a page break ("rep-" | "resentations are ...").
+
+    When a page's text ends with letters and a hyphen on a prose line, and the next page's
+    text starts with a lower-case word, the hyphen goes and the word is completed on the
+    first page (where it starts); the next page starts at the word after it. Headings, table
+    rows, list items, quotes and code are never touched.
+    """
+    out = list(pages)
+    for n in range(len(out) - 1):
+        head, tail = out[n].rstrip(), out[n + 1].lstrip()
+        last = head[head.rfind("\n") + 1 :]
+        m = _PAGE_END_HYPHEN_RE.search(head)
+        w = _PAGE_START_WORD_RE.match(tail)
+        if not m or not w or _NOT_PROSE_LINE_RE.match(last.lstrip()):
+            continue
+        if out[n].count("```") % 2 or tail.startswith(("```", "|")):
+            continue
+        out[n] = head[:-1] + w.group(1) + w.group(2)
+        out[n + 1] = tail[w.end() :]
+    return out

@@ -41,7 +41,13 @@ from ..errors import BackendError, ConversionError, EncryptedPDFError
 from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
 from .base import Backend, parse_pages, sha256_file
-from .cleanup import HEADING_RE, join_page_tables, strip_running_lines, tidy_page
+from .cleanup import (
+    HEADING_RE,
+    join_page_hyphens,
+    join_page_tables,
+    strip_running_lines,
+    tidy_page,
+)
 from .numbering import repair_numbering
 from .outline import from_toc, repair_headings
 from .runin import promote_run_in_labels
@@ -160,7 +166,7 @@ def finish_pages(
     texts = [tidy_page(t) for t in texts]
     if options.strip_headers_footers:
         texts = strip_running_lines(texts)
-    result = list(zip(pages, join_page_tables(texts), strict=True))
+    result = list(zip(pages, join_page_tables(join_page_hyphens(texts)), strict=True))
     warnings: list[str] = []
     if options.outline_repair and facts.toc:
         result, stats = repair_headings(result, from_toc(facts.toc))

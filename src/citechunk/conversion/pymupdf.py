@@ -40,7 +40,13 @@ from ..errors import ConversionError, EncryptedPDFError
 from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
 from .base import Backend, parse_pages, sha256_file
-from .cleanup import join_page_tables, normalize_text, strip_running_lines, tidy_page
+from .cleanup import (
+    join_page_hyphens,
+    join_page_tables,
+    normalize_text,
+    strip_running_lines,
+    tidy_page,
+)
 from .numbering import repair_numbering
 from .outline import from_toc, repair_headings
 from .runin import promote_run_in_labels
@@ -466,7 +472,7 @@ class PyMuPDFBackend(Backend):
         texts = [tidy_page(normalize_text(t)) for t in raw]
         if strip:
             texts = strip_running_lines(texts)
-        return join_page_tables(texts)
+        return join_page_tables(join_page_hyphens(texts))
 
 
 def _ranges(pages: Sequence[int]) -> str:
