@@ -186,3 +186,11 @@ def test_no_word_is_left_hyphenated_across_a_page_break(
             re.search(r"objects’ representations\s+(<!-- page \d+ -->\s+)?are", doc.markdown)
         )
     assert joined == 1  # TraceMonkey: "rep-" | "resentations" across pages 4-5
+
+
+def test_footnote_follows_the_paragraph_citing_it(corpus: dict[str, tuple[Path, Any]]) -> None:
+    """DPR's footnote 10 (the HNSW settings, cited in 5.4) sat at the page foot after the
+    "6.1" heading; it now stays inside 5.4, on its own page."""
+    md = corpus["dpr_paper_twocolumn.pdf"][1].markdown
+    note, cite = md.index("10FAISS configuration"), md.index("vectors [10]")
+    assert cite < note < md.index("## 6 Experiments: Question Answering")

@@ -20,6 +20,7 @@ from citechunk.cli import main
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
 from citechunk.conversion.cleanup import (
+    attach_footnotes,
     clean_heading_line,
     join_page_hyphens,
     join_page_tables,
@@ -420,3 +421,21 @@ def test_join_page_hyphens_completes_the_word_on_its_first_page() -> None:
         ["ends with a dash 2020-", "continued"],  # not a word before the hyphen
     ):
         assert join_page_hyphens(untouched) == untouched
+
+
+def test_attach_footnotes_moves_a_cited_footnote_after_its_paragraph() -> None:
+    page = (
+        "### 5.4 Run-time\n\nWith FAISS [10] , DPR is fast.\n\nMore text.\n\n"
+        "## 6 QA\n\nQA text, and\n\n10FAISS configuration: HNSW.\n\n> 11 Not cited here."
+    )
+    assert attach_footnotes(page) == (
+        "### 5.4 Run-time\n\nWith FAISS [10] , DPR is fast.\n\n10FAISS configuration: HNSW."
+        "\n\nMore text.\n\n## 6 QA\n\nQA text, and\n\n> 11 Not cited here."
+    )
+    for untouched in (
+        "Cites [3] here.\n\n3 The note right after it.",  # already in place
+        "No citation.\n\n3 The note.",  # number never cited as [3] on this page
+        "Cites [3].\n\n```\ncode\n```\n\n3 The note.",  # pages with code are left alone
+        "Cites [3].\n\nx\n\n3. Item of a numbered list",  # "3." is a list item, no note
+    ):
+        assert attach_footnotes(untouched) == untouched

@@ -11,7 +11,8 @@ Contracts:
   "Table 2 (cont.)") is a running title, not a new section: it becomes a bold line.
 * `tidy_page` applies the above plus line-level fixes that help retrieval (trailing blanks,
   ``<br>`` inside table cells, picture-text blocks, ``<sup>`` tags inside words, ``<mark>`` and
-  ``<u>`` tags around text, which stays); text inside
+  ``<u>`` tags around text, which stays, footnotes moved after the paragraph citing them:
+  `attach_footnotes`); text inside
   fenced code blocks is left alone except for newline/control-character normalisation.
 * `join_page_hyphens` re-joins a word hyphenated across a page break.
 * `join_page_tables` gives a table continued from the previous page its header row back.
@@ -40,6 +41,7 @@ _SPACES_RE = re.compile(r"[ \t]+")
 _PIC_START = "<!-- Start of picture text -->"
 _PIC_END = "<!-- End of picture text -->"
 # <sup>x</sup>: footnote marks / ordinals that layout engines glue into words.
+_FOOTNOTE_BLOCK_RE = re.compile(r"^(?:> ?)?(\d{1,3}) ?(?=[A-Z“\"(])")
 _PRESENTATION_TAG_RE = re.compile(r"</?(?:mark|u)>")  # highlight/underline: the text stays
 _SUP_RE = re.compile(r"([ \t]*)<sup>(.*?)</sup>")
 # "INTRODUCTIONNTRODUCTION": small-caps words that layout engines emit twice, minus the capital.
@@ -161,7 +163,44 @@ def tidy_page(markdown: str) -> str:
         if not line.strip() and out and not out[-1].strip():
             continue  # at most one blank line in a row
         out.append(line)
-    return "\n".join(out).strip("\n")
+    return attach_footnotes("\n".join(out).strip("\n"))
+
+
+def attach_footnotes(page: str) -> str:
+    """Move each footnote of a page to just after the paragraph that cites it.
+
+    A footnote is a paragraph (or ``> `` quote) opening with its number, glued or spaced, then
+    a capital ("10FAISS configuration: ...", "> 3 The White House ..."); it moves only when a
+    paragraph of the same page cites that number as `` [N]`` (superscripts become that in
+    `_fix_sup`). Footnotes set at the page foot otherwise split the paragraph running on to the
+    next page and land in whatever section is open at the foot. Pages with code fences are
+    left alone; nothing moves to another page.
+    """
+    if "```" in page or "[" not in page:
+        return page
+    blocks = page.split("\n\n")
+    notes: dict[int, int] = {}  # footnote number -> its block
+    for i, block in enumerate(blocks):
+        m = _FOOTNOTE_BLOCK_RE.match(block)
+        if m and "\n\n" not in block:
+            notes.setdefault(int(m.group(1)), i)
+    if not notes:
+        return page
+    moves: dict[int, list[int]] = {}  # citing block -> footnote blocks, in number order
+    for number, i in sorted(notes.items()):
+        cite = f" [{number}]"
+        j = next((j for j, b in enumerate(blocks) if cite in b and j not in notes.values()), None)
+        if j is not None and j != i - 1:
+            moves.setdefault(j, []).append(i)
+    if not moves:
+        return page
+    moved = {i for ids in moves.values() for i in ids}
+    out = []
+    for j, block in enumerate(blocks):
+        if j not in moved:
+            out.append(block)
+        out += [blocks[i] for i in moves.get(j, [])]
+    return "\n\n".join(out)
 
 
 def _signature(line: str) -> str:
