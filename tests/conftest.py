@@ -17,6 +17,15 @@ SAMPLE_DIR = REPO / "sample_pdfs"
 SHARED_DIR = Path(__file__).resolve().parents[2] / "shared"
 
 
+def _load_expected() -> dict[str, Any]:
+    data = json.loads((SAMPLE_DIR / "expected.json").read_text(encoding="utf-8"))
+    return {name: entry for name, entry in data.items() if not name.startswith("_")}
+
+
+# The sample PDFs by name, in expected.json order (for parametrize, where fixtures cannot go).
+SAMPLE_NAMES = tuple(_load_expected())
+
+
 def _require(path: Path) -> Path:
     if not path.exists():
         pytest.skip(f"{path} not available (the shared corpus sits beside the repository)")
@@ -32,8 +41,7 @@ def sample_pdfs() -> Path:
 @pytest.fixture(scope="session")
 def sample_expected() -> dict[str, Any]:
     """sample_pdfs/expected.json without its ``_about`` note: file name -> ground truth."""
-    data = json.loads((SAMPLE_DIR / "expected.json").read_text(encoding="utf-8"))
-    return {name: entry for name, entry in data.items() if not name.startswith("_")}
+    return _load_expected()
 
 
 @pytest.fixture(scope="session")

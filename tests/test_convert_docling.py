@@ -20,6 +20,7 @@ from citechunk.conversion.outline import from_toc, heading_fidelity
 from citechunk.errors import BackendError, ConversionError, EncryptedPDFError
 from citechunk.markers import iter_markers, page_spans
 from citechunk.models import ConvertedDocument
+from conftest import SAMPLE_NAMES
 
 
 def test_module_imports_without_loading_docling() -> None:
@@ -58,16 +59,7 @@ def headings(markdown: str) -> list[dict[str, Any]]:
     return out
 
 
-SAMPLES = [
-    "report_outline.pdf",
-    "retry_settings.pdf",
-    "refund_policy.pdf",
-    "incident_review.pdf",
-    "relocation_memo.pdf",
-]
-
-
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", SAMPLE_NAMES)
 def test_sample_headings_levels_and_pages(
     name: str, sample_pdfs: Path, sample_expected: dict[str, Any]
 ) -> None:
@@ -79,7 +71,7 @@ def test_sample_headings_levels_and_pages(
     assert got == want
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", SAMPLE_NAMES)
 def test_sample_markers_for_every_page(
     name: str, sample_pdfs: Path, sample_expected: dict[str, Any]
 ) -> None:

@@ -34,14 +34,8 @@ from citechunk.conversion.outline import (
     title_key,
 )
 from citechunk.markers import iter_markers
+from conftest import SAMPLE_NAMES
 
-SAMPLES = [
-    "report_outline.pdf",
-    "retry_settings.pdf",
-    "refund_policy.pdf",
-    "incident_review.pdf",
-    "relocation_memo.pdf",
-]
 HEADING = re.compile(r"^(#{1,6}) (.+)$")
 
 
@@ -68,10 +62,10 @@ def marker_pages(markdown: str) -> list[int]:
 
 @pytest.fixture(scope="module")
 def converted(sample_pdfs: Path) -> dict[str, Any]:
-    return {name: convert(sample_pdfs / name) for name in SAMPLES}
+    return {name: convert(sample_pdfs / name) for name in SAMPLE_NAMES}
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", SAMPLE_NAMES)
 def test_sample_headings_levels_and_pages(
     name: str, converted: dict[str, Any], sample_expected: dict[str, Any]
 ) -> None:
@@ -81,7 +75,7 @@ def test_sample_headings_levels_and_pages(
     assert headings(converted[name].markdown) == expected
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", SAMPLE_NAMES)
 def test_sample_has_a_marker_per_page_first_included(
     name: str, converted: dict[str, Any], sample_expected: dict[str, Any]
 ) -> None:
