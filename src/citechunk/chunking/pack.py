@@ -68,8 +68,8 @@ class Packer:
         start = self._fresh(units[0]) if units else None
         while start is not None and i < len(units):
             target = self._target(FILL)
-            j, _ = self._greedy(units, i, start, target)
-            if i < j < len(units) and self._lead_in(units, i, j, start):
+            j, est = self._greedy(units, i, start, target)
+            if i < j < len(units) and self._lead_in(units, j, est, start):
                 j, _ = self._greedy(units, i, start, target)
             if j == i:  # the overlap leaves no room for the next unit: shrink or drop it
                 room = int(target) - units[i].tokens - units[i].header_tokens - 1
@@ -88,10 +88,11 @@ class Packer:
                 start = self._overlap_start(units, first, i) or self._fresh(units[i])
         return pieces
 
-    def _lead_in(self, units: list[Unit], i: int, j: int, start: _Start) -> bool:
-        """Split units[j] one ladder level down in place when units[i:j] alone would make a
-        piece under LEAD_IN of the limit; False when it does not apply or cannot split."""
-        if start.overlap or self._estimate(units, i, j, start) >= self.budget * LEAD_IN:
+    def _lead_in(self, units: list[Unit], j: int, est: float, start: _Start) -> bool:
+        """Split units[j] one ladder level down in place when the piece before it (estimated
+        ``est`` tokens) is under LEAD_IN of the limit; False when it does not apply or cannot
+        split."""
+        if start.overlap or est >= self.budget * LEAD_IN:
             return False
         u = units[j]
         if u.kind == "word" or u.tokens < 2:
@@ -144,9 +145,10 @@ class Packer:
                     return grown
                 return Piece(start.offset, units[j - 1].end, start.header, body, tokens), j
             smaller = min(j - 1, self._greedy(units, i, start, self._target(SHRINK_TO))[0])
-            if smaller > i and self._lead_in(units, i, smaller, start):
-                return None  # units[smaller] was split: retry with its first part
             if smaller > i:
+                before = self._estimate(units, i, smaller, start)
+                if self._lead_in(units, smaller, before, start):
+                    return None  # units[smaller] was split: retry with its first part
                 j = smaller
             elif start.overlap:
                 start.offset, start.header, start.overlap = units[i].start, units[i].header, False

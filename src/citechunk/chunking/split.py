@@ -1,9 +1,10 @@
 """Size fallback: cut an over-long section into units that fit, then pack units into pieces.
 
 Ladder (coarsest first): blocks at blank lines (a fenced code block is one block, blank lines
-inside it do not split; nor do the blank lines around a page marker that falls mid-sentence) -> table rows / list items / lines -> sentence ends -> words -> a hard
-cut inside a word. A unit is only split further when it does not fit the budget, so a code block
-or a table that fits stays whole. Table pieces: the header row and separator are glued to the
+inside it do not split; nor do the blank lines around a page marker that falls mid-sentence)
+-> table rows / list items / lines -> sentence ends -> words -> a hard cut inside a word. A unit
+is only split further when it does not fit the budget, so a code block or a table that fits
+stays whole. Table pieces: the header row and separator are glued to the
 first data row, and every later row carries them as a header to repeat when a piece starts on it.
 
 Contract: ``Splitter.units(s, e, budget)`` returns units in document order with tight spans

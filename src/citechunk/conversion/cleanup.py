@@ -9,15 +9,16 @@ Contracts:
   ``# Title``; it never changes the level and drops headings that are empty once cleaned. A
   heading that only repeats an earlier one to mark a continuation ("ESTIMATED COSTS—Continued",
   "Table 2 (cont.)") is a running title, not a new section: it becomes a bold line.
-* `tidy_page` applies the above plus line-level fixes that help retrieval (trailing blanks,
-  ``<br>`` inside table cells, picture-text blocks, ``<sup>`` tags inside words, ``<mark>`` and
-  ``<u>`` tags around text, which stays, footnotes moved after the paragraph citing them:
-  `attach_footnotes`); text inside
-  fenced code blocks is left alone except for newline/control-character normalisation.
+* `tidy_page` applies the above plus fixes that help retrieval (trailing blanks, ``<br>`` inside
+  table cells, picture-text blocks, ``<sup>`` tags inside words, ``<mark>``/``<u>`` tags
+  dropped with their text kept, footnotes moved after the paragraph citing them by
+  `attach_footnotes`); text inside fenced code blocks is left alone except for
+  newline/control-character normalisation.
 * `join_page_hyphens` re-joins a word hyphenated across a page break.
 * `join_page_tables` gives a table continued from the previous page its header row back.
 * `strip_running_lines` removes running headers/footers: short lines repeated at the top or
   bottom of many pages (digits ignored, so page numbers count as repeats).
+* `tidy_pages` is what the backends call: `tidy_page` per page, then the three above.
 """
 
 from __future__ import annotations
@@ -40,9 +41,9 @@ _UNDERSCORE_RE = re.compile(r"(?<![\w\\])_(?=\S)|(?<=\S)_(?![\w])")
 _SPACES_RE = re.compile(r"[ \t]+")
 _PIC_START = "<!-- Start of picture text -->"
 _PIC_END = "<!-- End of picture text -->"
-# <sup>x</sup>: footnote marks / ordinals that layout engines glue into words.
 _FOOTNOTE_BLOCK_RE = re.compile(r"^(?:> ?)?(\d{1,3}) ?(?=[A-Z“\"(])")
 _PRESENTATION_TAG_RE = re.compile(r"</?(?:mark|u)>")  # highlight/underline: the text stays
+# <sup>x</sup>: footnote marks / ordinals that layout engines glue into words.
 _SUP_RE = re.compile(r"([ \t]*)<sup>(.*?)</sup>")
 # "INTRODUCTIONNTRODUCTION": small-caps words that layout engines emit twice, minus the capital.
 _SMALL_CAPS_DUP_RE = re.compile(r"\b([A-Z])([A-Z]{3,})\2\b")
@@ -186,10 +187,11 @@ def attach_footnotes(page: str) -> str:
             notes.setdefault(int(m.group(1)), i)
     if not notes:
         return page
+    note_blocks = set(notes.values())
     moves: dict[int, list[int]] = {}  # citing block -> footnote blocks, in number order
     for number, i in sorted(notes.items()):
         cite = f" [{number}]"
-        j = next((j for j, b in enumerate(blocks) if cite in b and j not in notes.values()), None)
+        j = next((j for j, b in enumerate(blocks) if cite in b and j not in note_blocks), None)
         if j is not None and j != i - 1:
             moves.setdefault(j, []).append(i)
     if not moves:
@@ -240,6 +242,15 @@ def strip_running_lines(pages: Sequence[str], depth: int = 2, share: float = 0.5
         kept = [line for i, line in enumerate(lines) if i not in drop]
         result.append(tidy_blank_lines("\n".join(kept)))
     return result
+
+
+def tidy_pages(texts: Sequence[str], strip_running: bool) -> list[str]:
+    """`tidy_page` on each page, then the fixes that need the neighbouring pages: running
+    headers/footers (only when `strip_running`), `join_page_hyphens`, `join_page_tables`."""
+    pages = [tidy_page(t) for t in texts]
+    if strip_running:
+        pages = strip_running_lines(pages)
+    return join_page_tables(join_page_hyphens(pages))
 
 
 def tidy_blank_lines(text: str) -> str:

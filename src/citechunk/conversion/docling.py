@@ -18,10 +18,10 @@ are not available offline either).
 
 Output contract (same as every backend): Markdown with a ``<!-- page N -->`` line before each
 converted page (`markers.render_pages`), pages without text included; headings cleaned like the
-pymupdf backend (`cleanup.tidy_page`). Heading levels: docling writes a section of level L as
+pymupdf backend (`cleanup.tidy_pages`). Heading levels: docling writes a section of level L as
 L+1 ``#`` (one ``#`` is kept for a TITLE item); this backend writes level L as L ``#`` so the
-shallowest section heading is ``#``, as with the pymupdf backend. With `outline_repair`, the
-same outline repair as the pymupdf backend then sets outline headings to their outline depth.
+shallowest section heading is ``#``, as with the pymupdf backend. Then the same heading
+repair as the pymupdf backend (`outline.repair_structure`).
 """
 
 from __future__ import annotations
@@ -41,16 +41,8 @@ from ..errors import BackendError, ConversionError, EncryptedPDFError
 from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
 from .base import Backend, parse_pages, sha256_file
-from .cleanup import (
-    HEADING_RE,
-    join_page_hyphens,
-    join_page_tables,
-    strip_running_lines,
-    tidy_page,
-)
-from .numbering import repair_numbering
-from .outline import from_toc, repair_headings
-from .runin import promote_run_in_labels
+from .cleanup import HEADING_RE, tidy_pages
+from .outline import from_toc, repair_structure
 
 log = logging.getLogger(__name__)
 
@@ -163,18 +155,15 @@ def finish_pages(
 ) -> tuple[list[tuple[int, str]], list[str]]:
     """Heading levels shifted, pages tidied, running lines stripped, outline repair applied."""
     texts = ["\n".join(shift_heading(x) for x in raw.get(p, "").split("\n")) for p in pages]
-    texts = [tidy_page(t) for t in texts]
-    if options.strip_headers_footers:
-        texts = strip_running_lines(texts)
-    result = list(zip(pages, join_page_tables(join_page_hyphens(texts)), strict=True))
+    texts = tidy_pages(texts, options.strip_headers_footers)
+    outline = from_toc(facts.toc) if options.outline_repair else []
+    result, stats = repair_structure(
+        list(zip(pages, texts, strict=True)), outline, options.outline_repair
+    )
     warnings: list[str] = []
-    if options.outline_repair and facts.toc:
-        result, stats = repair_headings(result, from_toc(facts.toc))
-        if stats.missing:
-            warnings.append(f"outline entries not found on their pages: {len(stats.missing)}")
-    elif options.outline_repair:
-        result = repair_numbering(result)
-    return promote_run_in_labels(result), warnings
+    if stats.missing:
+        warnings.append(f"outline entries not found on their pages: {len(stats.missing)}")
+    return result, warnings
 
 
 def _versions() -> dict[str, str]:

@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cleanup import HEADING_RE, heading_level, iter_unfenced, make_heading, strip_inline_markup
+from .numbering import repair_numbering
+from .runin import promote_run_in_labels
 
 log = logging.getLogger(__name__)
 
@@ -258,6 +260,20 @@ def repair_headings(
     stats = RepairStats(len(matches) - promoted, promoted, demoted, tuple(missing))
     log.debug("outline repair: %s", stats)
     return out, stats
+
+
+def repair_structure(
+    pages: Sequence[tuple[int, str]], outline: Sequence[OutlineEntry], enabled: bool
+) -> tuple[list[tuple[int, str]], RepairStats]:
+    """The heading repair every backend applies: when `enabled`, the outline if the PDF has one
+    (`repair_headings`), else section numbers (`numbering.repair_numbering`); then, always,
+    run-in labels (`runin.promote_run_in_labels`)."""
+    stats = RepairStats()
+    if enabled and outline:
+        pages, stats = repair_headings(pages, outline)
+    elif enabled:
+        pages = repair_numbering(pages)
+    return promote_run_in_labels(pages), stats
 
 
 def _demote_others(

@@ -14,7 +14,9 @@ Pipeline for one PDF (one parse, everything after it is linear-time text work):
 4. page-header / page-footer boxes found by the layout model are cut out (short ones only: a
    long "header" box is body text the model misread), then repeated top/bottom lines
    (`cleanup.strip_running_lines`), both only with ``strip_headers_footers``;
-5. `cleanup.tidy_page` per page, then `outline.repair_headings` with ``doc.get_toc()``;
+5. `cleanup.tidy_pages` (per page, then words and tables across page breaks), then
+   `outline.repair_structure` with ``doc.get_toc()`` (outline, else section numbers; run-in
+   labels);
 6. `markers.render_pages` writes the page markers.
 
 Anything pymupdf4llm prints to stdout is captured and logged (stdout may carry Markdown).
@@ -40,16 +42,8 @@ from ..errors import ConversionError, EncryptedPDFError
 from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
 from .base import Backend, parse_pages, sha256_file
-from .cleanup import (
-    join_page_hyphens,
-    join_page_tables,
-    normalize_text,
-    strip_running_lines,
-    tidy_page,
-)
-from .numbering import repair_numbering
-from .outline import from_toc, repair_headings
-from .runin import promote_run_in_labels
+from .cleanup import tidy_pages
+from .outline import from_toc, repair_structure
 
 log = logging.getLogger(__name__)
 
@@ -410,14 +404,11 @@ class PyMuPDFBackend(Backend):
             warnings.append(
                 f"pages whose text (e.g. inside images) gave no Markdown: {_ranges(lost)}"
             )
-        page_md = list(zip(pages, texts, strict=True))
-        if toc:
-            page_md, stats = repair_headings(page_md, toc)
-            if stats.missing:
-                log.info("%s: outline entries not found: %s", path, "; ".join(stats.missing))
-        elif options.outline_repair:
-            page_md = repair_numbering(page_md)
-        page_md = promote_run_in_labels(page_md)
+        page_md, stats = repair_structure(
+            list(zip(pages, texts, strict=True)), toc, options.outline_repair
+        )
+        if stats.missing:
+            log.info("%s: outline entries not found: %s", path, "; ".join(stats.missing))
         provenance = Provenance(
             source=str(path),
             source_sha256=sha256_file(path),
@@ -469,10 +460,7 @@ class PyMuPDFBackend(Backend):
             _without_running_boxes(doc[p - 1], c) if strip else c["text"]
             for p, c in zip(pages, chunks, strict=True)
         ]
-        texts = [tidy_page(normalize_text(t)) for t in raw]
-        if strip:
-            texts = strip_running_lines(texts)
-        return join_page_tables(join_page_hyphens(texts))
+        return tidy_pages(raw, strip)
 
 
 def _ranges(pages: Sequence[int]) -> str:
