@@ -258,15 +258,16 @@ def score(
     tokens, token_source = chunk_tokens(chunk_set.chunks)
     n = len(results)
     asked = {q.pdf for q in questions}
+    overall = GroupFigures.of("all", results)
     return EvalReport(
         label=label,
         retriever=retriever,
         k=k,
         chunk_set=chunk_set,
         results=tuple(results),
-        found=sum(r.found for r in results) / n,
-        page_correct=sum(r.page_correct for r in results) / n,
-        mrr=sum(1 / r.rank for r in results if r.rank) / n,
+        found=overall.found,
+        page_correct=overall.page_correct,
+        mrr=overall.mrr,
         answer_intact=sum(r.intact for r in results) / n,
         mean_chunk_tokens=sum(tokens) / len(tokens) if tokens else 0.0,
         mean_context_tokens=sum(sum(tokens[i] for i in r.retrieved) for r in results) / n,
