@@ -6,7 +6,8 @@ function for the rest in isolated worker processes, record each finished file in
 as it completes, commit the manifest, sweep files no source owns, write ``OUT/run.json``.
 
 Contract: per-file failures never raise; they are rows of the returned `RunReport` (check
-`report.ok`). Raises `ConfigError` (bad input path or options), `BackendError` (unknown or
+`report.ok`). Raises `ConfigError` (bad input path or options, or an INPUT without PDFs
+while OUT holds earlier documents: never read as "all deleted"), `BackendError` (unknown or
 unavailable backend) and `LockedError` (another run holds OUT) before touching any output.
 Same input + configuration -> byte-identical chunk and Markdown files, whether the folder was
 built in one run or by reruns after `kill -9`.
