@@ -26,6 +26,15 @@ def _load_expected() -> dict[str, Any]:
 SAMPLE_NAMES = tuple(_load_expected())
 
 
+def output_tree(out: Path) -> dict[str, bytes]:
+    """Every file under an ingest OUT except the run report (the only file with timestamps)."""
+    return {
+        p.relative_to(out).as_posix(): p.read_bytes()
+        for p in sorted(out.rglob("*"))
+        if p.is_file() and p.name != "run.json"
+    }
+
+
 def _require(path: Path) -> Path:
     if not path.exists():
         pytest.skip(f"{path} not available (the shared corpus sits beside the repository)")

@@ -16,6 +16,7 @@ from citechunk.config import Config, load_config
 from citechunk.conversion import read_markdown
 from citechunk.export import ARROW_SCHEMA, ChunkRecord, offset_problems, read_chunks
 from citechunk.runner import RunReport
+from conftest import output_tree
 
 
 def config(**overrides: dict[str, Any]) -> Config:
@@ -23,15 +24,6 @@ def config(**overrides: dict[str, Any]) -> Config:
     for section, values in overrides.items():
         layered[section] = {**layered.get(section, {}), **values}
     return load_config(None, layered)
-
-
-def tree(out: Path) -> dict[str, bytes]:
-    """Every file under OUT except the run report (the only file with timestamps)."""
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*"))
-        if p.is_file() and p.name != "run.json"
-    }
 
 
 def statuses(report: RunReport) -> dict[str, list[str]]:
@@ -54,8 +46,8 @@ def test_layout_records_and_byte_identical_reruns(tmp_path: Path, sample_pdfs: P
     second = ingest(sample_pdfs, tmp_path / "b", config())
 
     assert first.ok and statuses(first) == {"converted": pdfs}
-    a = tree(tmp_path / "a")
-    assert a == tree(tmp_path / "b")
+    a = output_tree(tmp_path / "a")
+    assert a == output_tree(tmp_path / "b")
     assert sorted(a) == sorted(
         ["manifest.json"] + [o for f in first.files for o in f.outputs]
     )  # nothing else: no journal, no lock, no temp file
@@ -119,7 +111,7 @@ def test_incremental_reruns_do_only_what_changed(tmp_path: Path, sample_pdfs: Pa
 
     clean = ingest(src, tmp_path / "clean", smaller)  # the same state built in one go
     assert clean.chunks == report.chunks
-    assert tree(out) == tree(tmp_path / "clean")
+    assert output_tree(out) == output_tree(tmp_path / "clean")
 
     assert statuses(ingest(src, out, config(chunk={"max_tokens": 128}, run={"full": True}))) == {
         "converted": left
@@ -137,13 +129,13 @@ def test_empty_input_never_wipes_earlier_outputs(tmp_path: Path, sample_pdfs: Pa
     out = tmp_path / "out"
     names = sorted(p.name for p in src.iterdir())
     ingest(src, out, config(run={"workers": 1}, export={"include": [names[0]]}))
-    before = tree(out)
+    before = output_tree(out)
     empty = tmp_path / "mnt"
     empty.mkdir()
     with pytest.raises(ConfigError, match="refusing to remove them all"):
         ingest(empty, out, config())
     with pytest.raises(ConfigError, match="no PDFs found"):
         ingest(src, out, config(export={"include": ["*.nothing"]}))
-    assert tree(out) == before
+    assert output_tree(out) == before
     fresh = ingest(empty, tmp_path / "fresh", config())
     assert fresh.ok and not fresh.files

@@ -20,16 +20,9 @@ from citechunk.config import load_config
 from citechunk.errors import LockedError
 from citechunk.runner.lock import LOCK_NAME
 from citechunk.runner.manifest import JOURNAL_NAME
+from conftest import output_tree
 
 Condition = Callable[[Path, int], bool]
-
-
-def tree(out: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(out).as_posix(): p.read_bytes()
-        for p in sorted(out.rglob("*"))
-        if p.is_file() and p.name != "run.json"
-    }
 
 
 def journal_lines(out: Path) -> int:
@@ -88,7 +81,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory, sample_pdfs: Path) -> di
     out = tmp_path_factory.mktemp("reference") / "out"
     report = ingest(sample_pdfs, out, load_config(None, {"run": {"workers": 2}}))
     assert report.ok
-    return tree(out)
+    return output_tree(out)
 
 
 KILL_POINTS: list[tuple[str, Condition]] = [
@@ -116,7 +109,7 @@ def test_kill9_at_several_points_then_rerun_is_byte_identical(
     assert killed >= 3  # the run was really interrupted, not finished first
     final = start(sample_pdfs, out)
     assert final.wait(300) == 0
-    assert tree(out) == reference
+    assert output_tree(out) == reference
 
 
 def test_second_concurrent_run_refuses(
@@ -130,5 +123,5 @@ def test_second_concurrent_run_refuses(
             ingest(sample_pdfs, out, load_config(None, {"run": {"workers": 1}}))
     finally:
         assert first.wait(300) == 0
-    assert tree(out) == reference
+    assert output_tree(out) == reference
     assert not os.path.exists(out / LOCK_NAME)
