@@ -15,7 +15,9 @@ from typing import Any
 import pymupdf
 import pytest
 
+from citechunk.chunking import chunk_markdown
 from citechunk.conversion import convert
+from citechunk.conversion.contents import is_list_title
 from citechunk.conversion.numbering import section_number
 from citechunk.conversion.outline import Fidelity, from_toc, heading_fidelity
 from citechunk.markers import iter_markers, strip_markers
@@ -194,3 +196,14 @@ def test_footnote_follows_the_paragraph_citing_it(corpus: dict[str, tuple[Path, 
     md = corpus["dpr_paper_twocolumn.pdf"][1].markdown
     note, cite = md.index("10FAISS configuration"), md.index("vectors [10]")
     assert cite < note < md.index("## 6 Experiments: Question Answering")
+
+
+def test_no_corpus_chunk_path_runs_through_a_contents_heading(
+    corpus: dict[str, tuple[Path, Any]],
+) -> None:
+    checked = 0
+    for name, (_, doc) in corpus.items():
+        for chunk in chunk_markdown(doc.markdown):
+            assert not any(is_list_title(h) for h in chunk.heading_path[:-1]), (name, chunk)
+        checked += "contents" in doc.markdown.lower()
+    assert checked  # the corpus has documents with a contents page

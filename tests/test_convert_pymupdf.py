@@ -266,9 +266,11 @@ def test_tidy_page_fixes_retrieval_noise() -> None:
         "cancer<sup>1</sup> , women.<sup>2,3</sup> 10<sup>2</sup> m Herceptin<sup>®</sup>\r\n"
         "|a<br>b|c|\n<!-- Start of picture text -->\nAxis<br>Value<br><!-- End of picture text -->\n"
         "## I. INTRODUCTIONNTRODUCTION\n\n\n\nbad\x0bchar\n```\n## kept   \n```\n"
-        "**<mark>`Document.save()`</mark>** now, see <u>GAO-20-629</u>."
+        "**<mark>`Document.save()`</mark>** now, see <u>GAO-20-629</u>.\n\n"
+        "- ● Which products?\n  - _•_ Testing first\n- ●\n- •bold•"
     )
     out = tidy_page(page)
+    assert "- Which products?\n  - Testing first\n- ●\n- •bold•" in out
     assert "**`Document.save()`** now, see GAO-20-629." in out
     assert "cancer [1] , women. [2,3] 10^2 m Herceptin®" in out
     assert "|a b|c|" in out and "Axis\nValue" in out and "<br>" not in out

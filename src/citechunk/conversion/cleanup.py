@@ -11,7 +11,8 @@ Contracts:
   "Table 2 (cont.)") is a running title, not a new section: it becomes a bold line.
 * `tidy_page` applies the above plus fixes that help retrieval (trailing blanks, ``<br>`` inside
   table cells, picture-text blocks, ``<sup>`` tags inside words, ``<mark>``/``<u>`` tags
-  dropped with their text kept, footnotes moved after the paragraph citing them by
+  dropped with their text kept, a bullet glyph repeating the list marker dropped ("- ● item" ->
+  "- item"), footnotes moved after the paragraph citing them by
   `attach_footnotes`); text inside fenced code blocks is left alone except for
   newline/control-character normalisation.
 * `join_page_hyphens` re-joins a word hyphenated across a page break.
@@ -52,6 +53,8 @@ _CONTINUED_RE = re.compile(
     r"\S.*?(?:[\s—–-]+|\s*\()(?:continued|cont'd|cont’d|cont)\.?\)?\s*\.?$", re.IGNORECASE
 )
 _FOOTNOTE_MARK_RE = re.compile(r"^[\d,\-–*†‡§¶ ]+$")
+# "- ● item", "- _•_ item": the PDF's own bullet glyph kept after the Markdown list marker.
+_DOUBLE_BULLET_RE = re.compile(r"^([ \t]*[-*+] )(?:_?[●•◦▪■◆►‣∙]_?[ \t]+)+(?=\S)")
 
 
 def normalize_text(text: str) -> str:
@@ -135,7 +138,7 @@ def _tidy_line(line: str) -> str:
         line = _PRESENTATION_TAG_RE.sub("", line)
     if line.startswith("|") and "<br>" in line:
         return line.replace("<br>", " ")
-    return line
+    return _DOUBLE_BULLET_RE.sub(r"\1", line)
 
 
 def _split_picture_text(lines: list[str]) -> list[str]:

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .cleanup import HEADING_RE, heading_level, iter_unfenced, make_heading, strip_inline_markup
+from .contents import level_contents_headings
 from .numbering import repair_numbering
 from .runin import promote_run_in_labels
 
@@ -267,13 +268,14 @@ def repair_structure(
 ) -> tuple[list[tuple[int, str]], RepairStats]:
     """The heading repair every backend applies: when `enabled`, the outline if the PDF has one
     (`repair_headings`), else section numbers (`numbering.repair_numbering`); then, always,
-    run-in labels (`runin.promote_run_in_labels`)."""
+    contents headings (`contents.level_contents_headings`) and run-in labels
+    (`runin.promote_run_in_labels`)."""
     stats = RepairStats()
     if enabled and outline:
         pages, stats = repair_headings(pages, outline)
     elif enabled:
         pages = repair_numbering(pages)
-    return promote_run_in_labels(pages), stats
+    return promote_run_in_labels(level_contents_headings(pages)), stats
 
 
 def _demote_others(

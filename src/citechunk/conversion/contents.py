@@ -1,0 +1,48 @@
+"""Contents headings never parent the document.
+
+A "Contents" page is set like a chapter title, so layout models give its heading the top level
+(often the document title's): every heading after it then nests under "Contents" and every chunk
+path starts with it ("Contents > Treatment > Surgery"). `level_contents_headings(pages)` gives a
+heading whose title is a list title ("Contents", "Table of Contents", "List of Figures", "List
+of Tables"; case, markup and a trailing colon ignored) the level of the next heading when that
+one is deeper, so the list becomes a sibling of what follows instead of its parent. Its own body
+(the listed titles) stays its own section. Lines inside code fences are never touched.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+
+from .cleanup import HEADING_RE, iter_unfenced, make_heading, strip_inline_markup
+
+log = logging.getLogger(__name__)
+
+_LIST_TITLE_RE = re.compile(r"(?:table of )?contents|list of (?:figures|tables)")
+
+
+def is_list_title(title: str) -> bool:
+    """Whether a heading title names a contents list."""
+    key = re.sub(r"[\s:.]+$", "", strip_inline_markup(title)).strip().lower()
+    return bool(_LIST_TITLE_RE.fullmatch(key))
+
+
+def level_contents_headings(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Apply the module's rule; returns new (page, markdown) pairs."""
+    split = [text.split("\n") for _, text in pages]
+    pending: tuple[int, int, int, str] | None = None  # page index, line, level, title
+    changed = 0
+    for p, lines in enumerate(split):
+        for i, inside in iter_unfenced(lines):
+            m = None if inside else HEADING_RE.match(lines[i])
+            if m is None:
+                continue
+            level = len(m.group(1))
+            if pending is not None and level > pending[2]:
+                split[pending[0]][pending[1]] = make_heading(level, pending[3])
+                changed += 1
+            pending = (p, i, level, m.group(2)) if is_list_title(m.group(2)) else None
+    if changed:
+        log.debug("contents headings levelled with the heading after them: %d", changed)
+    return [(number, "\n".join(lines)) for (number, _), lines in zip(pages, split, strict=True)]

@@ -1,0 +1,48 @@
+"""Contents headings never parent the headings after them (conversion/contents.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citechunk.chunking import chunk_markdown
+from citechunk.conversion.contents import is_list_title, level_contents_headings
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Contents", True),
+        ("TABLE OF CONTENTS", True),
+        ("**Contents:**", True),
+        ("List of Figures", True),
+        ("Contents of the kit", False),
+        ("Table of results", False),
+    ],
+)
+def test_list_titles(title: str, expected: bool) -> None:
+    assert is_list_title(title) is expected
+
+
+def test_contents_takes_the_level_of_a_deeper_next_heading_across_pages() -> None:
+    pages = [
+        (1, "# Guide\n\ntext\n\n# Contents\n\nWhat is cancer? 6\nTreatment 29"),
+        (2, "## What is cancer?\n\nbody\n\n## Treatment\n\nbody"),
+    ]
+    out = level_contents_headings(pages)
+    assert out[0][1] == "# Guide\n\ntext\n\n## Contents\n\nWhat is cancer? 6\nTreatment 29"
+    assert out[1] == pages[1]
+    paths = {c.heading_path for c in chunk_markdown("\n\n".join(t for _, t in out))}
+    assert ("Guide", "What is cancer?") in paths
+    assert ("Guide", "Contents") in paths
+    # without the rule the same Markdown nests the document under "Contents"
+    before = {c.heading_path for c in chunk_markdown("\n\n".join(t for _, t in pages))}
+    assert ("Contents", "What is cancer?") in before
+
+
+def test_other_headings_and_fenced_lines_stay() -> None:
+    text = "## Contents\n\n### Part A\n\nx\n\n```\n# Contents\n```\n\n# Results\n\n## Table 1"
+    out = level_contents_headings([(1, text)])[0][1]
+    assert out.startswith("### Contents\n\n### Part A")
+    assert out.endswith("```\n# Contents\n```\n\n# Results\n\n## Table 1")
+    shallower = "### Table of Contents\n\n## Abbreviations\n\ntext"
+    assert level_contents_headings([(1, shallower)]) == [(1, shallower)]
