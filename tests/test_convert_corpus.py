@@ -17,6 +17,7 @@ import pytest
 
 from citechunk.chunking import chunk_markdown
 from citechunk.conversion import convert
+from citechunk.conversion.cleanup import HEADING_RE
 from citechunk.conversion.contents import is_list_title
 from citechunk.conversion.numbering import section_number
 from citechunk.conversion.outline import Fidelity, from_toc, heading_fidelity
@@ -207,3 +208,20 @@ def test_no_corpus_chunk_path_runs_through_a_contents_heading(
             assert not any(is_list_title(h) for h in chunk.heading_path[:-1]), (name, chunk)
         checked += "contents" in doc.markdown.lower()
     assert checked  # the corpus has documents with a contents page
+
+
+def test_numbered_headings_come_in_number_order(corpus: dict[str, tuple[Path, Any]]) -> None:
+    """Two-column pages are read column by column: TraceMonkey's page 8 used to read
+    "6.1 Calling Compiled Traces" before "5.2 Register Allocation"."""
+    checked = 0
+    for name, (_, doc) in corpus.items():
+        numbers = []
+        for line in doc.markdown.split("\n"):
+            m = HEADING_RE.match(line)
+            number = section_number(m.group(2)) if m else None
+            if number:
+                numbers.append((number, m.group(2) if m else ""))
+        for before, after in zip(numbers, numbers[1:], strict=False):
+            assert after[0] >= before[0], (name, before[1], after[1])
+        checked += len(numbers) >= 3
+    assert checked >= 3

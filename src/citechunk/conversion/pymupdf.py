@@ -10,7 +10,8 @@ Pipeline for one PDF (one parse, everything after it is linear-time text work):
 3. pymupdf4llm converts the pages (``page_chunks=True``): with ``use_layout`` the layout model
    path (``document_layout.parse_document``), otherwise the classic ``pymupdf_rag`` path; the
    choice is made per call, no process-wide switch is flipped; on the layout path the parsed
-   boxes are fixed before rendering (`split_columns`, `detach_margin_notes`);
+   boxes are fixed before rendering (`split_columns`, `reading_order.read_columns`,
+   `detach_margin_notes`);
 4. page-header / page-footer boxes found by the layout model are cut out (short ones only: a
    long "header" box is body text the model misread), then repeated top/bottom lines
    (`cleanup.strip_running_lines`), both only with ``strip_headers_footers``;
@@ -44,6 +45,7 @@ from ..models import ConvertedDocument, Provenance
 from .base import Backend, parse_pages, sha256_file
 from .cleanup import tidy_pages
 from .outline import from_toc, repair_structure
+from .reading_order import read_columns
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +145,7 @@ def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str,
         )
         for page in parsed.pages:
             page.boxes = split_columns(page.boxes, document_layout.LayoutBox)
+            page.boxes = read_columns(page.boxes, page.width)
             page.boxes = detach_margin_notes(page.boxes, document_layout.LayoutBox)
         chunks = parsed.to_markdown(header=True, footer=True, page_chunks=True)
     else:

@@ -1,0 +1,123 @@
+"""Column-by-column reading order for two-column pages (pymupdf layout path).
+
+pymupdf-layout sometimes orders the boxes of a two-column page by height alone, so paragraphs of
+the two columns alternate: TraceMonkey's page 8 read "6.1 Calling Compiled Traces" before
+"5.2 Register Allocation", and GAO's figure in the right column was cut into pieces between the
+left column's paragraphs. `read_columns(boxes, width)` returns the boxes of such a page in
+column order:
+
+* Columns: a vertical gutter between 30% and 70% of the page width that no box narrower than
+  `WIDE` of the page crosses, with prose on both sides (at least 2 text boxes and
+  `MIN_SIDE_CHARS` characters each), so label/value layouts and single-column pages stay as
+  they are.
+* Bands: boxes that cross the gutter (titles, wide figures and tables, full-width footnotes)
+  cut the page into horizontal bands. Each band reads its left-column boxes, then its
+  right-column boxes, each side in the layout model's own order; a wide box comes after the
+  band above it.
+* page-header and page-footer boxes stay first and last.
+
+First the page is cut into horizontal slabs at full-width blank strips at least `GAP_LINES`
+text lines high (a masthead or title block above the columns stays on top); the rule above
+applies within each slab, and the slabs are read top to bottom. The result is the input list
+itself when no slab with two columns changes order.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+WIDE = 0.6  # a box at least this share of the page width may cross the gutter
+MIN_SIDE_CHARS = 200
+GAP_LINES = 2.0  # a full-width blank strip this many text lines high separates slabs
+_RUNNING = ("page-header", "page-footer")
+_TEXT = ("text", "list-item", "section-header", "caption", "title", "footnote")
+
+
+def _chars(box: Any) -> int:
+    return sum(len(s["text"].strip()) for ln in (box.textlines or []) for s in ln["spans"])
+
+
+def find_gutter(boxes: Sequence[Any], width: float) -> float | None:
+    """x of the empty vertical strip nearest the page middle, or None (see module rule)."""
+    spans = sorted((b.x0, b.x1) for b in boxes if b.x1 - b.x0 < WIDE * width)
+    gaps, reach = [], 0.0
+    for x0, x1 in spans:
+        if x0 > reach:
+            gaps.append((reach, x0))
+        reach = max(reach, x1)
+    lo, hi = 0.3 * width, 0.7 * width
+    inside = [((a + b) / 2) for a, b in gaps if lo <= (a + b) / 2 <= hi]
+    if not inside:
+        return None
+    gutter = min(inside, key=lambda x: abs(x - width / 2))
+    for side in (
+        [b for b in boxes if b.x1 <= gutter],
+        [b for b in boxes if b.x0 >= gutter],
+    ):
+        text = [b for b in side if b.boxclass in _TEXT]
+        if len(text) < 2 or sum(map(_chars, text)) < MIN_SIDE_CHARS:
+            return None
+    return gutter
+
+
+def _line_height(boxes: Sequence[Any]) -> float:
+    heights = sorted(
+        ln["bbox"][3] - ln["bbox"][1] for b in boxes for ln in (b.textlines or []) if ln["spans"]
+    )
+    return heights[len(heights) // 2] if heights else 10.0
+
+
+def _slabs(flow: list[Any], min_gap: float) -> list[list[Any]]:
+    """The boxes cut into horizontal slabs at full-width gaps of at least ``min_gap``, top
+    first; each slab keeps the layout model's order."""
+    slab_of: dict[int, int] = {}
+    bottom, slab = None, 0
+    for b in sorted(flow, key=lambda b: b.y0):
+        if bottom is not None and b.y0 - bottom >= min_gap:
+            slab += 1
+        bottom = b.y1 if bottom is None else max(bottom, b.y1)
+        slab_of[id(b)] = slab
+    slabs: list[list[Any]] = [[] for _ in range(slab + 1)]
+    for b in flow:
+        slabs[slab_of[id(b)]].append(b)
+    return slabs
+
+
+def _by_columns(slab: list[Any], width: float) -> list[Any] | None:
+    """One slab in column order, or None when it has no two prose columns."""
+    gutter = find_gutter(slab, width)
+    if gutter is None:
+        return None
+    wide = sorted((b for b in slab if b.x0 < gutter < b.x1), key=lambda b: b.y0)
+    bands: list[tuple[list[Any], list[Any]]] = [([], []) for _ in range(len(wide) + 1)]
+    for b in slab:
+        if b.x0 < gutter < b.x1:
+            continue
+        middle = (b.y0 + b.y1) / 2
+        band = sum(1 for w in wide if w.y0 < middle)
+        bands[band][0 if b.x1 <= gutter else 1].append(b)
+    ordered: list[Any] = []
+    for k, (left, right) in enumerate(bands):
+        ordered += left + right
+        if k < len(wide):
+            ordered.append(wide[k])
+    return ordered
+
+
+def read_columns(boxes: list[Any], width: float) -> list[Any]:
+    """The boxes in column order (module rule); the same list when nothing moves."""
+    flow = [b for b in boxes if b.boxclass not in _RUNNING]
+    slabs = _slabs(flow, GAP_LINES * _line_height(flow))
+    columns = [_by_columns(slab, width) for slab in slabs]
+    if all(c is None or c == slab for c, slab in zip(columns, slabs, strict=True)):
+        return boxes
+    ordered = [b for b in boxes if b.boxclass == "page-header"]
+    for c, slab in zip(columns, slabs, strict=True):
+        ordered += slab if c is None else c
+    ordered += [b for b in boxes if b.boxclass == "page-footer"]
+    log.debug("two-column page read column by column")
+    return ordered
