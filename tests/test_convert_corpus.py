@@ -17,6 +17,7 @@ import pytest
 
 from citechunk.chunking import chunk_markdown
 from citechunk.conversion import convert
+from citechunk.conversion.captions import demote_table_titles
 from citechunk.conversion.cleanup import HEADING_RE
 from citechunk.conversion.contents import is_list_title
 from citechunk.conversion.numbering import section_number
@@ -225,3 +226,13 @@ def test_numbered_headings_come_in_number_order(corpus: dict[str, tuple[Path, An
             assert after[0] >= before[0], (name, before[1], after[1])
         checked += len(numbers) >= 3
     assert checked >= 3
+
+
+def test_continued_table_titles_are_not_sections(corpus: dict[str, tuple[Path, Any]]) -> None:
+    for name, (_, doc) in corpus.items():
+        pages = [(0, doc.markdown)]
+        assert demote_table_titles(pages) == pages, name
+    doc = corpus["federal_register_notice.pdf"][1]
+    paths = [c.heading_path for c in chunk_markdown(doc.markdown)]
+    assert not any("ESTIMATED COSTS" in p for p in paths)
+    assert any(p[-1] == "Authority for This Rulemaking" and len(p) == 2 for p in paths), paths

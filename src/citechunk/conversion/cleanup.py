@@ -50,7 +50,7 @@ _SUP_RE = re.compile(r"([ \t]*)<sup>(.*?)</sup>")
 _SMALL_CAPS_DUP_RE = re.compile(r"\b([A-Z])([A-Z]{3,})\2\b")
 _TABLE_SEP_RE = re.compile(r"^\s*\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?\s*)?$")
 _CONTINUED_RE = re.compile(
-    r"\S.*?(?:[\s—–-]+|\s*\()(?:continued|cont'd|cont’d|cont)\.?\)?\s*\.?$", re.IGNORECASE
+    r"(\S.*?)(?:[\s—–-]+|\s*\()(?:continued|cont'd|cont’d|cont)\.?\)?\s*\.?$", re.IGNORECASE
 )
 _FOOTNOTE_MARK_RE = re.compile(r"^[\d,\-–*†‡§¶ ]+$")
 # "- ● item", "- _•_ item": the PDF's own bullet glyph kept after the Markdown list marker.
@@ -96,6 +96,13 @@ def clean_heading_line(line: str) -> str:
     if _CONTINUED_RE.search(text):
         return f"**{text}**"
     return f"{m.group(1)} {text}" if text else ""
+
+
+def continued_title(text: str) -> str | None:
+    """The title a continuation line repeats ("ESTIMATED COSTS—Continued" -> "ESTIMATED
+    COSTS"), or None when `text` (markup ignored) is not a continuation title."""
+    m = _CONTINUED_RE.search(strip_inline_markup(text))
+    return m.group(1).strip() if m else None
 
 
 def iter_unfenced(lines: Sequence[str]) -> Iterator[tuple[int, bool]]:

@@ -1,0 +1,69 @@
+"""Table titles are not sections.
+
+A table that runs over a page break repeats its title on the next page with "—Continued"
+("ESTIMATED COSTS—Continued", "Table 2 (cont.)"); layout models set such titles as headings.
+`cleanup.clean_heading_line` already turns the repeat into a bold line; the first occurrence,
+left a heading, would open a section that swallows every later heading of a lower rank (in the
+Federal Register notice, "ESTIMATED COSTS" became the parent of the rest of the document).
+
+`demote_table_titles(pages)` ((page number, Markdown) pairs, like the other structure repairs
+in `outline.repair_structure`): a heading whose title is repeated later in the document by a
+continuation line and whose next non-blank line is a table row becomes a bold line, so the
+table stays in the section it belongs to. Headings whose title is never "continued", or that do
+not open a table, are left alone; so are lines inside code fences.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+
+from .cleanup import HEADING_RE, continued_title, iter_unfenced, strip_inline_markup
+
+log = logging.getLogger(__name__)
+
+
+def _key(title: str) -> str:
+    return " ".join(re.findall(r"\w+", strip_inline_markup(title).lower()))
+
+
+def _continued_keys(split: list[list[str]]) -> set[str]:
+    keys = set()
+    for lines in split:
+        for i, inside in iter_unfenced(lines):
+            line = lines[i].strip()
+            if inside or not line or line.startswith("|"):
+                continue
+            heading = HEADING_RE.match(line)
+            title = continued_title(heading.group(2) if heading else line)
+            if title:
+                keys.add(_key(title))
+    return keys
+
+
+def _opens_table(split: list[list[str]], page: int, line: int) -> bool:
+    for lines in split[page:]:
+        for text in lines[line + 1 :]:
+            if text.strip():
+                return text.lstrip().startswith("|")
+        line = -1
+    return False
+
+
+def demote_table_titles(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Apply the module's rule; returns new (page, markdown) pairs."""
+    split = [text.split("\n") for _, text in pages]
+    keys = _continued_keys(split)
+    if not keys:
+        return list(pages)
+    demoted = 0
+    for p, lines in enumerate(split):
+        for i, inside in iter_unfenced(lines):
+            heading = None if inside else HEADING_RE.match(lines[i])
+            if heading and _key(heading.group(2)) in keys and _opens_table(split, p, i):
+                lines[i] = f"**{strip_inline_markup(heading.group(2))}**"
+                demoted += 1
+    if demoted:
+        log.debug("table titles demoted from headings to bold lines: %d", demoted)
+    return [(number, "\n".join(lines)) for (number, _), lines in zip(pages, split, strict=True)]
