@@ -23,3 +23,20 @@ def test_other_bold_labels_stay_body_text() -> None:
         "```\n**CODE:** kept\n```\n\n**FIGURE 1.** no colon"
     )
     assert promote_run_in_labels([(1, text)]) == [(1, text)]
+
+
+def test_mixed_case_label_headings_become_bold_lines() -> None:
+    from citechunk.chunking import chunk_markdown
+    from citechunk.conversion.runin import demote_label_headings
+
+    text = (
+        "### Document\n\n**save(outfile, garbage=0)**\n\n##### Parameters:\n\n- **garbage** -- "
+        "3 = merge duplicate objects\n\n##### SUPPLEMENTARY INFORMATION:\n\nx\n\n"
+        "```\n# do this instead:\n```\n\n##### Class API\n\ny"
+    )
+    out = demote_label_headings([(4, text)])
+    assert out == [(4, text.replace("##### Parameters:", "**Parameters:**"))]
+    paths = [c.heading_path for c in chunk_markdown(out[0][1]) if "garbage" in c.body]
+    assert paths == [("Document",)]
+    before = [c.heading_path for c in chunk_markdown(text) if "merge duplicate" in c.body]
+    assert before == [("Document", "Parameters:")]

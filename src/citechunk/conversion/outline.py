@@ -31,7 +31,7 @@ from .captions import demote_table_titles
 from .cleanup import HEADING_RE, heading_level, iter_unfenced, make_heading, strip_inline_markup
 from .contents import level_contents_headings
 from .numbering import repair_numbering
-from .runin import promote_run_in_labels
+from .runin import demote_label_headings, promote_run_in_labels
 
 log = logging.getLogger(__name__)
 
@@ -267,13 +267,14 @@ def repair_headings(
 def repair_structure(
     pages: Sequence[tuple[int, str]], outline: Sequence[OutlineEntry], enabled: bool
 ) -> tuple[list[tuple[int, str]], RepairStats]:
-    """The heading repair every backend applies: table titles that are not sections
-    (`captions.demote_table_titles`, always); when `enabled`, the outline if the PDF has one
+    """The heading repair every backend applies: table titles and mixed-case labels ending with
+    a colon are not sections (`captions.demote_table_titles`, `runin.demote_label_headings`,
+    always); when `enabled`, the outline if the PDF has one
     (`repair_headings`), else section numbers (`numbering.repair_numbering`); then, always,
     contents headings (`contents.level_contents_headings`) and run-in labels
     (`runin.promote_run_in_labels`)."""
     stats = RepairStats()
-    pages = demote_table_titles(pages)
+    pages = demote_label_headings(demote_table_titles(pages))
     if enabled and outline:
         pages, stats = repair_headings(pages, outline)
     elif enabled:

@@ -10,6 +10,12 @@ Only labels that are bold, entirely upper case (letters, digits, spaces and ``,'
 most 60 characters) and followed by a colon and text on the same line qualify; mixed-case
 labels such as "**Return type:** int" or "**Note 1 to paragraph (g):**" stay body text, and so
 do list items, table rows and lines inside code fences.
+
+The same policy, the other way round: `demote_label_headings(pages)` turns a heading whose title
+ends with a colon and is not all upper case ("Parameters:", "Caution:", "On Windows, you have
+two options:") into a bold line. Such a label introduces what follows inside the current section;
+as a heading it replaced the section's own title in every chunk path below it
+("Document > Parameters:" instead of the method it documents).
 """
 
 from __future__ import annotations
@@ -18,11 +24,32 @@ import logging
 import re
 from collections.abc import Sequence
 
-from .cleanup import HEADING_RE, iter_unfenced, make_heading
+from .cleanup import HEADING_RE, iter_unfenced, make_heading, strip_inline_markup
 
 log = logging.getLogger(__name__)
 
 _LABEL_RE = re.compile(r"^\*\*([A-Z][A-Z0-9 ,'’&/()\-]{0,59}?)\s*(?::\*\*|\*\*\s*:)[ \t]+(\S.*)$")
+
+
+def _is_label_title(title: str) -> bool:
+    plain = strip_inline_markup(title)
+    return plain.endswith(":") and plain.upper() != plain
+
+
+def demote_label_headings(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Mixed-case headings ending with a colon become bold lines (module docstring)."""
+    out, demoted = [], 0
+    for number, text in pages:
+        lines = text.split("\n")
+        for i, inside in iter_unfenced(lines):
+            heading = None if inside else HEADING_RE.match(lines[i])
+            if heading and _is_label_title(heading.group(2)):
+                lines[i] = f"**{strip_inline_markup(heading.group(2))}**"
+                demoted += 1
+        out.append((number, "\n".join(lines)))
+    if demoted:
+        log.debug("label headings demoted to bold lines: %d", demoted)
+    return out
 
 
 def promote_run_in_labels(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
