@@ -247,6 +247,17 @@ def test_markers_inside_fences_set_the_page_and_vanish() -> None:
     assert chunk.body == "```\nline one\nline two\n```"
 
 
+def test_crlf_markdown_keeps_its_pages_and_headings() -> None:
+    """A saved Markdown file edited on Windows (CRLF) re-chunks with the same pages."""
+    md = "<!-- page 3 -->\n\n# A\n\nfirst\n\n<!-- page 4 -->\n\nsecond\n\n## B\n\nthird\n"
+    lf, crlf = run(md), run(md.replace("\n", "\r\n"))
+    assert [(c.heading_path, c.first_page, c.last_page) for c in crlf] == [
+        (("A",), 3, 4),
+        (("A", "B"), 4, 4),
+    ]
+    assert [c.body.replace("\r", "") for c in crlf] == [c.body for c in lf]
+
+
 # -- size fallback ------------------------------------------------------------------------------
 
 

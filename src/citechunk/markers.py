@@ -3,7 +3,8 @@
 Format: a line `<!-- page N -->` (N 1-based, the PDF's page index) stands before each page's
 content, the first page included. `render_pages` writes it; `iter_markers` / `page_spans` read it.
 Text between markers belongs to the page of the marker before it; text before the first marker
-belongs to `start_page`.
+belongs to `start_page`. A marker line may carry spaces, tabs and a carriage return (CRLF files)
+around the marker.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-MARKER_RE = re.compile(r"^[ \t]*<!-- page (\d+) -->[ \t]*$", re.MULTILINE)
+MARKER_RE = re.compile(r"^[ \t]*<!-- page (\d+) -->[ \t\r]*$", re.MULTILINE)
 
 
 def marker(page: int) -> str:
@@ -47,7 +48,7 @@ class Marker:
 
 
 _MARKER_CORE_RE = re.compile(r"<!-- page (\d+) -->")
-_LINE_PADDING = frozenset(" \t")
+_LINE_PADDING = frozenset(" \t\r")  # "\r": a CRLF file (edited on Windows) keeps its pages
 
 
 def iter_markers(markdown: str) -> Iterator[Marker]:
