@@ -539,15 +539,17 @@ def test_sample_pdfs_have_no_needless_splits(sample_pdfs: Path, tokenizer: str) 
             assert _needless_splits(markdown, chunks, options) == [], (pdf.name, max_tokens)
 
 
-def test_lead_in_line_joins_the_table_it_introduces() -> None:
+@pytest.mark.parametrize(("tokenizer", "n_rows"), [(APPROX, 56), (TIKTOKEN, 20)])
+def test_lead_in_line_joins_the_table_it_introduces(tokenizer: str, n_rows: int) -> None:
     """A short lead-in before a table too big to join it whole starts the first table piece
-    instead of making a chunk of its own (pack.LEAD_IN)."""
+    instead of making a chunk of its own (pack.LEAD_IN), on both size paths."""
     rows = "\n".join(
-        f"|{1000 + i * 7919}|{i * 37 % 97}.{i % 10}%|{i * 131071 % 99991}|" for i in range(20)
+        f"|{1000 + i * 7919}|{i * 37 % 97}.{i % 10}%|{i * 131071 % 99991}|" for i in range(n_rows)
     )
     md = "# Capitals\n\nPopulation as a share of the country.\n\n|A|B|C|\n|---|---|---|\n"
-    options = ChunkOptions(max_tokens=256, tokenizer="tiktoken:cl100k_base")
+    options = ChunkOptions(max_tokens=256, tokenizer=tokenizer)
     chunks = chunk_markdown(md + rows + "\n", options)
+    assert_chunk_contract(md + rows + "\n", chunks, options)
     assert len(chunks) == 2  # the table alone needs all 256 tokens: one cut is unavoidable
     assert chunks[0].body.startswith("Population as a share") and "|1000|" in chunks[0].body
     assert chunks[1].body.startswith("|A|B|C|\n|---|---|---|\n|")  # header repeated

@@ -28,7 +28,7 @@ from ..config import ChunkOptions
 from ..models import Chunk
 from .base import Chunker
 from .merge import SectionPieces, merge_siblings
-from .pack import Packer
+from .pack import LEAD_IN, Packer
 from .pages import PageMap
 from .sections import Section, parse_outline
 from .split import APPROX_CHARS_PER_TOKEN, Measure, Piece, Splitter
@@ -182,12 +182,28 @@ class HeadingChunker(Chunker):
         self, splitter: Splitter, start: int, end: int, prefix: Prefix, measure: Measure
     ) -> list[Piece]:
         """Sizes are character counts (`approx`): cut at blank lines by length, and run the
-        ladder only on single blocks that are too long."""
+        ladder only on single blocks that are too long; a block under `LEAD_IN` of the limit
+        just before such a block starts that block's first piece (as in `Packer`)."""
         max_tokens = self.options.max_tokens
         limit = APPROX_CHARS_PER_TOKEN * max_tokens - len(prefix.text)
         pieces: list[Piece] = []
-        for s, e, fits in splitter.greedy_blocks(start, end, limit):
-            spans = [(s, e, "")] if fits else splitter.by_length(s, e, limit)
+        blocks = splitter.greedy_blocks(start, end, limit)
+        lead: int | None = None  # start of a lead-in block carried into the next block
+        for k, (s, e, fits) in enumerate(blocks):
+            if fits and e - s < LEAD_IN * limit and k + 1 < len(blocks) and not blocks[k + 1][2]:
+                lead = s  # pack.LEAD_IN: too small to stand alone before a block that is split
+                continue
+            if fits:
+                spans = [(s, e, "")]
+            elif lead is not None:
+                spans = splitter.by_length(s, e, limit - (s - lead))
+                if spans and not spans[0][2]:
+                    spans[0] = (lead, spans[0][1], "")
+                else:
+                    spans.insert(0, (lead, blocks[k - 1][1], ""))
+            else:
+                spans = splitter.by_length(s, e, limit)
+            lead = None
             for ps, pe, header in spans:
                 body, tokens = measure(ps, pe, header)
                 pieces.append(Piece(ps, pe, header, body, tokens))
