@@ -133,8 +133,10 @@ def test_side_by_side_columns_in_one_box_are_not_interleaved(
 
 
 def test_numbered_headings_nest_by_their_numbers(corpus: dict[str, tuple[Path, Any]]) -> None:
-    """In PDFs without an outline, heading levels follow the decimal section numbers, and no
-    unnumbered heading (a figure label taken for a heading) ends a numbered section."""
+    """In PDFs without an outline, heading levels follow the decimal section numbers (a
+    numbered heading's parent is numbered with a prefix of its number, one level up when it is
+    the direct parent), and no unnumbered heading (a figure label taken for a heading) ends a
+    numbered section."""
     checked = 0
     for name, (path, doc) in corpus.items():
         with pymupdf.open(path) as pdf:
@@ -150,8 +152,14 @@ def test_numbered_headings_nest_by_their_numbers(corpus: dict[str, tuple[Path, A
         if len(numbered) < 3 or len({heads[i][1][0] for i in numbered}) < 2:  # type: ignore[index]
             continue
         checked += 1
-        offsets = {heads[i][0] - len(heads[i][1]) for i in numbered}  # type: ignore[arg-type]
-        assert len(offsets) == 1, (name, heads)
+        for k in numbered:
+            level, number = heads[k]
+            parent = next((h for h in reversed(heads[:k]) if h[0] < level), None)
+            if parent is None or parent[1] is None:
+                continue
+            assert number[: len(parent[1])] == parent[1], (name, parent, heads[k])  # type: ignore[index]
+            if len(parent[1]) == len(number) - 1:  # type: ignore[arg-type]
+                assert level == parent[0] + 1, (name, parent, heads[k])
         current = 0
         for k in range(numbered[0], numbered[-1] + 1):
             level, number = heads[k]

@@ -71,3 +71,20 @@ def test_bold_numbered_lines_that_continue_the_numbering_become_headings() -> No
     assert "**7. Not next in sequence**" in repair_numbering(pages)[1][1]
     only_bold = [(1, "**1. A**\n\n**2. B**\n\n**3. C**")]  # no numbered heading to continue
     assert repair_numbering(only_bold) == only_bold
+
+
+def test_a_heading_whose_parent_number_is_missing_does_not_nest_under_another_section() -> None:
+    """An excerpt (or a heading the layout model missed) skips "2" and "2.1": "2.1.6" must not
+    become a child of "1.2"; "1.3.1" without "1.3" stays inside "1"."""
+    pages = [
+        (1, "# 1 Security\n\ntext\n\n## 1.2 Current state\n\ntext\n\n### 1.3.1 Existing control"),
+        (2, "x\n\n### 2.1.6 Change command\n\ny\n\n### 2.1.7 Verifying IDs\n\nz\n\n## 2.2 Duties"),
+    ]
+    assert levels(repair_numbering(pages)) == [
+        (1, "1 Security"),
+        (2, "1.2 Current state"),
+        (2, "1.3.1 Existing control"),
+        (1, "2.1.6 Change command"),
+        (1, "2.1.7 Verifying IDs"),
+        (1, "2.2 Duties"),
+    ]

@@ -6,9 +6,13 @@ them with heading levels made consistent with the document's own decimal section
 * A document is numbered when at least `MIN_NUMBERED` heading lines start with a section number
   ("2 ", "2.1 ", "3.1.4. "; at most 4 parts, each at most 2 digits, then a letter), using at
   least two different top-level numbers. Otherwise nothing changes.
-* Numbered headings: level = base + parts - 1, so "3.1.2" nests under "3.1" and "3.1.3.1"
-  under "3.1.3", whatever font sizes said. base is the most common (level - parts + 1) among
-  the numbered headings, lowered when needed so the deepest number still fits in level 6.
+* Numbered headings nest by number, whatever font sizes said: a heading goes one level below
+  the nearest open numbered heading whose number is a prefix of its own ("3.1.2" under "3.1",
+  "3.1.3.1" under "3.1.3"), or at base level when there is none. So with all numbers present
+  level = base + parts - 1, and a heading whose parent number is missing (an excerpt, a heading
+  the layout model missed) never nests under an unrelated section: "2.1.6" after "1.2" goes to
+  base level, not under "1.2". base is the most common (level - parts + 1) among the numbered
+  headings, lowered when needed so the deepest number still fits in level 6.
 * An unnumbered heading between the first and the last numbered heading that is not deeper than
   the numbered section it sits in (a figure or table label the layout model took for a heading,
   e.g. "# Train: 1k" inside "5.1 Main Results") goes one level below that section, so it cannot
@@ -105,10 +109,16 @@ def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     first, last = headings.index(numbered[0]), headings.index(numbered[-1])
     base = _base_level([(h.level, len(h.number)) for h in numbered if h.number and not h.bold])
     current = base  # level of the numbered section we are in
+    chain: list[tuple[tuple[int, ...], int]] = []  # open numbered sections: (number, level)
     changed = 0
     for pos, (k, i, level, number, bold) in enumerate(headings):
         if number is not None:
-            new = min(base + len(number) - 1, 6)
+            while chain and number[: len(chain[-1][0])] != chain[-1][0]:
+                chain.pop()  # not an ancestor by number ("1.2" is no parent of "2.1.6")
+            if chain and chain[-1][0] == number:
+                chain.pop()  # the same number again (a repeated title): a sibling
+            new = min(chain[-1][1] + 1 if chain else base, 6)
+            chain.append((number, new))
             current = new
         elif first < pos < last and level <= current:
             new = min(current + 1, 6)
