@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..mdsyntax import TABLE_SEPARATOR_RE
 from .pages import PageMap
 from .tokens import TokenCounter
 
@@ -30,7 +31,6 @@ _LINE = re.compile(r"[^\n]+")
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+")
 WORD_RE = re.compile(r"\S+")
 _BULLET = re.compile(r"[ \t]*(?:[-*+•▪●◦]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
-_TABLE_SEPARATOR = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?")
 
 APPROX_CHARS_PER_TOKEN = 4
 # A section whose estimated size is under this share of the budget is counted whole first, so a
@@ -260,7 +260,7 @@ class Splitter:
     def _table_by_length(self, s: int, e: int, limit: int, out: list[tuple[int, int, str]]) -> None:
         rows = self._lines(s, e)
         header, first = "", 1
-        if len(rows) >= 3 and _TABLE_SEPARATOR.fullmatch(self.md, rows[1][0], rows[1][1]):
+        if len(rows) >= 3 and TABLE_SEPARATOR_RE.fullmatch(self.md, rows[1][0], rows[1][1]):
             first = 3
             header = self.pages.text(rows[0][0], rows[1][1])
             if len(header) + 1 > limit // 2:
@@ -364,7 +364,7 @@ class Splitter:
         rows = self._lines(s, e)
         header, header_tokens = "", 0
         first = 1
-        if len(rows) >= 3 and _TABLE_SEPARATOR.fullmatch(self.md, rows[1][0], rows[1][1]):
+        if len(rows) >= 3 and TABLE_SEPARATOR_RE.fullmatch(self.md, rows[1][0], rows[1][1]):
             header = self.pages.text(rows[0][0], rows[1][1])
             header_tokens = self.size(rows[0][0], rows[1][1]) + 1
             first = 3

@@ -30,6 +30,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
+from ..mdsyntax import TABLE_SEPARATOR_RE
+
 log = logging.getLogger(__name__)
 
 HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*$")
@@ -48,7 +50,6 @@ _PRESENTATION_TAG_RE = re.compile(r"</?(?:mark|u)>")  # highlight/underline: the
 _SUP_RE = re.compile(r"([ \t]*)<sup>(.*?)</sup>")
 # "INTRODUCTIONNTRODUCTION": small-caps words that layout engines emit twice, minus the capital.
 _SMALL_CAPS_DUP_RE = re.compile(r"\b([A-Z])([A-Z]{3,})\2\b")
-_TABLE_SEP_RE = re.compile(r"^\s*\|?(?:\s*:?-+:?\s*\|)+\s*(?::?-+:?\s*)?$")
 _CONTINUED_RE = re.compile(
     r"(\S.*?)(?:[\s—–-]+|\s*\()(?:continued|cont'd|cont’d|cont)\.?\)?\s*\.?$", re.IGNORECASE
 )
@@ -310,7 +311,7 @@ def join_page_tables(pages: Sequence[str]) -> list[str]:
         lines = out[n + 1]
         header, sep = out[n][prev[0]], out[n][prev[1]]
         first = lines[cur[0]]
-        if not (_TABLE_SEP_RE.match(sep) and _TABLE_SEP_RE.match(lines[cur[1]])):
+        if not (TABLE_SEPARATOR_RE.fullmatch(sep) and TABLE_SEPARATOR_RE.fullmatch(lines[cur[1]])):
             continue
         if len(_cells(header)) != len(_cells(first)) or first.strip() == header.strip():
             continue
