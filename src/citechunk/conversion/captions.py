@@ -23,6 +23,8 @@ from .cleanup import HEADING_RE, continued_title, iter_unfenced, strip_inline_ma
 
 log = logging.getLogger(__name__)
 
+MAX_TITLE = 200  # characters: a longer line is no table title
+
 
 def _key(title: str) -> str:
     return " ".join(re.findall(r"\w+", strip_inline_markup(title).lower()))
@@ -33,8 +35,13 @@ def _continued_keys(split: list[list[str]]) -> set[str]:
     for lines in split:
         for i, inside in iter_unfenced(lines):
             line = lines[i].strip()
-            if inside or not line or line.startswith("|"):
-                continue
+            if (
+                inside
+                or len(line) > MAX_TITLE
+                or line.startswith("|")
+                or "cont" not in line.lower()
+            ):
+                continue  # only short lines can be titles; the regex is slow on paragraphs
             heading = HEADING_RE.match(line)
             title = continued_title(heading.group(2) if heading else line)
             if title:

@@ -94,7 +94,7 @@ def clean_heading_line(line: str) -> str:
     if not m:
         return line
     text = strip_inline_markup(m.group(2))
-    if _CONTINUED_RE.search(text):
+    if "cont" in text.lower() and _CONTINUED_RE.match(text):
         return f"**{text}**"
     return f"{m.group(1)} {text}" if text else ""
 
@@ -102,7 +102,8 @@ def clean_heading_line(line: str) -> str:
 def continued_title(text: str) -> str | None:
     """The title a continuation line repeats ("ESTIMATED COSTS—Continued" -> "ESTIMATED
     COSTS"), or None when `text` (markup ignored) is not a continuation title."""
-    m = _CONTINUED_RE.search(strip_inline_markup(text))
+    text = strip_inline_markup(text)
+    m = _CONTINUED_RE.match(text) if "cont" in text.lower() else None
     return m.group(1).strip() if m else None
 
 
