@@ -88,3 +88,22 @@ def test_a_heading_whose_parent_number_is_missing_does_not_nest_under_another_se
         (1, "2.1.7 Verifying IDs"),
         (1, "2.2 Duties"),
     ]
+
+
+def test_a_chapter_number_heading_joins_the_chapter_title_after_it() -> None:
+    pages = [
+        (4, "# Row and Column Access Control\n\ntext"),
+        (5, "## 1\n\n**Chapter 1.**\n\n##### Securing data\n\nRecent news\n\n### 1.1 Basics\n\nx"),
+        (6, "### 1.2 State\n\ny\n\n## 2\n\n## Next chapter\n\nz\n\n## 3\n\nThree reasons:\n\n## Why"),
+    ]
+    out = repair_numbering(pages)
+    assert levels(out) == [
+        (1, "Row and Column Access Control"),
+        (2, "1 Securing data"),
+        (3, "1.1 Basics"),
+        (3, "1.2 State"),
+        (2, "2 Next chapter"),
+        (2, "3"),  # its body is text, not the label again: not a chapter label
+        (2, "Why"),
+    ]
+    assert out[1][1].startswith("## 1 Securing data\n\n**Chapter 1.**\n\nRecent news\n\n")

@@ -21,6 +21,11 @@ them with heading levels made consistent with the document's own decimal section
 * A whole-line bold title whose number continues the heading numbering ("**3. CLOSED
   SESSION**" after "## 2. PUBLIC COMMENT": next sibling, first child or an ancestor's next
   sibling) is a heading the layout model missed: it becomes one, at its number's level.
+* A heading that is only a chapter number ("1", "Chapter 1", "PART 2"), whose body is empty or
+  only repeats the label ("**Chapter 1.**"), followed by an unnumbered heading (the chapter
+  title, set apart in large type) is one heading: "1 Securing and protecting IBM DB2 data" at
+  the label's level, in the label's place (`join_chapter_labels`). Otherwise the bare "1" would
+  be the parent of the whole chapter and the title a child of it.
 Lines inside code fences and other non-heading lines are never touched.
 """
 
@@ -32,7 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cleanup import HEADING_RE, iter_unfenced, make_heading
+from .cleanup import HEADING_RE, iter_unfenced, make_heading, strip_inline_markup
 
 log = logging.getLogger(__name__)
 
@@ -98,9 +103,65 @@ def _entries(split: list[list[str]]) -> list[_Entry]:
     return out
 
 
+_GONE = "\x00gone"  # marks a joined title line for removal (never produced by conversion)
+_CHAPTER_LABEL_RE = re.compile(r"^(?:(?:chapter|part)\s+)?(\d{1,3})\.?$", re.IGNORECASE)
+
+
+def _heading_lines(split: list[list[str]]) -> list[tuple[int, int]]:
+    return [
+        (k, i)
+        for k, lines in enumerate(split)
+        for i, inside in iter_unfenced(lines)
+        if not inside and HEADING_RE.match(lines[i])
+    ]
+
+
+def _chapter(text: str) -> str | None:
+    """ "1" for a chapter label ("1", "Chapter 1.", "**PART 1**"), else None."""
+    m = _CHAPTER_LABEL_RE.match(strip_inline_markup(text))
+    return m.group(1) if m else None
+
+
+def _lines_between(split: list[list[str]], a: tuple[int, int], b: tuple[int, int]) -> list[str]:
+    """The lines strictly between line a and line b ((page, line) positions, a before b)."""
+    if a[0] == b[0]:
+        return split[a[0]][a[1] + 1 : b[1]]
+    middle = [ln for page in split[a[0] + 1 : b[0]] for ln in page]
+    return split[a[0]][a[1] + 1 :] + middle + split[b[0]][: b[1]]
+
+
+def join_chapter_labels(split: list[list[str]]) -> int:
+    """Join chapter-number headings with the title heading after them, in place (module
+    docstring); returns how many were joined."""
+    heads = _heading_lines(split)
+    joined = 0
+    for a, b in zip(heads, heads[1:], strict=False):
+        label = HEADING_RE.match(split[a[0]][a[1]])
+        title = HEADING_RE.match(split[b[0]][b[1]])
+        if label is None or title is None or section_number(title.group(2)):
+            continue
+        number = _chapter(label.group(2))
+        body = [ln for ln in _lines_between(split, a, b) if ln.strip()]
+        if number is None or any(_chapter(ln) != number for ln in body):
+            continue
+        split[a[0]][a[1]] = make_heading(len(label.group(1)), f"{number} {title.group(2)}")
+        split[b[0]][b[1]] = _GONE
+        joined += 1
+    for k, lines in enumerate(split):
+        if _GONE in lines:  # drop the title line and the blank line after it
+            split[k] = [ln for n, ln in enumerate(lines) if not _gone_or_blank_after(lines, n)]
+    return joined
+
+
+def _gone_or_blank_after(lines: list[str], n: int) -> bool:
+    return lines[n] == _GONE or (n > 0 and lines[n - 1] == _GONE and not lines[n].strip())
+
+
 def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     """Apply the module's rules; returns new (page, markdown) pairs."""
     split = [text.split("\n") for _, text in pages]
+    if join_chapter_labels(split):
+        log.debug("chapter-number headings joined with their titles")
     headings = _entries(split)
     numbered = [h for h in headings if h.number is not None]
     tops = {h.number[0] for h in numbered if h.number}
