@@ -94,7 +94,10 @@ def test_a_chapter_number_heading_joins_the_chapter_title_after_it() -> None:
     pages = [
         (4, "# Row and Column Access Control\n\ntext"),
         (5, "## 1\n\n**Chapter 1.**\n\n##### Securing data\n\nRecent news\n\n### 1.1 Basics\n\nx"),
-        (6, "### 1.2 State\n\ny\n\n## 2\n\n## Next chapter\n\nz\n\n## 3\n\nThree reasons:\n\n## Why"),
+        (
+            6,
+            "### 1.2 State\n\ny\n\n## 2\n\n## Next chapter\n\nz\n\n## 3\n\nThree reasons:\n\n## Why",
+        ),
     ]
     out = repair_numbering(pages)
     assert levels(out) == [
