@@ -40,3 +40,15 @@ def test_mixed_case_label_headings_become_bold_lines() -> None:
     assert paths == [("Document",)]
     before = [c.heading_path for c in chunk_markdown(text) if "merge duplicate" in c.body]
     assert before == [("Document", "Parameters:")]
+
+
+def test_a_dateline_heading_is_not_a_section() -> None:
+    from citechunk.conversion.runin import demote_label_headings
+
+    for date in ("February 2024", "Thursday, August 6, 2020", "6 Aug. 2020", "June 2023"):
+        text = f"# Report\n\n### {date}\n\n### Authority\n\nx"
+        assert demote_label_headings([(1, text)]) == [
+            (1, text.replace(f"### {date}", f"**{date}**"))
+        ]
+    kept = "# Report\n\n## May 2024 results\n\n## 2024\n\n## March of the penguins\n\nx"
+    assert demote_label_headings([(1, kept)]) == [(1, kept)]

@@ -15,7 +15,9 @@ The same policy, the other way round: `demote_label_headings(pages)` turns a hea
 ends with a colon and is not all upper case ("Parameters:", "Caution:", "On Windows, you have
 two options:") into a bold line. Such a label introduces what follows inside the current section;
 as a heading it replaced the section's own title in every chunk path below it
-("Document > Parameters:" instead of the method it documents).
+("Document > Parameters:" instead of the method it documents). A heading that is only a date
+("February 2024", "Thursday, August 6, 2020"), a title page's dateline, is demoted too: as a
+heading it became the parent of the front matter after it.
 """
 
 from __future__ import annotations
@@ -31,13 +33,24 @@ log = logging.getLogger(__name__)
 _LABEL_RE = re.compile(r"^\*\*([A-Z][A-Z0-9 ,'’&/()\-]{0,59}?)\s*(?::\*\*|\*\*\s*:)[ \t]+(\S.*)$")
 
 
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE_RE = re.compile(
+    rf"(?:[a-z]+day,?\s+)?(?:{_MONTH}\s+(?:\d{{1,2}},?\s+)?\d{{4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{4}})",
+    re.IGNORECASE,
+)
+
+
 def _is_label_title(title: str) -> bool:
+    """A mixed-case title ending with a colon, or a bare date ("February 2024")."""
     plain = strip_inline_markup(title)
+    if _DATE_RE.fullmatch(plain):
+        return True
     return plain.endswith(":") and plain.upper() != plain
 
 
 def demote_label_headings(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Mixed-case headings ending with a colon become bold lines (module docstring)."""
+    """Mixed-case headings ending with a colon, and bare dates, become bold lines (module
+    docstring)."""
     out, demoted = [], 0
     for number, text in pages:
         lines = text.split("\n")
