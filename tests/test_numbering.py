@@ -110,3 +110,5 @@ def test_a_chapter_number_heading_joins_the_chapter_title_after_it() -> None:
         (2, "Why"),
     ]
     assert out[1][1].startswith("## 1 Securing data\n\n**Chapter 1.**\n\nRecent news\n\n")
+    labels_only = [(1, "## 1\n\n## 2\n\n## 2.1 Scope\n\nx\n\n## 3 End\n\ny")]
+    assert [t for _, t in levels(repair_numbering(labels_only))][:2] == ["1", "2"]

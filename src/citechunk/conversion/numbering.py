@@ -140,6 +140,8 @@ def join_chapter_labels(split: list[list[str]]) -> int:
         title = HEADING_RE.match(split[b[0]][b[1]])
         if label is None or title is None or section_number(title.group(2)):
             continue
+        if _chapter(title.group(2)) is not None:  # "## 1" then "## 2": two labels, no title
+            continue
         number = _chapter(label.group(2))
         body = [ln for ln in _lines_between(split, a, b) if ln.strip()]
         if number is None or any(_chapter(ln) != number for ln in body):
