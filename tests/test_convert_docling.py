@@ -149,6 +149,19 @@ def test_corpus_outline_entries_become_headings(shared_dir: Path) -> None:
 
 
 @pytest.mark.corpus
+def test_three_prose_columns_are_text_not_a_table(shared_dir: Path) -> None:
+    """The Federal Register sets its pages in three columns of running text; the offline layout
+    stage used to read each page as one table whose cells were column lines, and broke every
+    sentence at the cell edges."""
+    path = shared_dir / "corpus" / "pdfs" / "federal_register_notice.pdf"
+    doc = convert(path, ConvertOptions(backend="docling", pages="1-2"))
+    text = " ".join(doc.markdown.split())
+    assert "The FAA must receive comments on this proposed AD by September 21, 2020." in text
+    table_lines = [ln for ln in doc.markdown.split("\n") if ln.startswith("|")]
+    assert len(table_lines) < 10, table_lines[:5]
+
+
+@pytest.mark.corpus
 def test_output_is_reproducible(shared_dir: Path) -> None:
     path = shared_dir / "corpus" / "pdfs" / "creativity_ml_paper.pdf"
     again = convert(path, ConvertOptions(backend="docling"))

@@ -57,6 +57,8 @@ MARGIN_BAND = 0.08
 # Longest text (characters) a heading may have; bold-only headings must be shorter still.
 MAX_HEADING_CHARS = 200
 MAX_BOLD_HEADING_CHARS = 120
+# Median words per fragment from which a grid of rows is columns of running text, not a table.
+PROSE_WORDS = 5
 
 _BOLD_RE = re.compile(
     r"bold|black|heavy|demi|semibold|medium|-medi|cmbx|cmb\d|-bd\b|\.b$|,b$", re.IGNORECASE
@@ -304,7 +306,7 @@ def fragment_rows(lines: Sequence[Line]) -> list[list[Fragment]]:
 
 def find_tables(rows: list[list[Fragment]], min_rows: int = 3) -> list[tuple[int, int]]:
     """Index ranges [start, end) of text set in a grid: a run of at least `min_rows` consecutive
-    rows holding three or more fragments each, widened by adjacent rows of two or more fragments
+    rows holding three or more fragments each (not `prose_columns`), widened by adjacent rows of two or more fragments
     (a header row whose cells merged, a sparse total row) that sit close above or below."""
     runs: list[tuple[int, int]] = []
     start = None
@@ -312,10 +314,21 @@ def find_tables(rows: list[list[Fragment]], min_rows: int = 3) -> list[tuple[int
         if len(row) >= 3:
             start = i if start is None else start
             continue
-        if start is not None and i - start >= min_rows:
+        if start is not None and i - start >= min_rows and not prose_columns(rows[start:i]):
             runs.append(_widen(rows, start, i, runs[-1][1] if runs else 0))
         start = None
     return runs
+
+
+def prose_columns(rows: Sequence[Sequence[Fragment]]) -> bool:
+    """Rows whose fragments are lines of running text (median >= `PROSE_WORDS` words, and at
+    most a fifth under 3 words): a page set in two or three columns, not a table. A table has
+    short cells (numbers, names, codes) in at least some of its columns."""
+    words = sorted(len(f.text.split()) for row in rows for f in row)
+    if not words:
+        return False
+    short = sum(1 for w in words if w < 3)
+    return words[len(words) // 2] >= PROSE_WORDS and short <= len(words) / 5
 
 
 def _row_box(row: Sequence[Fragment]) -> Box:
