@@ -19,7 +19,16 @@ import logging
 import re
 from collections.abc import Sequence
 
-from .cleanup import HEADING_RE, continued_title, iter_unfenced, strip_inline_markup
+from .cleanup import (
+    HEADING_RE,
+    bold_line,
+    continued_title,
+    heading_lines,
+    iter_unfenced,
+    join_pages,
+    split_pages,
+    strip_inline_markup,
+)
 
 log = logging.getLogger(__name__)
 
@@ -60,17 +69,15 @@ def _opens_table(split: list[list[str]], page: int, line: int) -> bool:
 
 def demote_table_titles(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     """Apply the module's rule; returns new (page, markdown) pairs."""
-    split = [text.split("\n") for _, text in pages]
+    split = split_pages(pages)
     keys = _continued_keys(split)
     if not keys:
         return list(pages)
     demoted = 0
-    for p, lines in enumerate(split):
-        for i, inside in iter_unfenced(lines):
-            heading = None if inside else HEADING_RE.match(lines[i])
-            if heading and _key(heading.group(2)) in keys and _opens_table(split, p, i):
-                lines[i] = f"**{strip_inline_markup(heading.group(2))}**"
-                demoted += 1
+    for p, i, heading in heading_lines(split):
+        if _key(heading.group(2)) in keys and _opens_table(split, p, i):
+            split[p][i] = bold_line(heading.group(2))
+            demoted += 1
     if demoted:
         log.debug("table titles demoted from headings to bold lines: %d", demoted)
-    return [(number, "\n".join(lines)) for (number, _), lines in zip(pages, split, strict=True)]
+    return join_pages(pages, split)

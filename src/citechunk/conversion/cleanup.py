@@ -87,6 +87,11 @@ def make_heading(level: int, text: str) -> str:
     return "#" * min(max(level, 1), 6) + " " + strip_inline_markup(text)
 
 
+def bold_line(title: str) -> str:
+    """A heading title demoted to a body line: ``**Title**`` (inline markup stripped)."""
+    return f"**{strip_inline_markup(title)}**"
+
+
 def clean_heading_line(line: str) -> str:
     """``# **Title**`` -> ``# Title``; non-heading lines unchanged; empty headings become "";
     continuation titles become bold lines (module docstring)."""
@@ -94,16 +99,20 @@ def clean_heading_line(line: str) -> str:
     if not m:
         return line
     text = strip_inline_markup(m.group(2))
-    if "cont" in text.lower() and _CONTINUED_RE.match(text):
+    if _continued(text):
         return f"**{text}**"
     return f"{m.group(1)} {text}" if text else ""
+
+
+def _continued(plain: str) -> re.Match[str] | None:
+    # the cheap substring test first: the pattern is slow on long lines without a match
+    return _CONTINUED_RE.match(plain) if "cont" in plain.lower() else None
 
 
 def continued_title(text: str) -> str | None:
     """The title a continuation line repeats ("ESTIMATED COSTS—Continued" -> "ESTIMATED
     COSTS"), or None when `text` (markup ignored) is not a continuation title."""
-    text = strip_inline_markup(text)
-    m = _CONTINUED_RE.match(text) if "cont" in text.lower() else None
+    m = _continued(strip_inline_markup(text))
     return m.group(1).strip() if m else None
 
 
@@ -116,6 +125,29 @@ def iter_unfenced(lines: Sequence[str]) -> Iterator[tuple[int, bool]]:
             inside = not inside
             continue
         yield i, inside
+
+
+def split_pages(pages: Sequence[tuple[int, str]]) -> list[list[str]]:
+    """The lines of each (page number, Markdown) pair, for the structure repairs to edit."""
+    return [text.split("\n") for _, text in pages]
+
+
+def join_pages(
+    pages: Sequence[tuple[int, str]], split: Sequence[list[str]]
+) -> list[tuple[int, str]]:
+    """`split_pages` undone: (page number, Markdown) pairs from the (edited) lines."""
+    return [(number, "\n".join(lines)) for (number, _), lines in zip(pages, split, strict=True)]
+
+
+def heading_lines(split: Sequence[list[str]]) -> Iterator[tuple[int, int, re.Match[str]]]:
+    """(page index, line index, `HEADING_RE` match) of every heading line outside code fences,
+    in document order. Each line is read when it is reached, so the caller may rewrite the
+    current line and the lines before it while iterating."""
+    for k, lines in enumerate(split):
+        for i, inside in iter_unfenced(lines):
+            m = None if inside else HEADING_RE.match(lines[i])
+            if m:
+                yield k, i, m
 
 
 def _fix_sup(line: str) -> str:

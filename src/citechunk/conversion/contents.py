@@ -15,7 +15,7 @@ import logging
 import re
 from collections.abc import Sequence
 
-from .cleanup import HEADING_RE, iter_unfenced, make_heading, strip_inline_markup
+from .cleanup import heading_lines, join_pages, make_heading, split_pages, strip_inline_markup
 
 log = logging.getLogger(__name__)
 
@@ -30,19 +30,15 @@ def is_list_title(title: str) -> bool:
 
 def level_contents_headings(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     """Apply the module's rule; returns new (page, markdown) pairs."""
-    split = [text.split("\n") for _, text in pages]
+    split = split_pages(pages)
     pending: tuple[int, int, int, str] | None = None  # page index, line, level, title
     changed = 0
-    for p, lines in enumerate(split):
-        for i, inside in iter_unfenced(lines):
-            m = None if inside else HEADING_RE.match(lines[i])
-            if m is None:
-                continue
-            level = len(m.group(1))
-            if pending is not None and level > pending[2]:
-                split[pending[0]][pending[1]] = make_heading(level, pending[3])
-                changed += 1
-            pending = (p, i, level, m.group(2)) if is_list_title(m.group(2)) else None
+    for p, i, m in heading_lines(split):
+        level = len(m.group(1))
+        if pending is not None and level > pending[2]:
+            split[pending[0]][pending[1]] = make_heading(level, pending[3])
+            changed += 1
+        pending = (p, i, level, m.group(2)) if is_list_title(m.group(2)) else None
     if changed:
         log.debug("contents headings levelled with the heading after them: %d", changed)
-    return [(number, "\n".join(lines)) for (number, _), lines in zip(pages, split, strict=True)]
+    return join_pages(pages, split)

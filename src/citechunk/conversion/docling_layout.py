@@ -306,8 +306,9 @@ def fragment_rows(lines: Sequence[Line]) -> list[list[Fragment]]:
 
 def find_tables(rows: list[list[Fragment]], min_rows: int = 3) -> list[tuple[int, int]]:
     """Index ranges [start, end) of text set in a grid: a run of at least `min_rows` consecutive
-    rows holding three or more fragments each (not `prose_columns`), widened by adjacent rows of two or more fragments
-    (a header row whose cells merged, a sparse total row) that sit close above or below."""
+    rows holding three or more fragments each (and not `prose_columns`), widened by adjacent
+    rows of two or more fragments (a header row whose cells merged, a sparse total row) that sit
+    close above or below."""
     runs: list[tuple[int, int]] = []
     start = None
     for i, row in enumerate([*rows, []]):

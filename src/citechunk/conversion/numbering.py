@@ -37,7 +37,15 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cleanup import HEADING_RE, iter_unfenced, make_heading, strip_inline_markup
+from .cleanup import (
+    HEADING_RE,
+    heading_lines,
+    iter_unfenced,
+    join_pages,
+    make_heading,
+    split_pages,
+    strip_inline_markup,
+)
 
 log = logging.getLogger(__name__)
 
@@ -107,15 +115,6 @@ _GONE = "\x00gone"  # marks a joined title line for removal (never produced by c
 _CHAPTER_LABEL_RE = re.compile(r"^(?:(?:chapter|part)\s+)?(\d{1,3})\.?$", re.IGNORECASE)
 
 
-def _heading_lines(split: list[list[str]]) -> list[tuple[int, int]]:
-    return [
-        (k, i)
-        for k, lines in enumerate(split)
-        for i, inside in iter_unfenced(lines)
-        if not inside and HEADING_RE.match(lines[i])
-    ]
-
-
 def _chapter(text: str) -> str | None:
     """ "1" for a chapter label ("1", "Chapter 1.", "**PART 1**"), else None."""
     m = _CHAPTER_LABEL_RE.match(strip_inline_markup(text))
@@ -133,7 +132,7 @@ def _lines_between(split: list[list[str]], a: tuple[int, int], b: tuple[int, int
 def join_chapter_labels(split: list[list[str]]) -> int:
     """Join chapter-number headings with the title heading after them, in place (module
     docstring); returns how many were joined."""
-    heads = _heading_lines(split)
+    heads = [(k, i) for k, i, _ in heading_lines(split)]
     joined = 0
     for a, b in zip(heads, heads[1:], strict=False):
         label = HEADING_RE.match(split[a[0]][a[1]])
@@ -161,7 +160,7 @@ def _gone_or_blank_after(lines: list[str], n: int) -> bool:
 
 def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     """Apply the module's rules; returns new (page, markdown) pairs."""
-    split = [text.split("\n") for _, text in pages]
+    split = split_pages(pages)
     if join_chapter_labels(split):
         log.debug("chapter-number headings joined with their titles")
     headings = _entries(split)
@@ -192,4 +191,4 @@ def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
             split[k][i] = make_heading(new, HEADING_RE.sub(r"\2", title))
             changed += 1
     log.debug("numbering repair: %d heading level(s) changed", changed)
-    return [(number, "\n".join(lines)) for (number, _), lines in zip(pages, split, strict=True)]
+    return join_pages(pages, split)

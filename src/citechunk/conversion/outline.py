@@ -28,7 +28,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .captions import demote_table_titles
-from .cleanup import HEADING_RE, heading_level, iter_unfenced, make_heading, strip_inline_markup
+from .cleanup import (
+    HEADING_RE,
+    heading_level,
+    iter_unfenced,
+    make_heading,
+    split_pages,
+    strip_inline_markup,
+)
 from .contents import level_contents_headings
 from .numbering import repair_numbering
 from .runin import demote_label_headings, promote_run_in_labels
@@ -245,7 +252,7 @@ def repair_headings(
     """Apply the outline to the pages (see module docstring). Without outline: unchanged."""
     if not outline:
         return list(pages), RepairStats()
-    split = [text.split("\n") for _, text in pages]
+    split = split_pages(pages)
     matches, missing = _locate(outline, [p for p, _ in pages], split)
     promoted = 0
     dropped: set[tuple[int, int]] = set()

@@ -108,12 +108,17 @@ def _by_columns(slab: list[Any], width: float) -> list[Any] | None:
     return ordered
 
 
+def _same_order(a: list[Any], b: list[Any]) -> bool:
+    """The same boxes in the same order (identity: box equality would compare all their text)."""
+    return all(x is y for x, y in zip(a, b, strict=True))
+
+
 def read_columns(boxes: list[Any], width: float) -> list[Any]:
     """The boxes in column order (module rule); the same list when nothing moves."""
     flow = [b for b in boxes if b.boxclass not in _RUNNING]
     slabs = _slabs(flow, GAP_LINES * _line_height(flow))
     columns = [_by_columns(slab, width) for slab in slabs]
-    if all(c is None or c == slab for c, slab in zip(columns, slabs, strict=True)):
+    if all(c is None or _same_order(c, slab) for c, slab in zip(columns, slabs, strict=True)):
         return boxes
     ordered = [b for b in boxes if b.boxclass == "page-header"]
     for c, slab in zip(columns, slabs, strict=True):

@@ -26,7 +26,16 @@ import logging
 import re
 from collections.abc import Sequence
 
-from .cleanup import HEADING_RE, iter_unfenced, make_heading, strip_inline_markup
+from .cleanup import (
+    HEADING_RE,
+    bold_line,
+    heading_lines,
+    iter_unfenced,
+    join_pages,
+    make_heading,
+    split_pages,
+    strip_inline_markup,
+)
 
 log = logging.getLogger(__name__)
 
@@ -51,18 +60,14 @@ def _is_label_title(title: str) -> bool:
 def demote_label_headings(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     """Mixed-case headings ending with a colon, and bare dates, become bold lines (module
     docstring)."""
-    out, demoted = [], 0
-    for number, text in pages:
-        lines = text.split("\n")
-        for i, inside in iter_unfenced(lines):
-            heading = None if inside else HEADING_RE.match(lines[i])
-            if heading and _is_label_title(heading.group(2)):
-                lines[i] = f"**{strip_inline_markup(heading.group(2))}**"
-                demoted += 1
-        out.append((number, "\n".join(lines)))
+    split, demoted = split_pages(pages), 0
+    for p, i, heading in heading_lines(split):
+        if _is_label_title(heading.group(2)):
+            split[p][i] = bold_line(heading.group(2))
+            demoted += 1
     if demoted:
         log.debug("label headings demoted to bold lines: %d", demoted)
-    return out
+    return join_pages(pages, split)
 
 
 def promote_run_in_labels(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
