@@ -25,7 +25,9 @@ from . import State, main, pass_state
 @click.option("--pages", help="Pages to convert, 1-based: 3-7 or 1,3,5-6.")
 @click.option("--password", help="Password for an encrypted PDF.")
 @click.option(
-    "--outline-repair/--no-outline-repair", default=None, help="Fix headings from the PDF outline."
+    "--outline-repair/--no-outline-repair",
+    default=None,
+    help="Fix heading levels from the PDF outline, else the section numbers.",
 )
 @click.option(
     "--docling-layout",
