@@ -37,6 +37,7 @@ from .cleanup import (
     strip_inline_markup,
 )
 from .contents import level_contents_headings
+from .lists import demote_list_heads
 from .numbering import repair_numbering
 from .runin import demote_label_headings, promote_run_in_labels
 
@@ -274,14 +275,15 @@ def repair_headings(
 def repair_structure(
     pages: Sequence[tuple[int, str]], outline: Sequence[OutlineEntry], enabled: bool
 ) -> tuple[list[tuple[int, str]], RepairStats]:
-    """The heading repair every backend applies: table titles and mixed-case labels ending with
-    a colon are not sections (`captions.demote_table_titles`, `runin.demote_label_headings`,
+    """The heading repair every backend applies: table titles, mixed-case labels ending with
+    a colon and the first item of a bold-numbered list are not sections
+    (`captions.demote_table_titles`, `runin.demote_label_headings`, `lists.demote_list_heads`,
     always); when `enabled`, the outline if the PDF has one
     (`repair_headings`), else section numbers (`numbering.repair_numbering`); then, always,
     contents headings (`contents.level_contents_headings`) and run-in labels
     (`runin.promote_run_in_labels`)."""
     stats = RepairStats()
-    pages = demote_label_headings(demote_table_titles(pages))
+    pages = demote_list_heads(demote_label_headings(demote_table_titles(pages)))
     if enabled and outline:
         pages, stats = repair_headings(pages, outline)
     elif enabled:

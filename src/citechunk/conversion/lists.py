@@ -1,0 +1,67 @@
+"""The first item of a numbered list is not a section.
+
+Figures and call-out boxes often hold a numbered list whose items open with a bold number and
+title ("**1 Defend critical infrastructure**", "**2 Disrupt and dismantle threat actors**", ...).
+Layout models sometimes take the first item, which sits just under the figure title, for a
+heading and the rest for list items. As a heading it opened a section that swallowed the rest of
+the page and every later heading of a lower rank (in the GAO excerpt, "1 Defend critical
+infrastructure" became the parent of the pages after the figure, and the figure title was cut
+off from the items it names).
+
+`demote_list_heads(pages)` ((page number, Markdown) pairs, like the other structure repairs in
+`outline.repair_structure`): a heading whose title opens with an integer N ("1 Title",
+"1. Title", "1) Title") becomes a list item of the same form as its sibling when, before the
+next heading, a body line (a list item or a paragraph, outside code fences) opens with the bold
+next number N+1 in the same style ("- **2 Title**"). A numbered heading followed by its
+successor as another heading, or by no bold successor at all, stays a heading.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+
+from .cleanup import HEADING_RE, iter_unfenced, join_pages, split_pages, strip_inline_markup
+
+log = logging.getLogger(__name__)
+
+_NUMBERED_RE = re.compile(r"^(\d{1,2})([.)]?)[ \t]+(\S.*)$")
+_ITEM_RE = re.compile(r"^((?:[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+)?)\*\*(\d{1,2})([.)]?)[ \t]")
+
+
+def _successor(split: list[list[str]], page: int, line: int, number: int, mark: str) -> str | None:
+    """The list-marker prefix of the first body line after (page, line), before the next
+    heading, that opens with bold ``number`` and ``mark``; None when there is none."""
+    for k in range(page, len(split)):
+        lines = split[k]
+        for i, inside in iter_unfenced(lines):
+            if (k == page and i <= line) or inside:
+                continue
+            if HEADING_RE.match(lines[i]):
+                return None
+            item = _ITEM_RE.match(lines[i])
+            if item and int(item.group(2)) == number and item.group(3) == mark:
+                return item.group(1)
+    return None
+
+
+def demote_list_heads(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Numbered headings followed by their bold successor as a body line become list items
+    (module docstring); returns new (page number, Markdown) pairs."""
+    split, demoted = split_pages(pages), 0
+    for k, lines in enumerate(split):
+        for i, inside in iter_unfenced(lines):
+            heading = None if inside else HEADING_RE.match(lines[i])
+            title = strip_inline_markup(heading.group(2)) if heading else ""
+            numbered = _NUMBERED_RE.match(title)
+            if not numbered:
+                continue
+            number, mark, rest = int(numbered.group(1)), numbered.group(2), numbered.group(3)
+            prefix = _successor(split, k, i, number + 1, mark)
+            if prefix is not None:
+                lines[i] = f"{prefix}**{number}{mark} {rest}**"
+                demoted += 1
+    if demoted:
+        log.debug("numbered list items demoted from headings: %d", demoted)
+    return join_pages(pages, split)
