@@ -48,6 +48,8 @@ _FOOTNOTE_BLOCK_RE = re.compile(r"^(?:> ?)?(\d{1,3}) ?(?=[A-Z“\"(])")
 _PRESENTATION_TAG_RE = re.compile(r"</?(?:mark|u)>")  # highlight/underline: the text stays
 # <sup>x</sup>: footnote marks / ordinals that layout engines glue into words.
 _SUP_RE = re.compile(r"([ \t]*)<sup>(.*?)</sup>")
+# a raised capital inside a capitalised logo ("L<sup>A</sup> TEX" = LaTeX): one word, no space
+_LOGO_SUP_RE = re.compile(r"(?<![^\W\d_])([A-Z])<sup>([A-Z])</sup>[ \t]?(?=[A-Z]{2})")
 # "INTRODUCTIONNTRODUCTION": small-caps words that layout engines emit twice, minus the capital.
 _SMALL_CAPS_DUP_RE = re.compile(r"\b([A-Z])([A-Z]{3,})\2\b")
 _CONTINUED_RE = re.compile(
@@ -154,8 +156,11 @@ def _fix_sup(line: str) -> str:
     """``cancer<sup>1</sup>`` -> ``cancer [1]``; ``10<sup>2</sup>`` -> ``10^2``; else unwrapped.
 
     A footnote number glued to a word hides the word from keyword search ("cancer1"); marks
-    and ordinals ("Herceptin<sup>®</sup>", "10<sup>th</sup>") read best unwrapped.
+    and ordinals ("Herceptin<sup>®</sup>", "10<sup>th</sup>") read best unwrapped. A raised
+    capital between capitals is part of a logo and joins both sides ("L<sup>A</sup> TEX" ->
+    "LATEX", which pymupdf4llm writes with a space because the letters' boxes overlap).
     """
+    line = _LOGO_SUP_RE.sub(r"\1\2", line)
 
     def repl(m: re.Match[str]) -> str:
         space, inner = m.group(1), strip_inline_markup(m.group(2))
