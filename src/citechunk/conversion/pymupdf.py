@@ -46,6 +46,7 @@ from .base import Backend, parse_pages, sha256_file
 from .cleanup import tidy_pages
 from .outline import from_toc, repair_structure
 from .reading_order import read_columns
+from .spans import join_subscripts
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +148,7 @@ def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str,
             page.boxes = split_columns(page.boxes, document_layout.LayoutBox)
             page.boxes = read_columns(page.boxes, page.width)
             page.boxes = detach_margin_notes(page.boxes, document_layout.LayoutBox)
+            page.boxes = join_subscripts(page.boxes)
         chunks = parsed.to_markdown(header=True, footer=True, page_chunks=True)
     else:
         from pymupdf4llm.helpers import pymupdf_rag

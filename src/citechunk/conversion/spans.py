@@ -1,0 +1,61 @@
+"""Subscripts stay in their word.
+
+pymupdf4llm renders a line by joining its spans with a space, so a subscript set as its own
+smaller span is cut off from the letter it belongs to: "T<sub>45</sub>" in the PDF becomes
+"_T_ 45", "d<sub>1</sub>" becomes "d 1", and a reader's (or a question's) "T45" no longer
+matches the chunk. Superscripts are not affected: pymupdf flags them and pymupdf4llm glues them
+to the word before (footnote marks are then handled by `cleanup`).
+
+`join_subscripts(boxes)` works on the parsed layout boxes before rendering: in each text line,
+a span that touches the span before it (it starts within `TOUCH` pt of that span's end, no blank
+between), is set at most `SMALLER` of its size and is not flagged superscript is appended to
+that span, text and box; the earlier span's style applies to both. Only the subscript's first
+word moves: pymupdf sometimes keeps the text after a subscript in the same span
+("16. Because"), and that text stays a span of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+TOUCH = 0.5  # pt: the largest gap between a letter and its subscript
+OVERLAP = 2.0  # pt: the largest overlap (kerning) between them
+SMALLER = 0.85  # a subscript is set at most this share of its base's size
+SUPERSCRIPT = 1  # pymupdf.TEXT_FONT_SUPERSCRIPT (pymupdf is imported only by the backend)
+
+
+def _is_subscript_of(span: dict[str, Any], base: dict[str, Any]) -> bool:
+    if span["flags"] & SUPERSCRIPT or span["size"] > SMALLER * base["size"]:
+        return False
+    text, before = span["text"], base["text"]
+    if not text.strip() or text[0].isspace() or not before or before[-1].isspace():
+        return False
+    gap = span["bbox"][0] - base["bbox"][2]
+    return -OVERLAP <= gap <= TOUCH
+
+
+def _join_line(spans: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for span in spans:
+        base = out[-1] if out else None
+        if base is None or not _is_subscript_of(span, base):
+            out.append(span)
+            continue
+        head, blank, tail = span["text"].partition(" ")
+        x0, y0, x1, y1 = base["bbox"]
+        sx0, sy0, sx1, sy1 = span["bbox"]
+        out[-1] = dict(base, text=base["text"] + head)
+        out[-1]["bbox"] = (min(x0, sx0), min(y0, sy0), max(x1, sx1), max(y1, sy1))
+        if tail.strip():  # pymupdf may set the text after the subscript in the same span
+            out.append(dict(span, text=blank + tail))
+    return out
+
+
+def join_subscripts(boxes: list[Any]) -> list[Any]:
+    """The boxes with each line's subscript spans joined to their base span (module docstring);
+    lines are edited in place, boxes returned for chaining."""
+    for box in boxes:
+        for line in box.textlines or ():
+            if len(line["spans"]) > 1:
+                line["spans"] = _join_line(line["spans"])
+    return boxes
