@@ -197,6 +197,29 @@ def test_a_heading_without_body_makes_no_chunk() -> None:
     assert run("") == [] and run("\n\n  \n") == []
 
 
+def test_a_bodiless_heading_nothing_nests_under_is_kept_in_a_body() -> None:
+    """Agenda items and a title before "# 1 ..." have no body and no child: as path elements of
+    nothing, their words would be in no chunk. Their heading lines open the next chunk's body
+    (the last chunk's, at the end); a heading that something nests under stays path only."""
+    md = (
+        "<!-- page 1 -->\n\n# Board Agenda\n\n## 1. CALL TO ORDER\n\n## 2. PUBLIC COMMENT\n\n"
+        "Comments are limited.\n\n## 3. BUDGET\n\n### 3.1 Draft\n\nThe draft.\n\n"
+        "<!-- page 2 -->\n\n## 4. ADJOURNMENT\n"
+    )
+    chunks = run(md, tokenizer=TIKTOKEN)
+    assert [(c.heading_path, c.body, c.first_page, c.last_page) for c in chunks] == [
+        (
+            ("Board Agenda", "2. PUBLIC COMMENT"),
+            "## 1. CALL TO ORDER\n\n## 2. PUBLIC COMMENT\n\nComments are limited.",
+            1,
+            1,
+        ),
+        (("Board Agenda", "3. BUDGET", "3.1 Draft"), "The draft.\n\n\n## 4. ADJOURNMENT", 1, 2),
+    ]
+    merged = run(md, tokenizer=TIKTOKEN, min_tokens=40)
+    assert merged[0].body.startswith("## 1. CALL TO ORDER\n\n## 2. PUBLIC COMMENT")
+
+
 def test_empty_heading_closes_deeper_levels_but_adds_nothing() -> None:
     md = "# A\n\n## B\n\nb\n\n##\n\nunder A again\n"
     assert [c.heading_path for c in run(md)] == [("A", "B"), ("A",)]

@@ -52,3 +52,21 @@ def test_a_dateline_heading_is_not_a_section() -> None:
         ]
     kept = "# Report\n\n## May 2024 results\n\n## 2024\n\n## March of the penguins\n\nx"
     assert demote_label_headings([(1, kept)]) == [(1, kept)]
+
+
+def test_a_sentence_heading_is_body_text_of_its_section() -> None:
+    from citechunk.chunking import chunk_markdown
+    from citechunk.conversion.runin import demote_label_headings
+
+    sentence = "All comments are subject to release under the Freedom of Information Act (FOIA)."
+    text = f"#### Additional Information\n\nSee the site.\n\n#### {sentence}\n\n### Abstract\n\nx"
+
+    def holder(markdown: str) -> tuple[str, ...]:
+        return next(c.heading_path for c in chunk_markdown(markdown) if sentence in c.body)
+
+    assert holder(text) == ("Abstract",)  # a bodiless heading opens the next chunk
+    (out,) = demote_label_headings([(4, text)])
+    assert out == (4, text.replace(f"#### {sentence}", f"**{sentence}**"))
+    assert holder(out[1]) == ("Additional Information",)
+    kept = "## 1. Introduction.\n\nx\n\n## Figure 3. The system.\n\ny\n\n## Dr. J. Smith\n\nz"
+    assert demote_label_headings([(1, kept)]) == [(1, kept)]

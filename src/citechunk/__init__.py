@@ -11,7 +11,7 @@ Public API (each CLI command has a function twin here):
 
 from __future__ import annotations
 
-__version__ = "0.2.0"
+__version__ = "0.2.1"
 
 from .chunking import chunk_markdown
 from .config import ChunkOptions, Config, ConvertOptions, load_config

@@ -11,7 +11,9 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
 - With ``overlap_tokens == 0`` and ``min_tokens == 0`` spans are disjoint and, in order, cover
   every non-space character outside heading lines and page markers exactly once.
 - A heading with no body makes no chunk but stays in the path of what follows; no chunk is only
-  a heading. Overlap only happens between fallback pieces of one section.
+  a heading. When nothing follows under it (the next heading is a sibling or shallower), its
+  heading line opens the next chunk's body (or ends the last chunk's), so its words are not
+  lost. Overlap only happens between fallback pieces of one section.
 - Heading paths take at most half of ``max_tokens``: when longer, outer headings are dropped
   from the path (and a single over-long heading is shortened to its leading words).
 - Deterministic: the same input and options give the same chunks.
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import logging
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..config import ChunkOptions
@@ -45,6 +47,33 @@ class Prefix:
     path: tuple[str, ...]
     text: str
     tokens: int
+
+
+def _spans(pages: PageMap, sections: Sequence[Section]) -> Iterator[tuple[Section, int, int]]:
+    """Each section that has a body, with its tight span. A titled heading with no body whose
+    next section is not its child (a sibling or a shallower heading follows) is in no path; its
+    heading line opens the next section's span instead, or, after the last body, ends the last
+    span, so its words reach a chunk (an agenda's "6. ADJOURNMENT", a title before "# 1 ...")."""
+    pending: int | None = None  # heading_start of the first such heading not yet placed
+    last: tuple[Section, int, int] | None = None
+    for k, section in enumerate(sections):
+        span = pages.trim(section.body_start, section.body_end)
+        if span is None:
+            titled = len(section.path) > len(section.parent)
+            child = k + 1 < len(sections) and sections[k + 1].parent_start == section.heading_start
+            if titled and not child and pending is None:
+                pending = section.heading_start
+            continue
+        start, end = span
+        if pending is not None:
+            start, pending = (pages.trim(pending, end) or span)[0], None
+        if last is not None:
+            yield last
+        last = (section, start, end)
+    if last is not None:
+        if pending is not None:
+            last = (last[0], last[1], (pages.trim(last[1], sections[-1].body_end) or last[1:])[1])
+        yield last
 
 
 class HeadingChunker(Chunker):
@@ -88,17 +117,13 @@ class HeadingChunker(Chunker):
                 )
                 index += 1
 
-    def _groups(self, splitter: Splitter, sections: Iterable[Section]) -> Iterator[SectionPieces]:
+    def _groups(self, splitter: Splitter, sections: Sequence[Section]) -> Iterator[SectionPieces]:
         """Each section's pieces: one exact count for a section that fits (the common case),
         else the size fallback (`_split`)."""
-        trim, text, likely_fits = splitter.pages.trim, splitter.pages.text, splitter.likely_fits
+        text, likely_fits = splitter.pages.text, splitter.likely_fits
         max_tokens, count, approx = self.options.max_tokens, self.counter.count, self.counter.approx
-        for section in sections:
-            span = trim(section.body_start, section.body_end)
-            if span is None:
-                continue
+        for section, start, end in _spans(splitter.pages, sections):
             prefix = self._prefixes.get(section.path) or self.prefix(section.path)
-            start, end = span
             ratio = None
             budget = max_tokens - prefix.tokens
             if (
@@ -213,7 +238,8 @@ class HeadingChunker(Chunker):
         """One piece from the first sibling's heading line to the last sibling's end."""
         first = run[0].section
         prefix = self.prefix(first.parent)
-        span = pages.trim(first.heading_start, run[-1].pieces[-1].end)
+        start = min(first.heading_start, run[0].pieces[0].start)  # it may hold bodiless headings
+        span = pages.trim(start, run[-1].pieces[-1].end)
         if span is None:  # pragma: no cover - the run has bodies
             return None
         body, tokens = self._measure(pages, prefix)(span[0], span[1], "")

@@ -39,6 +39,8 @@ _FENCE_RE = re.compile(r"^[ \t]*(```|~~~)")
 _NEWLINES_RE = re.compile(r"\r\n?|[\x85\u2028\u2029]")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f]")
 _PUA_RE = re.compile(r"[\ue000-\uf8ff]")  # private-use glyphs (symbol-font bullets): unreadable
+# Latin ligature characters (U+FB00-FB06) -> their letters: "superﬁcial" is no word to search
+_LIGATURES = {c: unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 _EMPHASIS_RE = re.compile(r"\*\*|__|~~|`|</?(?:u|mark|b|i|em|strong|sup|sub)>")
 _UNDERSCORE_RE = re.compile(r"(?<![\w\\])_(?=\S)|(?<=\S)_(?![\w])")
 _SPACES_RE = re.compile(r"[ \t]+")
@@ -175,7 +177,7 @@ def _fix_sup(line: str) -> str:
 
 
 def _tidy_line(line: str) -> str:
-    line = _SMALL_CAPS_DUP_RE.sub(r"\1\2", _PUA_RE.sub("", line).rstrip())
+    line = _SMALL_CAPS_DUP_RE.sub(r"\1\2", _PUA_RE.sub("", line).rstrip()).translate(_LIGATURES)
     if "<sup>" in line:
         line = _fix_sup(line)
     if line.startswith("#"):

@@ -17,7 +17,10 @@ two options:") into a bold line. Such a label introduces what follows inside the
 as a heading it replaced the section's own title in every chunk path below it
 ("Document > Parameters:" instead of the method it documents). A heading that is only a date
 ("February 2024", "Thursday, August 6, 2020"), a title page's dateline, is demoted too: as a
-heading it became the parent of the front matter after it.
+heading it became the parent of the front matter after it. So is a heading that is a sentence (it ends
+with a period and has at least `SENTENCE_WORDS` words: "All comments are subject to release
+under the Freedom of Information Act (FOIA)."): with no body of its own it made no chunk, and its
+words were in no chunk at all.
 """
 
 from __future__ import annotations
@@ -49,10 +52,15 @@ _DATE_RE = re.compile(
 )
 
 
+SENTENCE_WORDS = 6  # a title ending with a period and this many words is a sentence
+
+
 def _is_label_title(title: str) -> bool:
-    """A mixed-case title ending with a colon, or a bare date ("February 2024")."""
+    """A mixed-case title ending with a colon, a bare date ("February 2024"), or a sentence."""
     plain = strip_inline_markup(title)
     if _DATE_RE.fullmatch(plain):
+        return True
+    if plain.endswith(".") and len(plain.split()) >= SENTENCE_WORDS:
         return True
     return plain.endswith(":") and plain.upper() != plain
 
