@@ -66,13 +66,15 @@ def _spans(pages: PageMap, sections: Sequence[Section]) -> Iterator[tuple[Sectio
             continue
         start, end = span
         if pending is not None:
-            start, pending = (pages.trim(pending, end) or span)[0], None
+            opened = pages.trim(pending, end)
+            start, pending = (opened[0] if opened else start), None
         if last is not None:
             yield last
         last = (section, start, end)
+    if last is not None and pending is not None:  # bodiless headings after the last body
+        tail = pages.trim(last[1], sections[-1].body_end)
+        last = (last[0], last[1], tail[1]) if tail else last
     if last is not None:
-        if pending is not None:
-            last = (last[0], last[1], (pages.trim(last[1], sections[-1].body_end) or last[1:])[1])
         yield last
 
 

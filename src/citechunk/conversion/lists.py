@@ -22,7 +22,14 @@ import logging
 import re
 from collections.abc import Sequence
 
-from .cleanup import HEADING_RE, iter_unfenced, join_pages, split_pages, strip_inline_markup
+from .cleanup import (
+    HEADING_RE,
+    heading_lines,
+    iter_unfenced,
+    join_pages,
+    split_pages,
+    strip_inline_markup,
+)
 
 log = logging.getLogger(__name__)
 
@@ -50,18 +57,15 @@ def demote_list_heads(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]
     """Numbered headings followed by their bold successor as a body line become list items
     (module docstring); returns new (page number, Markdown) pairs."""
     split, demoted = split_pages(pages), 0
-    for k, lines in enumerate(split):
-        for i, inside in iter_unfenced(lines):
-            heading = None if inside else HEADING_RE.match(lines[i])
-            title = strip_inline_markup(heading.group(2)) if heading else ""
-            numbered = _NUMBERED_RE.match(title)
-            if not numbered:
-                continue
-            number, mark, rest = int(numbered.group(1)), numbered.group(2), numbered.group(3)
-            prefix = _successor(split, k, i, number + 1, mark)
-            if prefix is not None:
-                lines[i] = f"{prefix}**{number}{mark} {rest}**"
-                demoted += 1
+    for k, i, heading in heading_lines(split):
+        numbered = _NUMBERED_RE.match(strip_inline_markup(heading.group(2)))
+        if not numbered:
+            continue
+        number, mark, rest = int(numbered.group(1)), numbered.group(2), numbered.group(3)
+        prefix = _successor(split, k, i, number + 1, mark)
+        if prefix is not None:
+            split[k][i] = f"{prefix}**{number}{mark} {rest}**"
+            demoted += 1
     if demoted:
         log.debug("numbered list items demoted from headings: %d", demoted)
     return join_pages(pages, split)
