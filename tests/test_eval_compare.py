@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 
 import citechunk
 from citechunk.cli import main
-from citechunk.config import Config, EvalOptions
+from citechunk.config import ChunkOptions, Config, EvalOptions
 from citechunk.evaluation import load_questions
 from citechunk.evaluation.compare import compare
 
@@ -80,6 +81,7 @@ def test_compare_rows(sample_out: Path, questions_file: Path) -> None:
         "heading 256",
         "heading 512 (config)",
         "heading 1024",
+        "heading 512 merged 192",
     ]
     by_name = {row.name: row.reports[0] for row in report.rows}
     ingested, same = by_name["as ingested (OUT/chunks)"], by_name["heading 512 (config)"]
@@ -87,18 +89,29 @@ def test_compare_rows(sample_out: Path, questions_file: Path) -> None:
     assert [c.text for c in same.chunk_set.chunks] == [c.text for c in ingested.chunk_set.chunks]
     assert same.summary() | {"label": ""} == ingested.summary() | {"label": ""}
     assert all(c.heading_path == () for c in by_name["fixed 512 (overlap 64)"].chunk_set.chunks)
-    for name in ("heading 256", "heading 512 (config)", "heading 1024"):
+    for name in ("heading 256", "heading 512 (config)", "heading 1024", "heading 512 merged 192"):
         assert by_name[name].answer_intact == 1.0, name
         assert by_name[name].found == 1.0, name
-    sizes = [by_name[n].mean_chunk_tokens for n in names[2:]]
+    sizes = [by_name[n].mean_chunk_tokens for n in names[2:5]]
     assert sizes == sorted(sizes)
+    merged = by_name["heading 512 merged 192"]
+    assert len(merged.chunk_set.chunks) < len(same.chunk_set.chunks)  # small siblings joined
+    merged_config = dataclasses.replace(Config(), chunk=ChunkOptions(min_tokens=100))
+    report = compare(load_questions(questions_file), sample_out, merged_config, ["bm25"])
+    assert not any("merged" in row.name for row in report.rows)  # the config row merges
 
 
 def test_cli_compare_table(sample_out: Path, questions_file: Path) -> None:
     args = ["eval", str(questions_file), "--chunks", str(sample_out), "--compare"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    for row in ("as ingested", "fixed 512 (overlap 64)", "heading 256", "heading 1024"):
+    for row in (
+        "as ingested",
+        "fixed 512 (overlap 64)",
+        "heading 256",
+        "heading 1024",
+        "merged 192",
+    ):
         assert row in result.stdout
     assert "bm25 found@5" in result.stdout
 

@@ -1,8 +1,9 @@
 """`--compare`: re-chunk an ingest output's Markdown with several configurations, side by side.
 
 Rows: the chunk set as ingested (``OUT/chunks``), a plain fixed-size baseline (token windows
-with overlap, no headings) and the heading-first chunker at a few sizes around the configured
-``max_tokens``. Every row is evaluated with the same questions and retrievers, over the same
+with overlap, no headings), the heading-first chunker at a few sizes around the configured
+``max_tokens``, and at the configured size with small sibling sections merged (``min_tokens``
+= `MERGE_TOKENS`, when the configuration does not merge already). Every row is evaluated with the same questions and retrievers, over the same
 Markdown files (``OUT/markdown/*.md``), so differences come from chunking alone.
 """
 
@@ -24,6 +25,7 @@ from .retrieval import Retriever, make_retriever
 
 ChunkFn = Callable[[str], list[Chunk]]
 HEADING_SIZES = (256, 512, 1024)
+MERGE_TOKENS = 192  # about what all-MiniLM-L6-v2 reads (256 word pieces) in cl100k tokens
 
 
 @dataclass(frozen=True)
@@ -65,12 +67,16 @@ def fixed_variant(options: ChunkOptions) -> Variant:
 
 def default_variants(options: ChunkOptions) -> list[Variant]:
     """The fixed baseline at the configured size, then heading-first at 256/512/1024 tokens
-    plus the configured size (marked "(config)")."""
+    plus the configured size (marked "(config)"), then the configured size with small siblings
+    merged up to `MERGE_TOKENS` (unless the configuration merges already)."""
     sizes = sorted({*HEADING_SIZES, options.max_tokens})
     variants = [fixed_variant(options)]
     for size in sizes:
         label = "(config)" if size == options.max_tokens else ""
         variants.append(heading_variant(dataclasses.replace(options, max_tokens=size), label))
+    if options.min_tokens == 0:
+        merged = dataclasses.replace(options, min_tokens=MERGE_TOKENS)
+        variants.append(heading_variant(merged, f"merged {MERGE_TOKENS}"))
     return variants
 
 
