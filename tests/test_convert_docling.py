@@ -248,3 +248,50 @@ def test_cli_convert_with_docling(sample_pdfs: Path, tmp_path: Path) -> None:
         ],
     )
     assert missing.exit_code == 2 and "docling-tools models download" in missing.output
+
+
+def test_a_paragraph_merged_across_a_page_break_is_cut_at_the_break() -> None:
+    """docling joins a paragraph running over a page break into one item with one `prov` per
+    page; each page keeps its own part (a hyphenated word stays on its first page)."""
+    from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, Size
+    from docling_core.types.doc.document import ProvenanceItem
+
+    from citechunk.conversion.docling import document_pages
+
+    doc = DoclingDocument(name="t")
+    for page in (1, 2, 3):
+        doc.add_page(page_no=page, size=Size(width=600, height=800))
+    box = BoundingBox(l=50, t=700, r=550, b=650)
+    first, rest = "Testing should use a core biopsy, else a whole sec", "tion is acceptable."
+    item = doc.add_text(
+        label=DocItemLabel.TEXT,
+        text=f"{first}{rest}",
+        prov=ProvenanceItem(page_no=1, bbox=box, charspan=(0, len(first))),
+    )
+    item.prov.append(ProvenanceItem(page_no=2, bbox=box, charspan=(len(first), len(item.text))))
+    doc.add_text(
+        label=DocItemLabel.TEXT,
+        text="Next paragraph.",
+        prov=ProvenanceItem(page_no=3, bbox=box, charspan=(0, 15)),
+    )
+    doc.add_text(
+        label=DocItemLabel.TEXT,
+        text="One page only, two provs.",
+        prov=ProvenanceItem(page_no=3, bbox=box, charspan=(0, 5)),
+    )
+    doc.texts[-1].prov.append(ProvenanceItem(page_no=3, bbox=box, charspan=(5, 25)))
+    pages = document_pages(doc)
+    assert pages == {
+        1: "Testing should use a core biopsy, else a whole section",
+        2: "is acceptable.",
+        3: "Next paragraph.\n\nOne page only, two provs.",
+    }
+
+
+def test_corpus_page_continuation_lands_on_its_page(shared_dir: Path) -> None:
+    path = shared_dir / "corpus" / "pdfs" / "mdpi_pathology_paper.pdf"
+    markdown = converted(path).markdown
+    starts = page_spans(markdown) + [(len(markdown), 0)]
+    pages = {p: markdown[a:b] for (a, p), (b, _) in zip(starts, starts[1:], strict=False)}
+    assert "whole well-fixed section from untreated breast tissue" in pages[4]
+    assert "whole well-fixed section" not in pages[3]

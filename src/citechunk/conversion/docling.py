@@ -93,22 +93,61 @@ def shift_heading(line: str) -> str:
     return line[1:]
 
 
+# Where a paragraph docling merged across a page break goes on: `mark_continuations` puts it in
+# the item's text, `split_pages` cuts there (private-use characters: docling leaves them alone).
+_CONTINUES = "\ue000citechunk-page-{}\ue000"
+_CONTINUES_RE = re.compile("\ue000citechunk-page-(\\d+)\ue000[ \t]*")
+
+
+def mark_continuations(doc: Any) -> None:
+    """Mark where each page's part of a cross-page text item starts.
+
+    docling's reading order joins a paragraph that runs over a page break into one item whose
+    `prov` list has one entry per page, each with the character span of its part; exported as
+    one block, the whole paragraph (in the mdpi paper, all of page 4) landed on its first page.
+    The mark goes at the start of each later part, moved on to the next blank when the span
+    starts inside a word (a word hyphenated over the break stays on its first page, as in the
+    pymupdf backend)."""
+    for item in doc.texts:
+        provs = getattr(item, "prov", None) or []
+        if len(provs) < 2:
+            continue
+        text, cuts = item.text, []
+        for before, prov in zip(provs, provs[1:], strict=False):
+            if prov.page_no == before.page_no:
+                continue
+            cut = min(max(prov.charspan[0], 0), len(text))
+            while 0 < cut < len(text) and not text[cut - 1].isspace() and not text[cut].isspace():
+                cut += 1
+            cuts.append((cut, prov.page_no))
+        for cut, page in sorted(cuts, reverse=True):
+            text = text[:cut] + _CONTINUES.format(page) + text[cut:]
+        item.text = text
+
+
 def split_pages(
     text: str, breaks: Sequence[tuple[str, int, int]], first_page: int
 ) -> dict[int, str]:
-    """Page -> Markdown from serialized text holding docling's raw page-break tokens.
+    """Page -> Markdown from serialized text holding docling's raw page-break tokens and
+    `mark_continuations` marks.
 
     Each token (a -> b) means "from here on, page b"; a token may repeat (docling emits one
     before a list group and one before its first item), so pieces are keyed by page and joined.
+    A continuation mark means the same inside a paragraph.
     """
-    pages: dict[int, list[str]] = {}
-    page, pos = first_page, 0
+    cuts: list[tuple[int, int, int]] = []  # (start, end, page from here on)
+    pos = 0
     for token, _prev, nxt in breaks:
         at = text.find(token, pos)
-        if at < 0:
-            continue
+        if at >= 0:
+            cuts.append((at, at + len(token), nxt))
+            pos = at + len(token)
+    cuts += [(m.start(), m.end(), int(m.group(1))) for m in _CONTINUES_RE.finditer(text)]
+    pages: dict[int, list[str]] = {}
+    page, pos = first_page, 0
+    for at, end, nxt in sorted(cuts):
         pages.setdefault(page, []).append(text[pos:at])
-        page, pos = nxt, at + len(token)
+        page, pos = nxt, end
     pages.setdefault(page, []).append(text[pos:])
     return {p: "\n\n".join(s.strip("\n") for s in parts if s.strip()) for p, parts in pages.items()}
 
@@ -130,6 +169,7 @@ def document_pages(doc: Any) -> dict[int, str]:
             )
 
     escape_hashes(doc)
+    mark_continuations(doc)
     first = next(
         (it.prov[0].page_no for it, _ in doc.iterate_items() if getattr(it, "prov", None)), 1
     )
