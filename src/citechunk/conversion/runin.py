@@ -17,10 +17,10 @@ two options:") into a bold line. Such a label introduces what follows inside the
 as a heading it replaced the section's own title in every chunk path below it
 ("Document > Parameters:" instead of the method it documents). A heading that is only a date
 ("February 2024", "Thursday, August 6, 2020"), a title page's dateline, is demoted too: as a
-heading it became the parent of the front matter after it. So is a heading that is a sentence (it ends
-with a period and has at least `SENTENCE_WORDS` words: "All comments are subject to release
-under the Freedom of Information Act (FOIA)."): with no body of its own it made no chunk, and its
-words were in no chunk at all.
+heading it became the parent of the front matter after it. So is a heading that is a sentence
+(it ends with a period and has at least `SENTENCE_WORDS` words: "All comments are subject to
+release under the Freedom of Information Act (FOIA)."): as a heading with no body it was carried
+into the next section's chunk instead of staying in the section it belongs to.
 """
 
 from __future__ import annotations
