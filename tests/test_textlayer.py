@@ -1,0 +1,37 @@
+"""The text layer reader on the project's own sample PDFs."""
+
+from pathlib import Path
+
+import pymupdf
+
+from citechunk.conversion.textlayer import PageText, TextLayer, Word
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_pdfs"
+
+
+def test_reads_words_and_lines_with_boxes_inside_the_page():
+    doc = pymupdf.open(SAMPLES / "report_outline.pdf")
+    layer = TextLayer.of_document(doc)
+    page = layer.page(1)
+    assert page.number == 1
+    assert page.words and page.lines
+    width, height = doc[0].rect.width, doc[0].rect.height
+    for w in page.words:
+        x0, y0, x1, y1 = w.box
+        assert 0 <= x0 <= x1 <= width and 0 <= y0 <= y1 <= height
+    # every word of the page's plain text is among the words read
+    plain = doc[0].get_text("text").split()
+    assert [w.text for w in page.words] == plain
+    assert layer.page(1) is page  # cached
+    doc.close()
+
+
+def test_from_pages_and_with_page_replace_a_page():
+    ocr = PageText(2, (Word("scanned", (1, 2, 3, 4), 0, 0),), ())
+    layer = TextLayer.from_pages([PageText(1, (), ()), ocr])
+    assert layer.numbers == (1, 2)
+    assert layer.page(2).words[0].text == "scanned"
+    assert layer.page(3).words == ()
+    other = PageText(1, (Word("new", (0, 0, 1, 1), 0, 0),), ())
+    assert layer.with_page(other).page(1).words[0].text == "new"
+    assert layer.page(1).words == ()
