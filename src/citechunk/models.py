@@ -19,6 +19,8 @@ class Provenance:
     options: dict[str, Any] = field(default_factory=dict)
     pages_without_text: tuple[int, ...] = ()
     warnings: tuple[str, ...] = ()
+    #: The document's title (`conversion.title.document_title`); "" when it has none.
+    title: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -31,6 +33,7 @@ class Provenance:
             "options": dict(self.options),
             "pages_without_text": list(self.pages_without_text),
             "warnings": list(self.warnings),
+            "title": self.title,
         }
 
     @classmethod
@@ -45,6 +48,7 @@ class Provenance:
             options=dict(d.get("options", {})),
             pages_without_text=tuple(d.get("pages_without_text", ())),
             warnings=tuple(d.get("warnings", ())),
+            title=str(d.get("title", "")),
         )
 
 

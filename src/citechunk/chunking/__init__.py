@@ -40,6 +40,9 @@ def make_chunker(strategy: str = "heading", options: ChunkOptions | None = None)
     return cls(options)
 
 
-def chunk_markdown(markdown: str, options: ChunkOptions | None = None) -> list[Chunk]:
-    """Heading-first chunks of page-marked Markdown (contract: `citechunk.chunking.heading`)."""
-    return HeadingChunker(options).chunk(markdown)
+def chunk_markdown(
+    markdown: str, options: ChunkOptions | None = None, title: str = ""
+) -> list[Chunk]:
+    """Heading-first chunks of page-marked Markdown (contract: `citechunk.chunking.heading`);
+    `title` (the document's, `Provenance.title`) leads every chunk's path line."""
+    return HeadingChunker(options, title).chunk(markdown)

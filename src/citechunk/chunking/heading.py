@@ -1,7 +1,10 @@
 """The heading-first chunker: one chunk per section that fits, size fallback inside sections.
 
 Contract (tested with hypothesis in tests/test_chunking_properties.py):
-- ``text`` = " > ".join(heading_path) + "\\n\\n" + body, or just ``body`` when the path is empty;
+- ``text`` = the path line + "\\n\\n" + body, or just ``body`` when the path line is empty. The
+  path line is " > ".join of the document title (when one is given and it is not the path's
+  first heading already) and ``heading_path``: the title tells chunks of documents made on one
+  template apart. ``heading_path`` holds the headings only;
   ``token_count`` is the tokenizer's count of ``text`` and is <= ``max_tokens``.
 - Offset invariant: ``strip_markers(markdown[char_start:char_end]).strip() == body``, except that
   a piece of a split table that does not start with the table's header gets the header row and
@@ -14,14 +17,16 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
   a heading. When nothing follows under it (the next heading is a sibling or shallower), its
   heading line opens the next chunk's body (or ends the last chunk's), so its words are not
   lost. Overlap only happens between fallback pieces of one section.
-- Heading paths take at most half of ``max_tokens``: when longer, outer headings are dropped
-  from the path (and a single over-long heading is shortened to its leading words).
+- Path lines take at most half of ``max_tokens``: when longer, outer headings are dropped
+  from the path (and a single over-long heading is shortened to its leading words); the title
+  is dropped last.
 - Deterministic: the same input and options give the same chunks.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -47,6 +52,10 @@ class Prefix:
     path: tuple[str, ...]
     text: str
     tokens: int
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text).lower()
 
 
 def _spans(pages: PageMap, sections: Sequence[Section]) -> Iterator[tuple[Section, int, int]]:
@@ -83,8 +92,9 @@ class HeadingChunker(Chunker):
 
     name = "heading"
 
-    def __init__(self, options: ChunkOptions | None = None) -> None:
+    def __init__(self, options: ChunkOptions | None = None, title: str = "") -> None:
         super().__init__(options)
+        self.title = " ".join(title.split())
         self._prefixes: dict[tuple[str, ...], Prefix] = {}
 
     def chunk(self, markdown: str) -> list[Chunk]:
@@ -156,10 +166,16 @@ class HeadingChunker(Chunker):
             self._prefixes[path] = cached
         return cached
 
+    def _lead(self, path: tuple[str, ...]) -> tuple[str, ...]:
+        """The title before `path`, unless there is none or the path starts with it."""
+        if not self.title or (path and _key(path[0]) == _key(self.title)):
+            return ()
+        return (self.title,)
+
     def _fit_prefix(self, path: tuple[str, ...]) -> Prefix:
         limit = self.options.max_tokens // 2
         while path:
-            text = PATH_SEPARATOR.join(path) + "\n\n"
+            text = PATH_SEPARATOR.join(self._lead(path) + path) + "\n\n"
             tokens = self.counter.count(text)
             if tokens <= limit:
                 return Prefix(path, text, tokens)
@@ -167,15 +183,21 @@ class HeadingChunker(Chunker):
                 path = path[1:]
                 continue
             words = path[0].split()
+            lead = "".join(t + PATH_SEPARATOR for t in self._lead(path))
             lo, hi = 0, len(words) - 1  # longest leading run of words that fits
             while lo < hi:
                 mid = (lo + hi + 1) // 2
-                if self.counter.count(" ".join(words[:mid]) + "\n\n") <= limit:
+                if self.counter.count(lead + " ".join(words[:mid]) + "\n\n") <= limit:
                     lo = mid
                 else:
                     hi = mid - 1
             path = (" ".join(words[:lo]),) if lo else ()
             log.debug("heading shortened to fit max_tokens: %r", path)
+        if self.title:
+            text = self.title + "\n\n"
+            tokens = self.counter.count(text)
+            if tokens <= limit:
+                return Prefix((), text, tokens)
         return Prefix((), "", 0)
 
     def _measure(self, pages: PageMap, prefix: Prefix) -> Measure:

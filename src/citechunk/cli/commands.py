@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..chunking import chunk_markdown
-from ..conversion import convert, describe, read_markdown, save
+from ..conversion import convert, describe, read_markdown, save, saved_title
 from . import State, main, pass_state
 
 
@@ -102,7 +102,7 @@ def chunk_cmd(
         }
     )
     markdown = read_markdown(markdown_file)
-    chunks = chunk_markdown(markdown, cfg.chunk)
+    chunks = chunk_markdown(markdown, cfg.chunk, saved_title(markdown_file))
     lines = [json.dumps(dataclasses.asdict(c), ensure_ascii=False) + "\n" for c in chunks]
     if output:
         from ..fsutil import atomic_write_text

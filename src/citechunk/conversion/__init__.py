@@ -16,7 +16,16 @@ from ..fsutil import atomic_write_text
 from ..models import ConvertedDocument, Provenance
 from .registry import describe, get_backend, register
 
-__all__ = ["convert", "save", "load", "describe", "register", "provenance_path", "read_markdown"]
+__all__ = [
+    "convert",
+    "save",
+    "load",
+    "describe",
+    "register",
+    "provenance_path",
+    "read_markdown",
+    "saved_title",
+]
 
 
 def convert(
@@ -47,6 +56,14 @@ def read_markdown(md_path: str | os.PathLike[str]) -> str:
     """The Markdown exactly as saved (no newline translation, so offsets stay true)."""
     with open(md_path, encoding="utf-8", newline="") as fh:
         return fh.read()
+
+
+def saved_title(md_path: str | os.PathLike[str]) -> str:
+    """The document title recorded in `md_path`'s provenance file ("" when there is none)."""
+    path = provenance_path(md_path)
+    if not path.is_file():
+        return ""
+    return str(json.loads(path.read_text(encoding="utf-8")).get("title", ""))
 
 
 def load(md_path: str | os.PathLike[str]) -> ConvertedDocument:

@@ -43,6 +43,7 @@ from ..models import ConvertedDocument, Provenance
 from .base import Backend, parse_pages, sha256_file
 from .cleanup import HEADING_RE, tidy_pages
 from .outline import from_toc, repair_structure
+from .title import pdf_title
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,7 @@ class PdfFacts:
 
     page_count: int
     toc: tuple[tuple[int, str, int], ...]
+    title: str = ""
 
 
 def inspect_pdf(path: Path, password: str) -> PdfFacts:
@@ -82,7 +84,7 @@ def inspect_pdf(path: Path, password: str) -> PdfFacts:
         if doc.page_count < 1:
             raise ConversionError(path, "the PDF has no pages")
         toc = tuple((int(r[0]), str(r[1]), int(r[2])) for r in doc.get_toc(simple=True))
-        return PdfFacts(doc.page_count, toc)
+        return PdfFacts(doc.page_count, toc, pdf_title(doc, path))
 
 
 def shift_heading(line: str) -> str:
@@ -257,6 +259,7 @@ class DoclingBackend(Backend):
                 options=_public_options(options),
                 pages_without_text=tuple(empty),
                 warnings=tuple(warnings),
+                title=facts.title,
             ),
         )
 

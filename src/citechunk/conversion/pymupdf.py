@@ -47,6 +47,7 @@ from .cleanup import tidy_pages
 from .outline import from_toc, repair_structure
 from .reading_order import read_columns
 from .spans import join_subscripts
+from .title import pdf_title
 
 log = logging.getLogger(__name__)
 
@@ -402,6 +403,7 @@ class PyMuPDFBackend(Backend):
             warnings = self._warnings(doc, empty, garbled)
             chunks = self._run(path, doc, pages, layout)
             texts = self._page_texts(doc, chunks, pages, options.strip_headers_footers)
+            title = pdf_title(doc, path)
         finally:
             doc.close()
         lost = [p for p, t in zip(pages, texts, strict=True) if p not in empty and not t.strip()]
@@ -424,6 +426,7 @@ class PyMuPDFBackend(Backend):
             options=_provenance_options(options, layout),
             pages_without_text=tuple(empty),
             warnings=tuple(warnings),
+            title=title,
         )
         return ConvertedDocument(render_pages(page_md), provenance)
 

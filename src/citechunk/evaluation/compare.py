@@ -23,9 +23,17 @@ from .data import ChunkSet, EvalChunk, Question, load_chunk_set, read_records
 from .metrics import EvalReport, score
 from .retrieval import Retriever, make_retriever
 
-ChunkFn = Callable[[str], list[Chunk]]
+ChunkFn = Callable[["SavedDocument"], list[Chunk]]
 HEADING_SIZES = (256, 512, 1024)
 MERGE_TOKENS = 192  # about what all-MiniLM-L6-v2 reads (256 word pieces) in cl100k tokens
+
+
+@dataclass(frozen=True)
+class SavedDocument:
+    """One document of an ingest output: its page-marked Markdown and its title (provenance)."""
+
+    markdown: str
+    title: str = ""
 
 
 @dataclass(frozen=True)
@@ -53,7 +61,11 @@ def heading_variant(options: ChunkOptions, label: str = "") -> Variant:
     from ..chunking import HeadingChunker
 
     name = f"heading {options.max_tokens}" + (f" {label}" if label else "")
-    return Variant(name, HeadingChunker(options).chunk)
+
+    def chunker(doc: SavedDocument) -> list[Chunk]:
+        return HeadingChunker(options, doc.title).chunk(doc.markdown)
+
+    return Variant(name, chunker)
 
 
 def fixed_variant(options: ChunkOptions) -> Variant:
@@ -62,7 +74,8 @@ def fixed_variant(options: ChunkOptions) -> Variant:
 
     opts = dataclasses.replace(options, overlap_tokens=options.max_tokens // 8)
     name = f"fixed {opts.max_tokens} (overlap {opts.overlap_tokens})"
-    return Variant(name, FixedChunker(opts).chunk)
+    fixed = FixedChunker(opts)
+    return Variant(name, lambda doc: fixed.chunk(doc.markdown))
 
 
 def default_variants(options: ChunkOptions) -> list[Variant]:
@@ -80,24 +93,25 @@ def default_variants(options: ChunkOptions) -> list[Variant]:
     return variants
 
 
-def markdown_documents(out_dir: str | os.PathLike[str]) -> dict[str, str]:
-    """Document name (the source PDF's file name) -> page-marked Markdown, for every document
-    of an ingest output. Names come from the chunk records' ``markdown_file``/``source_file``."""
-    from ..conversion import read_markdown
+def markdown_documents(out_dir: str | os.PathLike[str]) -> dict[str, SavedDocument]:
+    """Document name (the source PDF's file name) -> page-marked Markdown and title (from its
+    provenance file, "" when absent), for every document of an ingest output. Names come from
+    the chunk records' ``markdown_file``/``source_file``."""
+    from ..conversion import read_markdown, saved_title
 
     out = Path(out_dir)
-    docs: dict[str, str] = {}
+    docs: dict[str, SavedDocument] = {}
     for row in read_records(out / "chunks"):
         name = PurePosixPath(str(row["source_file"])).name
         md = out / str(row.get("markdown_file") or "")
         if name not in docs and md.is_file():
-            docs[name] = read_markdown(md)
+            docs[name] = SavedDocument(read_markdown(md), saved_title(md))
     if not docs:
         raise ConfigError(f"{out}: no Markdown files found under {out / 'markdown'}")
     return docs
 
 
-def chunk_documents(documents: dict[str, str], chunker: ChunkFn) -> ChunkSet:
+def chunk_documents(documents: dict[str, SavedDocument], chunker: ChunkFn) -> ChunkSet:
     """Chunk every document (in name order) into one chunk set with the documents' texts."""
     chunks: list[EvalChunk] = []
     for name in sorted(documents):
@@ -113,7 +127,7 @@ def chunk_documents(documents: dict[str, str], chunker: ChunkFn) -> ChunkSet:
                     chunk_index=c.chunk_index,
                 )
             )
-    texts = {name: strip_markers(md) for name, md in documents.items()}
+    texts = {name: strip_markers(doc.markdown) for name, doc in documents.items()}
     return ChunkSet(tuple(chunks), texts)
 
 

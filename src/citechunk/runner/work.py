@@ -87,7 +87,7 @@ def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...]]:
     out = Path(job.out)
     md_rel = markdown_relpath(job.source_file)
     save(doc, out / md_rel)
-    chunks = chunk_markdown(doc.markdown, job.chunk)
+    chunks = chunk_markdown(doc.markdown, job.chunk, doc.provenance.title)
     records = make_records(
         chunks,
         source_file=job.source_file,

@@ -1,0 +1,120 @@
+"""Document titles: read from real PDFs, and leading every chunk's path line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from citechunk.chunking import chunk_markdown
+from citechunk.config import ChunkOptions
+from citechunk.conversion import convert
+from citechunk.conversion.textlayer import TextLayer
+from citechunk.conversion.title import (
+    display_title,
+    document_title,
+    meaningful_metadata_title,
+    pdf_title,
+)
+from citechunk.markers import strip_markers
+
+
+def _pdf(tmp_path: Path, lines: list[tuple[str, float]], title: str = "") -> Path:
+    """A one-page PDF with `lines` (text, font size) from the top, written by PyMuPDF."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    y = 72.0
+    for text, size in lines:
+        page.insert_text((72, y), text, fontsize=size)
+        y += size * 1.6
+    doc.set_metadata({"title": title})
+    path = tmp_path / "made.pdf"
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def _title(path: Path) -> str:
+    with pymupdf.open(path) as doc:
+        return pdf_title(doc, path)
+
+
+def test_the_largest_font_run_on_the_first_page_is_the_title(tmp_path):
+    body = "Body text of the report goes on for a while in the body size."
+    path = _pdf(tmp_path, [("Annual Review of", 20), ("Harbour Operations", 20), *[(body, 10)] * 6])
+    assert _title(path) == "Annual Review of Harbour Operations"
+
+
+def test_a_page_without_larger_text_falls_back_to_a_meaningful_metadata_title(tmp_path):
+    body = "Every line of this page is set in the same size."
+    path = _pdf(tmp_path, [(body, 10)] * 5, title="Harbour Operations Review 2024")
+    with pymupdf.open(path) as doc:
+        assert display_title(TextLayer.of_document(doc)) == ""
+    assert _title(path) == "Harbour Operations Review 2024"
+    assert _title(_pdf(tmp_path, [(body, 10)] * 5, title="made")) == ""
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "",
+        "Microsoft Word - agenda 040616.doc",
+        "0001018724-23-000018",
+        "untitled",
+        "report_final.docx",
+        "Quarterly",
+    ],
+)
+def test_metadata_titles_that_name_no_document_are_ignored(title):
+    assert meaningful_metadata_title(title, Path("/x/q3_report.pdf")) == ""
+
+
+def test_metadata_title_equal_to_the_file_name_is_ignored():
+    assert meaningful_metadata_title("Q3 Report", Path("q3-report.pdf")) == ""
+    assert meaningful_metadata_title("  Fleet   Safety Plan ", Path("a.pdf")) == "Fleet Safety Plan"
+
+
+def test_a_sideways_margin_stamp_is_not_the_title(shared_dir):
+    # arXiv prints its identifier sideways in the margin, in a larger font than the title
+    path = shared_dir / "corpus" / "pdfs" / "dpr_paper_twocolumn.pdf"
+    assert _title(path) == "Dense Passage Retrieval for Open-Domain Question Answering"
+
+
+def test_long_titles_are_cut_at_a_word(tmp_path):
+    words = " ".join(f"word{i}" for i in range(30))
+    path = _pdf(tmp_path, [(words[:90], 20), (words[90:], 20), *[("body " * 12, 10)] * 6])
+    with pymupdf.open(path) as doc:
+        title = document_title(TextLayer.of_document(doc), "", path)
+    assert len(title) <= 200 and title.startswith("word0 word1") and not title.endswith(" ")
+
+
+def test_conversion_records_the_title_and_chunks_lead_with_it(sample_pdfs):
+    doc = convert(sample_pdfs / "refund_policy.pdf")
+    assert doc.provenance.title == "Refund Policy"
+    options = ChunkOptions(max_tokens=128)
+    plain = chunk_markdown(doc.markdown, options)
+    titled = chunk_markdown(doc.markdown, options, doc.provenance.title)
+    assert [c.body for c in titled] == [c.body for c in plain]
+    for c in titled:
+        assert strip_markers(doc.markdown[c.char_start : c.char_end]).strip() == c.body
+        assert c.token_count <= 128
+        if c.heading_path and c.heading_path[0] == "Refund Policy":
+            assert c.text.startswith(" > ".join(c.heading_path) + "\n\n")  # not repeated
+        else:
+            assert c.text.startswith("Refund Policy > " if c.heading_path else "Refund Policy\n\n")
+            assert "Refund Policy" not in c.heading_path
+
+
+def test_title_leads_the_path_line_and_is_dropped_last():
+    md = "<!-- page 1 -->\n# Scope\n\nThe plan covers the harbour.\n\n## Limits\n\nNone.\n"
+    chunks = chunk_markdown(md, ChunkOptions(max_tokens=64), "Harbour Plan")
+    assert [c.text for c in chunks] == [
+        "Harbour Plan > Scope\n\nThe plan covers the harbour.",
+        "Harbour Plan > Scope > Limits\n\nNone.",
+    ]
+    assert chunks[1].heading_path == ("Scope", "Limits")
+    tight = chunk_markdown(md, ChunkOptions(max_tokens=14, tokenizer="approx"), "Harbour Plan")
+    assert tight[1].text.startswith("Harbour Plan > Limits\n\n")  # outer heading dropped first
+    untitled = chunk_markdown("Loose text before any heading.", ChunkOptions(), "Harbour Plan")
+    assert untitled[0].text == "Harbour Plan\n\nLoose text before any heading."
