@@ -4,7 +4,7 @@ Registered at test time with `citechunk.conversion.registry.register(name,
 "runner_backends:Class")`. Worker processes import this module by name: pytest puts tests/ on
 sys.path and spawned children inherit the parent's sys.path (a CLI subprocess gets PYTHONPATH).
 
-`ChaosBackend` converts like the default backend ("pymupdf"), except on a file whose name
+`ChaosBackend` extracts like the default backend ("pymupdf"), except on a file whose name
 contains "hang" (sleeps far past any timeout), "crash" (kills its own process with SIGSEGV, as a
 segfault in a C extension would) or "abort" (calls abort()).
 """
@@ -14,12 +14,13 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from citechunk.config import ConvertOptions
-from citechunk.conversion.base import Backend
+from citechunk.conversion.base import Backend, Extraction
 from citechunk.conversion.registry import get_backend
-from citechunk.models import ConvertedDocument
 
 
 class ChaosBackend(Backend):
@@ -29,14 +30,16 @@ class ChaosBackend(Backend):
     def version(cls) -> str:
         return "test-1"
 
-    def convert(self, path: Path, options: ConvertOptions) -> ConvertedDocument:
+    def extract(
+        self, path: Path, pdf: Any, pages: Sequence[int], options: ConvertOptions
+    ) -> Extraction:
         if "hang" in path.name:
             time.sleep(3600)
         if "crash" in path.name:
             os.kill(os.getpid(), signal.SIGSEGV)
         if "abort" in path.name:
             os.abort()
-        return get_backend("pymupdf").convert(path, options)
+        return get_backend("pymupdf").extract(path, pdf, pages, options)
 
 
 def chaos_input(folder: Path, sample_pdfs: Path, bad_names: tuple[str, ...]) -> list[Path]:

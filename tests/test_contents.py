@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citechunk.chunking import chunk_markdown
-from citechunk.conversion.contents import is_list_title, level_contents_headings
+from citechunk.conversion.repairs.contents import is_list_title, level_contents_headings
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ import pytest
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.cleanup import heading_level, heading_text, iter_unfenced
+from citechunk.conversion.mdlines import heading_level, heading_text, iter_unfenced
 from citechunk.conversion.outline import from_toc, heading_fidelity
 from citechunk.errors import BackendError, ConversionError, EncryptedPDFError
 from citechunk.markers import iter_markers, page_spans

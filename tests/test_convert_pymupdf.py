@@ -19,20 +19,12 @@ from click.testing import CliRunner
 from citechunk.cli import main
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.cleanup import (
-    attach_footnotes,
-    clean_heading_line,
-    join_page_hyphens,
-    join_page_tables,
-    strip_running_lines,
-    tidy_page,
-)
-from citechunk.conversion.outline import (
-    OutlineEntry,
-    heading_fidelity,
-    repair_headings,
-    title_key,
-)
+from citechunk.conversion.mdlines import clean_heading_line
+from citechunk.conversion.outline import OutlineEntry, heading_fidelity, title_key
+from citechunk.conversion.repairs.outline import repair_headings
+from citechunk.conversion.repairs.pagebreaks import join_page_hyphens, join_page_tables
+from citechunk.conversion.repairs.running import strip_running_lines
+from citechunk.conversion.repairs.tidy import attach_footnotes, tidy_page
 from citechunk.markers import iter_markers
 from conftest import SAMPLE_NAMES
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from citechunk.chunking import chunk_markdown
-from citechunk.conversion.lists import demote_list_heads
+from citechunk.conversion.repairs.lists import demote_list_heads
 
 FIGURE = (
     "# Strategy\n\nIntro text.\n\nFigure 1. Five Pillars of the Strategy\n\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from citechunk.conversion.numbering import repair_numbering, section_number
+from citechunk.conversion.repairs.numbering import repair_numbering, section_number
 
 
 def levels(pages: list[tuple[int, str]]) -> list[tuple[int, str]]:

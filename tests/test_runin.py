@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citechunk.conversion.runin import promote_run_in_labels
+from citechunk.conversion.repairs.runin import promote_run_in_labels
 
 
 def test_caps_labels_become_sibling_headings_below_the_current_section() -> None:
@@ -27,7 +27,7 @@ def test_other_bold_labels_stay_body_text() -> None:
 
 def test_mixed_case_label_headings_become_bold_lines() -> None:
     from citechunk.chunking import chunk_markdown
-    from citechunk.conversion.runin import demote_label_headings
+    from citechunk.conversion.repairs.runin import demote_label_headings
 
     text = (
         "### Document\n\n**save(outfile, garbage=0)**\n\n##### Parameters:\n\n- **garbage** -- "
@@ -43,7 +43,7 @@ def test_mixed_case_label_headings_become_bold_lines() -> None:
 
 
 def test_a_dateline_heading_is_not_a_section() -> None:
-    from citechunk.conversion.runin import demote_label_headings
+    from citechunk.conversion.repairs.runin import demote_label_headings
 
     for date in ("February 2024", "Thursday, August 6, 2020", "6 Aug. 2020", "June 2023"):
         text = f"# Report\n\n### {date}\n\n### Authority\n\nx"
@@ -56,7 +56,7 @@ def test_a_dateline_heading_is_not_a_section() -> None:
 
 def test_a_sentence_heading_is_body_text_of_its_section() -> None:
     from citechunk.chunking import chunk_markdown
-    from citechunk.conversion.runin import demote_label_headings
+    from citechunk.conversion.repairs.runin import demote_label_headings
 
     sentence = "All comments are subject to release under the Freedom of Information Act (FOIA)."
     text = f"#### Additional Information\n\nSee the site.\n\n#### {sentence}\n\n### Abstract\n\nx"

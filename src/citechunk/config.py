@@ -28,6 +28,7 @@ class ConvertOptions:
     use_layout: bool = True
     docling_layout: Literal["offline", "model"] = "offline"
     docling_artifacts_path: str = ""
+    skip_passes: tuple[str, ...] = ()  # conversion pass names to skip (debugging)
 
 
 @dataclass(frozen=True)

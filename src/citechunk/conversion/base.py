@@ -1,25 +1,73 @@
-"""The backend interface: one method turning a PDF into page-marked Markdown plus provenance."""
+"""The backend template: open the PDF once, extract page Markdown, then the shared finish.
+
+`Backend.convert` is the same for every backend:
+
+1. `open_pdf` (one opener, one error mapping): empty, non-PDF and unrepairable files raise
+   `ConversionError`; encrypted files need ``options.password`` (`EncryptedPDFError` otherwise);
+2. `read_facts`: the selected pages, the outline, the document title, and a cheap text-layer
+   check per page (no text: ``pages_without_text``; mostly control characters: "garbled");
+3. `Backend.extract`, the only backend-specific step: raw Markdown per selected page;
+4. `finish`: `pipeline.run_passes` (tidy, cross-page fixes, structure repairs), page markers
+   (`markers.render_pages`), provenance with the same fields and the same warnings for the same
+   conditions whatever the backend (`recorded_options` never writes the password).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import re
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ..config import ConvertOptions
-from ..errors import ConfigError
-from ..models import ConvertedDocument
+from ..errors import ConfigError, ConversionError, EncryptedPDFError
+from ..markers import render_pages
+from ..models import ConvertedDocument, Provenance
+from .outline import OutlineEntry, from_toc
+from .pipeline import PassContext, run_passes
+from .title import pdf_title
+
+# A page is "garbled" when this share of its non-blank characters are control characters.
+GARBLED_SHARE = 0.2
+_GARBAGE_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
+_BLANK_RE = re.compile(r"\s")
+_BLANK_GARBAGE_RE = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")  # control chars str.isspace() accepts
+
+
+@dataclass(frozen=True)
+class PdfFacts:
+    """What every backend knows about the PDF before extracting (read with PyMuPDF)."""
+
+    page_count: int
+    pages: tuple[int, ...]
+    outline: tuple[OutlineEntry, ...]
+    title: str
+    empty: tuple[int, ...]  # selected pages without any text
+    garbled: tuple[int, ...]  # selected pages whose text is mostly control characters
+    repaired: bool  # MuPDF repaired the file while opening it
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """A backend's raw result: Markdown per selected page (in `PdfFacts.pages` order), its own
+    warnings, and facts about the run worth recording beside the options (``layout_active``)."""
+
+    texts: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
+    recorded: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Backend(ABC):
-    """A conversion backend.
+    """A conversion backend (the template in the module docstring).
 
     Subclasses set `name`, `extra` (the pip extra that installs their dependencies, "" for none)
-    and `requires` (top-level modules that must import). They are registered under the
-    entry-point group ``citechunk.backends`` and constructed once per process; `convert` may be
-    called many times. Output: Markdown with a page marker before each converted page
-    (written with `citechunk.markers.render_pages`).
+    and `requires` (top-level modules that must import), and implement `version` and `extract`.
+    They are registered under the entry-point group ``citechunk.backends`` and constructed once
+    per process; `convert` may be called many times.
     """
 
     name: ClassVar[str]
@@ -32,8 +80,145 @@ class Backend(ABC):
         """Version string of the underlying library (part of the configuration fingerprint)."""
 
     @abstractmethod
+    def extract(
+        self, path: Path, pdf: Any, pages: Sequence[int], options: ConvertOptions
+    ) -> Extraction:
+        """Raw Markdown of `pages` (1-based) of the open PyMuPDF document `pdf` at `path`.
+        Raises `ConversionError` naming the file when the library fails."""
+
     def convert(self, path: Path, options: ConvertOptions) -> ConvertedDocument:
         """Convert one PDF. Raises `ConversionError` (naming the file and cause) on bad input."""
+        path = Path(path)
+        pdf = open_pdf(path, options.password)
+        try:
+            facts = read_facts(path, pdf, options)
+            extraction = self.extract(path, pdf, facts.pages, options)
+        finally:
+            pdf.close()
+        if len(extraction.texts) != len(facts.pages):
+            raise ConversionError(
+                path, f"{self.name} returned {len(extraction.texts)} pages for {len(facts.pages)}"
+            )
+        return finish(self, path, facts, extraction, options)
+
+
+def open_pdf(path: Path, password: str = "") -> Any:
+    """Open `path` as a PDF; raise `ConversionError` / `EncryptedPDFError` naming file and cause."""
+    import pymupdf
+
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            head = fh.read(1024)
+    except OSError as exc:
+        raise ConversionError(path, f"cannot read file: {exc.strerror or exc}") from exc
+    if size == 0:
+        raise ConversionError(path, "empty file (0 bytes), not a PDF")
+    if b"%PDF" not in head:
+        raise ConversionError(path, "not a PDF (no %PDF header in the first 1024 bytes)")
+    try:
+        doc = pymupdf.open(str(path), filetype="pdf")
+    except (RuntimeError, ValueError) as exc:  # pymupdf.FileDataError is a RuntimeError
+        raise ConversionError(path, f"damaged PDF that MuPDF cannot repair: {exc}") from exc
+    if doc.needs_pass:
+        if not password:
+            doc.close()
+            raise EncryptedPDFError(path, "encrypted PDF: give its password (--password)")
+        if not doc.authenticate(password):
+            doc.close()
+            raise EncryptedPDFError(path, "encrypted PDF: the password given is wrong")
+    if doc.page_count == 0:
+        doc.close()
+        raise ConversionError(path, "damaged PDF: no pages found")
+    return doc
+
+
+def read_facts(path: Path, pdf: Any, options: ConvertOptions) -> PdfFacts:
+    """Pages, outline, title and the text-layer check of an open PDF (module docstring)."""
+    pages = parse_pages(options.pages, pdf.page_count)
+    empty, garbled = text_layer_report(pdf, pages)
+    outline = from_toc(pdf.get_toc(simple=True)) if options.outline_repair else []
+    return PdfFacts(
+        page_count=pdf.page_count,
+        pages=tuple(pages),
+        outline=tuple(outline),
+        title=pdf_title(pdf, path),
+        empty=tuple(empty),
+        garbled=tuple(garbled),
+        repaired=bool(getattr(pdf, "is_repaired", False)),
+    )
+
+
+def _bad_share(text: str) -> tuple[int, float]:
+    """(count, share) of control/replacement characters among the non-blank characters."""
+    bad = len(_GARBAGE_RE.findall(text))
+    visible = len(text) - len(_BLANK_RE.findall(text)) + len(_BLANK_GARBAGE_RE.findall(text))
+    return bad, bad / visible if visible else 0.0
+
+
+def text_layer_report(doc: Any, pages: Sequence[int]) -> tuple[list[int], list[int]]:
+    """(pages without any text, pages whose text looks garbled), both 1-based."""
+    empty, garbled = [], []
+    for number in pages:
+        text = doc[number - 1].get_text("text")
+        if not any(ch.isalnum() for ch in text):
+            empty.append(number)
+            continue
+        bad, share = _bad_share(text)
+        if bad >= 20 and share >= GARBLED_SHARE:
+            garbled.append(number)
+    return empty, garbled
+
+
+def finish(
+    backend: Backend,
+    path: Path,
+    facts: PdfFacts,
+    extraction: Extraction,
+    options: ConvertOptions,
+) -> ConvertedDocument:
+    """The shared end of every conversion: passes, page markers, provenance."""
+    ctx = PassContext(options=options, outline=facts.outline, source=str(path))
+    pages = run_passes(list(zip(facts.pages, extraction.texts, strict=True)), ctx)
+    lost = [n for n, text in pages if n not in facts.empty and not text.strip()]
+    provenance = Provenance(
+        source=str(path),
+        source_sha256=sha256_file(path),
+        backend=backend.name,
+        backend_version=backend.version(),
+        page_count=facts.page_count,
+        pages=facts.pages,
+        options={**recorded_options(options), **extraction.recorded},
+        pages_without_text=facts.empty,
+        warnings=(*_fact_warnings(facts, lost), *extraction.warnings, *ctx.warnings),
+        title=facts.title,
+    )
+    return ConvertedDocument(render_pages(pages), provenance)
+
+
+def _fact_warnings(facts: PdfFacts, lost: Sequence[int]) -> list[str]:
+    warnings = []
+    if facts.repaired:
+        warnings.append("the PDF was damaged; MuPDF repaired it while opening")
+    if facts.empty:
+        warnings.append(f"pages without a text layer (no OCR done): {page_ranges(facts.empty)}")
+    if facts.garbled:
+        warnings.append(
+            f"pages with garbled text (broken font encoding?): {page_ranges(facts.garbled)}"
+        )
+    if lost:
+        warnings.append(
+            f"pages whose text (e.g. inside images) gave no Markdown: {page_ranges(lost)}"
+        )
+    return warnings
+
+
+def recorded_options(options: ConvertOptions) -> dict[str, Any]:
+    """The options as recorded in provenance: never the password, only whether one was given."""
+    recorded = dataclasses.asdict(options)
+    recorded.pop("password", None)
+    recorded["password_given"] = bool(options.password)
+    return recorded
 
 
 def sha256_file(path: Path) -> str:
@@ -42,6 +227,19 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
+
+
+def page_ranges(pages: Sequence[int]) -> str:
+    """[1, 2, 3, 5] -> "1-3, 5"."""
+    out: list[str] = []
+    start = prev = pages[0]
+    for p in [*pages[1:], -1]:
+        if p == prev + 1:
+            prev = p
+            continue
+        out.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = p
+    return ", ".join(out)
 
 
 def parse_pages(spec: str, page_count: int) -> list[int]:

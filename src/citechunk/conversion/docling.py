@@ -16,17 +16,15 @@ Layout modes (`ConvertOptions.docling_layout`):
 Tables are structured by `docling_layout.GridTableModel` in both modes (TableFormer's weights
 are not available offline either).
 
-Output contract (same as every backend): Markdown with a ``<!-- page N -->`` line before each
-converted page (`markers.render_pages`), pages without text included; headings cleaned like the
-pymupdf backend (`cleanup.tidy_pages`). Heading levels: docling writes a section of level L as
-L+1 ``#`` (one ``#`` is kept for a TITLE item); this backend writes level L as L ``#`` so the
-shallowest section heading is ``#``, as with the pymupdf backend. Then the same heading
-repair as the pymupdf backend (`outline.repair_structure`).
+`DoclingBackend.extract` is this backend's step of the `base.Backend` template (opening, the
+text-layer check, the passes, page markers and provenance are shared). Heading levels: docling
+writes a section of level L as L+1 ``#`` (one ``#`` is kept for a TITLE item); this backend
+writes level L as L ``#`` so the shallowest section heading is ``#``, as with the pymupdf
+backend.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import re
 import threading
@@ -37,13 +35,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..config import ConvertOptions
-from ..errors import BackendError, ConversionError, EncryptedPDFError
-from ..markers import render_pages
-from ..models import ConvertedDocument, Provenance
-from .base import Backend, parse_pages, sha256_file
-from .cleanup import HEADING_RE, tidy_pages
-from .outline import from_toc, repair_structure
-from .title import pdf_title
+from ..errors import BackendError, ConversionError
+from .base import Backend, Extraction
+from .mdlines import HEADING_RE
 
 log = logging.getLogger(__name__)
 
@@ -54,37 +48,6 @@ FETCH_HINT = (
     "folder it prints to this machine and set convert.docling_artifacts_path to it; "
     "or use convert.docling_layout = 'offline', which needs no weights"
 )
-
-
-@dataclasses.dataclass(frozen=True)
-class PdfFacts:
-    """What is read from the PDF before docling runs (PyMuPDF, a core dependency)."""
-
-    page_count: int
-    toc: tuple[tuple[int, str, int], ...]
-    title: str = ""
-
-
-def inspect_pdf(path: Path, password: str) -> PdfFacts:
-    """Page count and outline; raises `ConversionError` / `EncryptedPDFError` on bad input."""
-    import pymupdf
-
-    if path.stat().st_size == 0:
-        raise ConversionError(path, "empty file (0 bytes)")
-    try:
-        doc = pymupdf.open(path, filetype="pdf")
-    except (pymupdf.FileDataError, RuntimeError, ValueError) as exc:
-        raise ConversionError(path, f"not a readable PDF ({exc})") from exc
-    with doc:
-        if doc.needs_pass:
-            if not password:
-                raise EncryptedPDFError(path, "encrypted PDF: a password is required (--password)")
-            if not doc.authenticate(password):
-                raise EncryptedPDFError(path, "encrypted PDF: the password is wrong")
-        if doc.page_count < 1:
-            raise ConversionError(path, "the PDF has no pages")
-        toc = tuple((int(r[0]), str(r[1]), int(r[2])) for r in doc.get_toc(simple=True))
-        return PdfFacts(doc.page_count, toc, pdf_title(doc, path))
 
 
 def shift_heading(line: str) -> str:
@@ -192,22 +155,6 @@ def escape_hashes(doc: Any) -> None:
             item.text = "\\" + item.text
 
 
-def finish_pages(
-    raw: dict[int, str], pages: Sequence[int], facts: PdfFacts, options: ConvertOptions
-) -> tuple[list[tuple[int, str]], list[str]]:
-    """Heading levels shifted, pages tidied, running lines stripped, outline repair applied."""
-    texts = ["\n".join(shift_heading(x) for x in raw.get(p, "").split("\n")) for p in pages]
-    texts = tidy_pages(texts, options.strip_headers_footers)
-    outline = from_toc(facts.toc) if options.outline_repair else []
-    result, stats = repair_structure(
-        list(zip(pages, texts, strict=True)), outline, options.outline_repair
-    )
-    warnings: list[str] = []
-    if stats.missing:
-        warnings.append(f"outline entries not found on their pages: {len(stats.missing)}")
-    return result, warnings
-
-
 def _versions() -> dict[str, str]:
     found = {}
     for dist in DISTRIBUTIONS:
@@ -233,35 +180,15 @@ class DoclingBackend(Backend):
     def version(cls) -> str:
         return " ".join(f"{d}=={v}" for d, v in _versions().items())
 
-    def convert(self, path: Path, options: ConvertOptions) -> ConvertedDocument:
-        """Convert the selected pages (docling runs on the span from the first to the last one;
-        only the selected pages are written, each with its marker, empty ones included)."""
-        facts = inspect_pdf(path, options.password)
-        pages = parse_pages(options.pages, facts.page_count)
+    def extract(
+        self, path: Path, pdf: Any, pages: Sequence[int], options: ConvertOptions
+    ) -> Extraction:
+        """docling on the span from the first to the last selected page; the selected pages'
+        Markdown, heading levels shifted so the shallowest section is ``#``."""
         result = self._run(path, options, (min(pages), max(pages)))
         raw = document_pages(result.document)
-        empty = self._pages_without_text(result, pages)
-        marked, warnings = finish_pages(raw, pages, facts, options)
-        warnings += self._docling_warnings(result)
-        if empty:
-            warnings.insert(0, f"pages without a text layer (no OCR): {', '.join(map(str, empty))}")
-        for w in warnings:
-            log.warning("%s: %s", path, w)
-        return ConvertedDocument(
-            markdown=render_pages(marked),
-            provenance=Provenance(
-                source=str(path),
-                source_sha256=sha256_file(path),
-                backend=self.name,
-                backend_version=self.version(),
-                page_count=facts.page_count,
-                pages=tuple(pages),
-                options=_public_options(options),
-                pages_without_text=tuple(empty),
-                warnings=tuple(warnings),
-                title=facts.title,
-            ),
-        )
+        texts = tuple("\n".join(map(shift_heading, raw.get(p, "").split("\n"))) for p in pages)
+        return Extraction(texts, warnings=tuple(self._docling_warnings(result)))
 
     def _run(self, path: Path, options: ConvertOptions, span: tuple[int, int]) -> Any:
         from docling.datamodel.base_models import ConversionStatus
@@ -274,16 +201,6 @@ class DoclingBackend(Backend):
             )
             raise ConversionError(path, f"docling could not convert the file: {causes}")
         return result
-
-    @staticmethod
-    def _pages_without_text(result: Any, pages: Sequence[int]) -> list[int]:
-        with_text = {
-            p.page_no
-            for p in result.pages
-            if p.parsed_page is not None
-            and any(c.text.strip() for c in p.parsed_page.textline_cells)
-        }
-        return [p for p in pages if p not in with_text]
 
     @staticmethod
     def _docling_warnings(result: Any) -> list[str]:
@@ -302,13 +219,6 @@ class DoclingBackend(Backend):
             if key not in self._converters:
                 self._converters[key] = build_converter(options)
             return self._converters[key]
-
-
-def _public_options(options: ConvertOptions) -> dict[str, Any]:
-    """The options as recorded in provenance (the password is never written)."""
-    data = dataclasses.asdict(options)
-    data["password"] = "***" if options.password else ""
-    return data
 
 
 def build_converter(options: ConvertOptions) -> Any:

@@ -1,51 +1,24 @@
-"""Heading repair from the PDF outline (bookmarks): the author's own structure beats font sizes.
+"""The PDF outline (bookmarks) as data, and how well Markdown headings reproduce it.
 
-`repair_headings(pages, outline)` takes the converted pages (1-based page number, Markdown) and
-the outline entries, and returns the pages with:
-
-* every heading line that matches an outline entry set to the entry's depth (clamped to 1-6);
-* every outline entry whose text is a body line (or two to three consecutive short lines, e.g.
-  "APPENDIX A" + "GENERATED TEXTS") on its page becomes a heading line at the entry's depth;
-* every other heading demoted, when needed, to one level below the outline entry that encloses
-  it (so it nests under the entry instead of competing with it). Headings before the first
-  matched entry are left alone.
-
-Matching: titles are compared by `title_key` (markup stripped, NFKC, case-folded, punctuation
-collapsed, leading section numbers such as "2.1.", "III-A", "A." removed), so "III-A Google
-DeepDream" matches "A. Google DeepDream". An entry is searched on its destination page, then
-the next page, then the page before, never before the previous match (outline order is
-document order). Heading lines are preferred over body lines; a heading that starts with the
-entry's words also matches ("Appendix A" -> "Appendix A. Synoptic Report"). Lines inside code
-fences and table rows are never touched. Cost is linear in the number of candidate lines.
+`from_toc` reads PyMuPDF's table of contents into `OutlineEntry` rows; `title_key` is the
+comparable form of a title (markup stripped, NFKC, case-folded, punctuation collapsed, leading
+section numbers such as "2.1.", "III-A", "A." removed, so "III-A Google DeepDream" matches
+"A. Google DeepDream"). `heading_fidelity` is the simple, independent metric that tests and
+`bench/heading_fidelity.py` use; the repair that uses the outline is `repairs.outline`.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from .captions import demote_table_titles
-from .cleanup import (
-    HEADING_RE,
-    heading_level,
-    iter_unfenced,
-    make_heading,
-    split_pages,
-    strip_inline_markup,
-)
-from .contents import level_contents_headings
-from .lists import demote_list_heads
-from .numbering import repair_numbering
-from .runin import demote_label_headings, promote_run_in_labels
-
-log = logging.getLogger(__name__)
+from .mdlines import HEADING_RE, heading_level, iter_unfenced, strip_inline_markup
 
 _NON_WORD_RE = re.compile(r"[\W_]+")
-_NUMBERING_RE = re.compile(r"^(?:(?:\d+|[ivxlc]+|[a-z])(?: |$))+")
-_LIST_PREFIX_RE = re.compile(r"^(?:[-*+>]\s+)+")
+NUMBERING_RE = re.compile(r"^(?:(?:\d+|[ivxlc]+|[a-z])(?: |$))+")
+LIST_PREFIX_RE = re.compile(r"^(?:[-*+>]\s+)+")
 MAX_TITLE_CHARS = 300
 
 
@@ -58,27 +31,17 @@ class OutlineEntry:
     page: int
 
 
-@dataclass(frozen=True)
-class RepairStats:
-    """What `repair_headings` did: entries found (by kind) and entries not found."""
-
-    relevelled: int = 0
-    promoted: int = 0
-    demoted: int = 0
-    missing: tuple[str, ...] = field(default_factory=tuple)
-
-
 def title_key(text: str) -> str:
     """Comparable form of a title: plain, case-folded words without leading numbering.
 
     Falls back to the full word string when the title is only numbering ("IV", "A.1").
     """
-    full = _full_key(text)
-    stripped = _NUMBERING_RE.sub("", full).strip()
+    full = full_key(text)
+    stripped = NUMBERING_RE.sub("", full).strip()
     return stripped or full
 
 
-def _full_key(text: str) -> str:
+def full_key(text: str) -> str:
     plain = unicodedata.normalize("NFKC", strip_inline_markup(text)).casefold()
     return _NON_WORD_RE.sub(" ", plain).strip()
 
@@ -92,224 +55,6 @@ def from_toc(toc: Sequence[Sequence[object]]) -> list[OutlineEntry]:
             if title.strip():
                 entries.append(OutlineEntry(level, title.strip(), page))
     return entries
-
-
-@dataclass
-class _Line:
-    page_idx: int
-    line_idx: int
-    key: str
-    is_heading: bool
-
-
-@dataclass
-class _Match:
-    entry: OutlineEntry
-    page_idx: int
-    first: int
-    last: int  # inclusive: lines first..last were joined into the heading
-
-
-def _candidates(lines: list[str], page_idx: int) -> list[_Line]:
-    """Lines that could be headings: short, not blank, not code, not table rows."""
-    found = []
-    for i, inside in iter_unfenced(lines):
-        line = lines[i]
-        if inside or not line.strip() or len(line) > MAX_TITLE_CHARS or line.startswith("|"):
-            continue
-        text = HEADING_RE.sub(r"\2", line) if line.startswith("#") else line
-        key = title_key(_LIST_PREFIX_RE.sub("", text))
-        if key:
-            found.append(_Line(page_idx, i, key, heading_level(line) > 0))
-    return found
-
-
-def _match_on_page(
-    entry_key: str, cands: list[_Line], after: tuple[int, int]
-) -> tuple[int, int] | None:
-    """Best candidate after `after`: heading equal, heading prefix, body equal, joined lines.
-
-    Returns (index into `cands` of the first line, number of candidate lines joined).
-    """
-    usable = [n for n, c in enumerate(cands) if (c.page_idx, c.line_idx) > after]
-    for n in usable:
-        if cands[n].is_heading and cands[n].key == entry_key:
-            return n, 1
-    for n in usable:
-        if cands[n].is_heading and len(entry_key) >= 8 and cands[n].key.startswith(entry_key):
-            return n, 1
-    for n in usable:
-        if cands[n].key == entry_key:
-            return n, 1
-    for n in usable:
-        joined = cands[n].key
-        for k in range(1, 3):
-            if not entry_key.startswith(joined + " ") or n + k >= len(cands):
-                break
-            if cands[n + k].line_idx - cands[n + k - 1].line_idx > 2:
-                break
-            joined += " " + cands[n + k].key
-            if joined == entry_key:
-                return n, k + 1
-    return None
-
-
-def _split_run_in(lines: list[str], entry_key: str, after: int) -> int | None:
-    """Split a run-in heading ("I. INTRODUCTION According to ...") off a body line.
-
-    Only a line after index `after` whose first words (upper-case or bold) are the entry's
-    title qualifies; the title becomes its own line followed by a blank line and the rest.
-    Returns the index of the new title line.
-    """
-    for i, inside in iter_unfenced(lines):
-        line = lines[i]
-        if i <= after or inside or line.startswith(("#", "|")) or len(line) <= len(entry_key):
-            continue
-        words = line.split(" ")
-        for k in range(1, min(len(words), 16)):
-            prefix = " ".join(words[:k])
-            key = _NUMBERING_RE.sub("", _full_key(prefix)).strip()
-            if not key:
-                continue  # numbering only so far ("II.")
-            if key == entry_key and _looks_like_title(prefix):
-                lines[i : i + 1] = [prefix, "", " ".join(words[k:])]
-                return i
-            if not entry_key.startswith(key):
-                break
-    return None
-
-
-def _looks_like_title(prefix: str) -> bool:
-    """Upper-case words (numbering aside) or a fully bold prefix: a run-in heading."""
-    plain = strip_inline_markup(prefix)
-    bold = prefix.startswith("**") and prefix.endswith("**")
-    return bold or (plain.upper() == plain and any(ch.isalpha() for ch in plain))
-
-
-def _locate(
-    outline: Sequence[OutlineEntry], page_numbers: list[int], split: list[list[str]]
-) -> tuple[list[_Match], list[str]]:
-    """Find each entry's line, in outline order; entries on converted pages not found are listed.
-
-    May split run-in headings off body lines in `split` (see `_split_run_in`).
-    """
-    index = {p: i for i, p in enumerate(page_numbers)}
-    cands = [_candidates(lines, i) for i, lines in enumerate(split)]
-    matches: list[_Match] = []
-    missing: list[str] = []
-    after = (-1, -1)
-    for entry in outline:
-        key = title_key(entry.title)
-        hit = _find(key, entry.page, index, cands, after)
-        if hit is None and (run_in := _find_run_in(key, entry.page, index, split, after)):
-            cands[run_in[0]] = _candidates(split[run_in[0]], run_in[0])
-            hit = _find(key, entry.page, index, cands, after)
-        if hit is None:
-            if entry.page in index:
-                missing.append(entry.title)
-            continue
-        page_idx, first, last = hit
-        matches.append(_Match(entry, page_idx, first, last))
-        after = (page_idx, last)
-    return matches, missing
-
-
-def _find(
-    key: str, page: int, index: dict[int, int], cands: list[list[_Line]], after: tuple[int, int]
-) -> tuple[int, int, int] | None:
-    """(page index, first line, last line) of the entry on its page, the next, or the one before."""
-    for p in (page, page + 1, page - 1):
-        if p in index and (hit := _match_on_page(key, cands[index[p]], after)):
-            first, last = cands[index[p]][hit[0]], cands[index[p]][hit[0] + hit[1] - 1]
-            return index[p], first.line_idx, last.line_idx
-    return None
-
-
-def _find_run_in(
-    key: str, page: int, index: dict[int, int], split: list[list[str]], after: tuple[int, int]
-) -> tuple[int, int] | None:
-    """(page index, line) of a run-in heading split off on the entry's page or the next."""
-    for p in (page, page + 1):
-        if p not in index or index[p] < after[0]:
-            continue
-        start = after[1] if index[p] == after[0] else -1
-        line = _split_run_in(split[index[p]], key, start)
-        if line is not None:
-            return index[p], line
-    return None
-
-
-def _heading_from(lines: list[str], first: int, last: int, level: int) -> str:
-    """One heading line of `level` from lines first..last (heading/list markers dropped)."""
-    parts = [
-        _LIST_PREFIX_RE.sub("", HEADING_RE.sub(r"\2", lines[i])) for i in range(first, last + 1)
-    ]
-    return make_heading(level, " ".join(p for p in parts if p.strip()))
-
-
-def repair_headings(
-    pages: Sequence[tuple[int, str]], outline: Sequence[OutlineEntry]
-) -> tuple[list[tuple[int, str]], RepairStats]:
-    """Apply the outline to the pages (see module docstring). Without outline: unchanged."""
-    if not outline:
-        return list(pages), RepairStats()
-    split = split_pages(pages)
-    matches, missing = _locate(outline, [p for p, _ in pages], split)
-    promoted = 0
-    dropped: set[tuple[int, int]] = set()
-    for m in matches:
-        lines = split[m.page_idx]
-        promoted += heading_level(lines[m.first]) == 0
-        lines[m.first] = _heading_from(lines, m.first, m.last, m.entry.level)
-        dropped.update((m.page_idx, i) for i in range(m.first + 1, m.last + 1))
-    demoted = _demote_others(split, {(m.page_idx, m.first): m for m in matches}, dropped)
-    out = []
-    for k, (number, _) in enumerate(pages):
-        kept = [line for i, line in enumerate(split[k]) if (k, i) not in dropped]
-        out.append((number, "\n".join(kept)))
-    stats = RepairStats(len(matches) - promoted, promoted, demoted, tuple(missing))
-    log.debug("outline repair: %s", stats)
-    return out, stats
-
-
-def repair_structure(
-    pages: Sequence[tuple[int, str]], outline: Sequence[OutlineEntry], enabled: bool
-) -> tuple[list[tuple[int, str]], RepairStats]:
-    """The heading repair every backend applies: table titles, mixed-case labels ending with
-    a colon and the first item of a bold-numbered list are not sections
-    (`captions.demote_table_titles`, `runin.demote_label_headings`, `lists.demote_list_heads`,
-    always); when `enabled`, the outline if the PDF has one
-    (`repair_headings`), else section numbers (`numbering.repair_numbering`); then, always,
-    contents headings (`contents.level_contents_headings`) and run-in labels
-    (`runin.promote_run_in_labels`)."""
-    stats = RepairStats()
-    pages = demote_list_heads(demote_label_headings(demote_table_titles(pages)))
-    if enabled and outline:
-        pages, stats = repair_headings(pages, outline)
-    elif enabled:
-        pages = repair_numbering(pages)
-    return promote_run_in_labels(level_contents_headings(pages)), stats
-
-
-def _demote_others(
-    split: list[list[str]], by_line: dict[tuple[int, int], _Match], dropped: set[tuple[int, int]]
-) -> int:
-    """Headings not from the outline go at least one level below the enclosing entry."""
-    depth = 0
-    demoted = 0
-    for page_idx, lines in enumerate(split):
-        for i, inside in iter_unfenced(lines):
-            if inside or (page_idx, i) in dropped:
-                continue
-            match = by_line.get((page_idx, i))
-            if match:
-                depth = min(match.entry.level, 6)
-                continue
-            level = heading_level(lines[i])
-            if level and 0 < depth < 6 and level <= depth:
-                lines[i] = make_heading(depth + 1, HEADING_RE.sub(r"\2", lines[i]))
-                demoted += 1
-    return demoted
 
 
 @dataclass(frozen=True)

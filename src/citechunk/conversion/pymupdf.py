@@ -1,24 +1,15 @@
-"""The default backend: pymupdf4llm (with the pymupdf-layout model when installed) + clean-up.
+"""The default backend's extraction: pymupdf4llm (with the pymupdf-layout model when installed).
 
-Pipeline for one PDF (one parse, everything after it is linear-time text work):
+`PyMuPDFBackend.extract` is this backend's step of the `base.Backend` template (opening, the
+text-layer check, the passes and the provenance are shared):
 
-1. open with PyMuPDF (`open_pdf`): empty, non-PDF and unrepairable files raise
-   `ConversionError`; encrypted files need ``options.password`` (`EncryptedPDFError` otherwise);
-2. per selected page, a cheap text-layer check: pages with no text are reported in
-   ``pages_without_text`` (no OCR), pages whose text is mostly control characters (broken font
-   encoding) get a warning;
-3. pymupdf4llm converts the pages (``page_chunks=True``): with ``use_layout`` the layout model
+1. pymupdf4llm converts the pages (``page_chunks=True``): with ``use_layout`` the layout model
    path (``document_layout.parse_document``), otherwise the classic ``pymupdf_rag`` path; the
-   choice is made per call, no process-wide switch is flipped; on the layout path the parsed
-   boxes are fixed before rendering (`split_columns`, `reading_order.read_columns`,
-   `detach_margin_notes`);
-4. page-header / page-footer boxes found by the layout model are cut out (short ones only: a
-   long "header" box is body text the model misread), then repeated top/bottom lines
-   (`cleanup.strip_running_lines`), both only with ``strip_headers_footers``;
-5. `cleanup.tidy_pages` (per page, then words and tables across page breaks), then
-   `outline.repair_structure` with ``doc.get_toc()`` (outline, else section numbers; run-in
-   labels);
-6. `markers.render_pages` writes the page markers.
+   choice is made per call; on the layout path the parsed boxes are fixed before rendering
+   (`split_columns`, `reading_order.read_columns`, `detach_margin_notes`,
+   `spans.join_subscripts`);
+2. with ``strip_headers_footers``, page-header / page-footer boxes found by the layout model are
+   cut out (short ones only: a long "header" box is body text the model misread).
 
 Anything pymupdf4llm prints to stdout is captured and logged (stdout may carry Markdown).
 """
@@ -26,7 +17,6 @@ Anything pymupdf4llm prints to stdout is captured and logged (stdout may carry M
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import io
 import logging
 import re
@@ -39,31 +29,21 @@ from pathlib import Path
 from typing import Any
 
 from ..config import ConvertOptions
-from ..errors import ConversionError, EncryptedPDFError
-from ..markers import render_pages
-from ..models import ConvertedDocument, Provenance
-from .base import Backend, parse_pages, sha256_file
-from .cleanup import tidy_pages
-from .outline import from_toc, repair_structure
+from ..errors import ConversionError
+from .base import Backend, Extraction
 from .reading_order import read_columns
 from .spans import join_subscripts
-from .title import pdf_title
 
 log = logging.getLogger(__name__)
 
 # A page-header/-footer box longer than this is body text the layout model misclassified.
 MAX_RUNNING_BOX_CHARS = 200
-# A page is "garbled" when this share of its non-blank characters are control characters.
-GARBLED_SHARE = 0.2
 _RUNNING_CLASSES = ("page-header", "page-footer")
 # Margin notes: spans this many points outside the body text edges; bullets/numbers excluded.
 MARGIN_GAP = 4.0
 # Two prose columns inside one layout box: a gutter at least this wide (points).
 COLUMN_GAP = 10.0
 _MARK_RE = re.compile(r"^[\W\d]+$|^\(?[a-zA-Z0-9]{1,3}[.)]$")
-_GARBAGE_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
-_BLANK_RE = re.compile(r"\s")
-_BLANK_GARBAGE_RE = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")  # control chars str.isspace() accepts
 
 
 def _dist(name: str) -> str:
@@ -78,58 +58,6 @@ def layout_installed() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("pymupdf.layout") is not None
-
-
-def open_pdf(path: Path, password: str = "") -> Any:
-    """Open `path` as a PDF; raise `ConversionError` / `EncryptedPDFError` naming file and cause."""
-    import pymupdf
-
-    try:
-        size = path.stat().st_size
-        with path.open("rb") as fh:
-            head = fh.read(1024)
-    except OSError as exc:
-        raise ConversionError(path, f"cannot read file: {exc.strerror or exc}") from exc
-    if size == 0:
-        raise ConversionError(path, "empty file (0 bytes), not a PDF")
-    if b"%PDF" not in head:
-        raise ConversionError(path, "not a PDF (no %PDF header in the first 1024 bytes)")
-    try:
-        doc = pymupdf.open(str(path), filetype="pdf")
-    except (RuntimeError, ValueError) as exc:  # pymupdf.FileDataError is a RuntimeError
-        raise ConversionError(path, f"damaged PDF that MuPDF cannot repair: {exc}") from exc
-    if doc.needs_pass:
-        if not password:
-            doc.close()
-            raise EncryptedPDFError(path, "encrypted PDF: give its password (--password)")
-        if not doc.authenticate(password):
-            doc.close()
-            raise EncryptedPDFError(path, "encrypted PDF: the password given is wrong")
-    if doc.page_count == 0:
-        doc.close()
-        raise ConversionError(path, "damaged PDF: no pages found")
-    return doc
-
-
-def _bad_share(text: str) -> tuple[int, float]:
-    """(count, share) of control/replacement characters among the non-blank characters."""
-    bad = len(_GARBAGE_RE.findall(text))
-    visible = len(text) - len(_BLANK_RE.findall(text)) + len(_BLANK_GARBAGE_RE.findall(text))
-    return bad, bad / visible if visible else 0.0
-
-
-def text_layer_report(doc: Any, pages: Sequence[int]) -> tuple[list[int], list[int]]:
-    """(pages without any text, pages whose text looks garbled), both 1-based."""
-    empty, garbled = [], []
-    for number in pages:
-        text = doc[number - 1].get_text("text")
-        if not any(ch.isalnum() for ch in text):
-            empty.append(number)
-            continue
-        bad, share = _bad_share(text)
-        if bad >= 20 and share >= GARBLED_SHARE:
-            garbled.append(number)
-    return empty, garbled
 
 
 def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str, Any]]:
@@ -363,15 +291,6 @@ def _uncovered_text(
     return "\n\n".join(paragraphs), top
 
 
-def _provenance_options(options: ConvertOptions, layout: bool) -> dict[str, Any]:
-    """The options as recorded (never the password) plus what was actually used."""
-    recorded = dataclasses.asdict(options)
-    recorded.pop("password", None)
-    recorded["password_given"] = bool(options.password)
-    recorded["layout_active"] = layout
-    return recorded
-
-
 class PyMuPDFBackend(Backend):
     """pymupdf4llm + pymupdf-layout, heading clean-up, running-line removal, outline repair."""
 
@@ -390,56 +309,17 @@ class PyMuPDFBackend(Backend):
             parts.append(f"pymupdf-layout {layout}")
         return "; ".join(parts)
 
-    def convert(self, path: Path, options: ConvertOptions) -> ConvertedDocument:
-        """Convert `path`; see the module docstring for the steps and their contracts."""
-        path = Path(path)
-        doc = open_pdf(path, options.password)
-        try:
-            page_count = doc.page_count
-            pages = parse_pages(options.pages, doc.page_count)
-            empty, garbled = text_layer_report(doc, pages)
-            layout = options.use_layout and layout_installed()
-            toc = from_toc(doc.get_toc(simple=True)) if options.outline_repair else []
-            warnings = self._warnings(doc, empty, garbled)
-            chunks = self._run(path, doc, pages, layout)
-            texts = self._page_texts(doc, chunks, pages, options.strip_headers_footers)
-            title = pdf_title(doc, path)
-        finally:
-            doc.close()
-        lost = [p for p, t in zip(pages, texts, strict=True) if p not in empty and not t.strip()]
-        if lost:
-            warnings.append(
-                f"pages whose text (e.g. inside images) gave no Markdown: {_ranges(lost)}"
-            )
-        page_md, stats = repair_structure(
-            list(zip(pages, texts, strict=True)), toc, options.outline_repair
+    def extract(
+        self, path: Path, pdf: Any, pages: Sequence[int], options: ConvertOptions
+    ) -> Extraction:
+        """pymupdf4llm Markdown per page, page-header/-footer boxes cut when stripping."""
+        layout = options.use_layout and layout_installed()
+        chunks = self._run(path, pdf, pages, layout)
+        texts = tuple(
+            _without_running_boxes(pdf[p - 1], c) if options.strip_headers_footers else c["text"]
+            for p, c in zip(pages, chunks, strict=True)
         )
-        if stats.missing:
-            log.info("%s: outline entries not found: %s", path, "; ".join(stats.missing))
-        provenance = Provenance(
-            source=str(path),
-            source_sha256=sha256_file(path),
-            backend=self.name,
-            backend_version=self.version(),
-            page_count=page_count,
-            pages=tuple(pages),
-            options=_provenance_options(options, layout),
-            pages_without_text=tuple(empty),
-            warnings=tuple(warnings),
-            title=title,
-        )
-        return ConvertedDocument(render_pages(page_md), provenance)
-
-    @staticmethod
-    def _warnings(doc: Any, empty: list[int], garbled: list[int]) -> list[str]:
-        warnings = []
-        if getattr(doc, "is_repaired", False):
-            warnings.append("the PDF was damaged; MuPDF repaired it while opening")
-        if empty:
-            warnings.append(f"pages without a text layer (no OCR done): {_ranges(empty)}")
-        if garbled:
-            warnings.append(f"pages with garbled text (broken font encoding?): {_ranges(garbled)}")
-        return warnings
+        return Extraction(texts, recorded={"layout_active": layout})
 
     @staticmethod
     def _run(path: Path, doc: Any, pages: Sequence[int], layout: bool) -> list[dict[str, Any]]:
@@ -458,27 +338,3 @@ class PyMuPDFBackend(Backend):
                 path, f"pymupdf4llm returned {len(chunks)} pages for {len(pages)}"
             )
         return chunks
-
-    @staticmethod
-    def _page_texts(
-        doc: Any, chunks: list[dict[str, Any]], pages: Sequence[int], strip: bool
-    ) -> list[str]:
-        """Clean Markdown per page, in `pages` order."""
-        raw = [
-            _without_running_boxes(doc[p - 1], c) if strip else c["text"]
-            for p, c in zip(pages, chunks, strict=True)
-        ]
-        return tidy_pages(raw, strip)
-
-
-def _ranges(pages: Sequence[int]) -> str:
-    """[1, 2, 3, 5] -> "1-3, 5"."""
-    out: list[str] = []
-    start = prev = pages[0]
-    for p in [*pages[1:], -1]:
-        if p == prev + 1:
-            prev = p
-            continue
-        out.append(str(start) if start == prev else f"{start}-{prev}")
-        start = prev = p
-    return ", ".join(out)

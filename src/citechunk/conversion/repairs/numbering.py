@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cleanup import (
+from ..mdlines import (
     HEADING_RE,
     heading_lines,
     iter_unfenced,
@@ -159,7 +159,8 @@ def _gone_or_blank_after(lines: list[str], n: int) -> bool:
 
 
 def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Apply the module's rules; returns new (page, markdown) pairs."""
+    """Numbered headings nest under the open heading whose number prefixes theirs, and a chapter
+    label joins the title after it (module docstring). Returns new (page, Markdown) pairs."""
     split = split_pages(pages)
     if join_chapter_labels(split):
         log.debug("chapter-number headings joined with their titles")

@@ -15,7 +15,7 @@ import logging
 import re
 from collections.abc import Sequence
 
-from .cleanup import heading_lines, join_pages, make_heading, split_pages, strip_inline_markup
+from ..mdlines import heading_lines, join_pages, make_heading, split_pages, strip_inline_markup
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +29,8 @@ def is_list_title(title: str) -> bool:
 
 
 def level_contents_headings(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Apply the module's rule; returns new (page, markdown) pairs."""
+    """A Contents or List-of heading takes the level of a deeper next heading, so it parents
+    nothing (module docstring). Returns new (page, Markdown) pairs."""
     split = split_pages(pages)
     pending: tuple[int, int, int, str] | None = None  # page index, line, level, title
     changed = 0

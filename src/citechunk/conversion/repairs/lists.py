@@ -22,7 +22,7 @@ import logging
 import re
 from collections.abc import Sequence
 
-from .cleanup import (
+from ..mdlines import (
     HEADING_RE,
     heading_lines,
     iter_unfenced,
@@ -54,8 +54,8 @@ def _successor(split: list[list[str]], page: int, line: int, number: int, mark: 
 
 
 def demote_list_heads(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Numbered headings followed by their bold successor as a body line become list items
-    (module docstring); returns new (page number, Markdown) pairs."""
+    """The first item of a bold-numbered list read as a heading becomes a list item like its
+    siblings (module docstring). Returns new (page number, Markdown) pairs."""
     split, demoted = split_pages(pages), 0
     for k, i, heading in heading_lines(split):
         numbered = _NUMBERED_RE.match(strip_inline_markup(heading.group(2)))

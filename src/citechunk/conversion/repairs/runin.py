@@ -29,7 +29,7 @@ import logging
 import re
 from collections.abc import Sequence
 
-from .cleanup import (
+from ..mdlines import (
     HEADING_RE,
     bold_line,
     heading_lines,
@@ -79,7 +79,8 @@ def demote_label_headings(pages: Sequence[tuple[int, str]]) -> list[tuple[int, s
 
 
 def promote_run_in_labels(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Apply the module's rule; returns new (page, markdown) pairs."""
+    """A paragraph opening with a bold upper-case label and a colon becomes a heading one level
+    below the heading before it (module docstring). Returns new (page, Markdown) pairs."""
     level, promoted, out = 0, 0, []
     for number, text in pages:
         lines = text.split("\n")

@@ -19,7 +19,7 @@ import logging
 import re
 from collections.abc import Sequence
 
-from .cleanup import (
+from ..mdlines import (
     HEADING_RE,
     bold_line,
     continued_title,
@@ -68,7 +68,8 @@ def _opens_table(split: list[list[str]], page: int, line: int) -> bool:
 
 
 def demote_table_titles(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-    """Apply the module's rule; returns new (page, markdown) pairs."""
+    """A heading that a later continuation line repeats and that opens a table is the table's
+    title: it becomes a bold line (module docstring). Returns new (page, Markdown) pairs."""
     split = split_pages(pages)
     keys = _continued_keys(split)
     if not keys:

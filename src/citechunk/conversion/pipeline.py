@@ -1,0 +1,179 @@
+"""The conversion repairs, in the order they run: one list, three phases.
+
+A backend extracts Markdown per page its own way; everything after that is `run_passes` over
+`PASSES`, the same for every backend:
+
+* ``page`` passes see one page's Markdown at a time (`rule(text) -> text`);
+* ``document`` passes see every page's Markdown (`rule(texts) -> texts`), for what crosses a
+  page break or repeats across pages;
+* ``structure`` passes see (page number, Markdown) pairs and the run's `PassContext` (the PDF
+  outline, the options, warnings to report) and decide what is a heading and at which level.
+
+A pass runs when its enabling option (a boolean field of `ConvertOptions`, if any) is true, its
+outline condition holds, and its name is not in ``ConvertOptions.skip_passes`` (the
+``--no-pass NAME`` debug switch). At debug level (``-vv``) each pass logs how many pages and
+lines it changed. `pass_table` renders the list for ``docs/architecture.md`` (a test keeps the
+two equal; ``citechunk convert --list-passes`` prints it).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from ..errors import ConfigError
+from .repairs.captions import demote_table_titles
+from .repairs.contents import level_contents_headings
+from .repairs.lists import demote_list_heads
+from .repairs.numbering import repair_numbering
+from .repairs.outline import apply_outline
+from .repairs.pagebreaks import join_page_hyphens, join_page_tables
+from .repairs.runin import demote_label_headings, promote_run_in_labels
+from .repairs.running import strip_running_lines
+from .repairs.tidy import tidy_page
+
+if TYPE_CHECKING:
+    from ..config import ConvertOptions
+    from .outline import OutlineEntry
+
+log = logging.getLogger(__name__)
+
+Phase = Literal["page", "document", "structure"]
+Outline = Literal["any", "present", "absent"]
+Pages = list[tuple[int, str]]
+
+
+@dataclass
+class PassContext:
+    """What a structure pass may read besides the pages, and where it reports.
+
+    `warnings` collects what a pass tells the user (it ends up in the provenance)."""
+
+    options: ConvertOptions
+    outline: Sequence[OutlineEntry] = ()
+    source: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+Rule = Callable[[Pages, PassContext], Pages]
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One named repair: its phase, its rule, and when it runs (module docstring)."""
+
+    name: str
+    phase: Phase
+    rule: Callable[..., object]
+    option: str = ""
+    outline: Outline = "any"
+
+    def enabled(self, ctx: PassContext) -> bool:
+        if self.name in ctx.options.skip_passes:
+            return False
+        if self.option and not getattr(ctx.options, self.option):
+            return False
+        return self.outline == "any" or (self.outline == "present") == bool(ctx.outline)
+
+    def apply(self, pages: Pages, ctx: PassContext) -> Pages:
+        if self.phase == "page":
+            page_rule: Callable[[str], str] = self.rule  # type: ignore[assignment]
+            return [(n, page_rule(text)) for n, text in pages]
+        if self.phase == "document":
+            doc_rule: Callable[[Sequence[str]], list[str]] = self.rule  # type: ignore[assignment]
+            texts = doc_rule([text for _, text in pages])
+            return list(zip((n for n, _ in pages), texts, strict=True))
+        structure_rule: Rule = self.rule  # type: ignore[assignment]
+        return structure_rule(pages, ctx)
+
+    @property
+    def summary(self) -> str:
+        """The first sentence of the rule's docstring."""
+        doc = " ".join((self.rule.__doc__ or "").split())
+        first = doc.split(". ")[0].replace(" (module docstring)", "")
+        return first.rstrip(".") + "." if doc else ""
+
+
+def _pages_only(rule: Callable[[Sequence[tuple[int, str]]], Pages]) -> Rule:
+    """A structure rule that needs nothing but the pages, as a `Rule`."""
+
+    @functools.wraps(rule)
+    def run(pages: Pages, ctx: PassContext) -> Pages:
+        return rule(pages)
+
+    return run
+
+
+PASSES: tuple[Pass, ...] = (
+    Pass("tidy", "page", tidy_page),
+    Pass("running-lines", "document", strip_running_lines, option="strip_headers_footers"),
+    Pass("page-hyphens", "document", join_page_hyphens),
+    Pass("page-tables", "document", join_page_tables),
+    Pass("table-titles", "structure", _pages_only(demote_table_titles)),
+    Pass("label-headings", "structure", _pages_only(demote_label_headings)),
+    Pass("list-heads", "structure", _pages_only(demote_list_heads)),
+    Pass("outline", "structure", apply_outline, option="outline_repair", outline="present"),
+    Pass(
+        "numbering",
+        "structure",
+        _pages_only(repair_numbering),
+        option="outline_repair",
+        outline="absent",
+    ),
+    Pass("contents", "structure", _pages_only(level_contents_headings)),
+    Pass("run-in-labels", "structure", _pages_only(promote_run_in_labels)),
+)
+PASS_NAMES = tuple(p.name for p in PASSES)
+
+
+def check_pass_names(names: Sequence[str]) -> None:
+    """Raise `ConfigError` for a name that is not a pass."""
+    unknown = [n for n in names if n not in PASS_NAMES]
+    if unknown:
+        raise ConfigError(
+            f"convert.skip_passes: unknown pass {', '.join(unknown)}; passes: {', '.join(PASS_NAMES)}"
+        )
+
+
+def run_passes(pages: Sequence[tuple[int, str]], ctx: PassContext) -> Pages:
+    """Every enabled pass of `PASSES`, in order, over (page number, raw page Markdown)."""
+    check_pass_names(ctx.options.skip_passes)
+    current = list(pages)
+    for step in PASSES:
+        if step.enabled(ctx):
+            before, current = current, step.apply(current, ctx)
+            _log_change(step.name, before, current, ctx.source)
+    return current
+
+
+def _log_change(name: str, before: Pages, after: Pages, source: str) -> None:
+    if not log.isEnabledFor(logging.DEBUG):
+        return
+    changed = [(a, b) for (_, a), (_, b) in zip(before, after, strict=True) if a != b]
+    if changed:
+        lines = sum(len(set(b.split("\n")) - set(a.split("\n"))) for a, b in changed)
+        log.debug("%s: pass %s changed %d pages, %d lines", source, name, len(changed), lines)
+
+
+def pass_table() -> str:
+    """`PASSES` as a Markdown table (the list in ``docs/architecture.md``)."""
+    rows = [
+        "| # | pass | phase | runs when | rule |",
+        "|---|---|---|---|---|",
+    ]
+    for i, step in enumerate(PASSES, 1):
+        when = [f"`{step.option}`"] if step.option else []
+        when += [] if step.outline == "any" else [f"outline {step.outline}"]
+        rule = f"`{step.rule.__module__.rsplit('.', 1)[-1]}.{step.rule.__name__}`"
+        rows.append(
+            f"| {i} | `{step.name}` | {step.phase} | {', '.join(when) or 'always'} | "
+            f"{rule}: {_escape_pipes(step.summary)} |"
+        )
+    return "\n".join(rows)
+
+
+def _escape_pipes(text: str) -> str:
+    return text.replace("|", "\\|")

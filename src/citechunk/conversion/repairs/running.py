@@ -1,0 +1,57 @@
+"""Running headers and footers: lines that repeat at the top or bottom of many pages.
+
+`strip_running_lines` compares each page's first and last lines by a signature (plain text,
+case-folded, digits collapsed, so page numbers count as repeats) and drops those repeated on at
+least half of the pages (and at least 3).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+
+from ..mdlines import iter_unfenced, strip_inline_markup, tidy_blank_lines
+
+log = logging.getLogger(__name__)
+
+
+def _signature(line: str) -> str:
+    """Running-line identity: plain text, case-folded, digits collapsed (page numbers vary)."""
+    text = unicodedata.normalize("NFKC", strip_inline_markup(line.lstrip("#> -"))).casefold()
+    return re.sub(r"\d+", "#", text)
+
+
+def _edge_lines(lines: list[str], depth: int) -> list[int]:
+    """Indexes of the first and last `depth` non-blank, unfenced, non-table lines."""
+    idx = [i for i, inside in iter_unfenced(lines) if not inside and lines[i].strip()]
+    idx = [i for i in idx if not lines[i].lstrip().startswith("|") and len(lines[i]) <= 160]
+    return sorted(set(idx[:depth] + idx[-depth:]))
+
+
+def strip_running_lines(pages: Sequence[str], depth: int = 2, share: float = 0.5) -> list[str]:
+    """Drop lines repeated at the top or bottom of at least `share` of the pages, and of 3.
+
+    Only the first and last `depth` candidate lines of a page are examined; table rows, code
+    and lines over 160 characters never count. Documents under 4 pages are returned unchanged.
+    """
+    if len(pages) < 4:
+        return list(pages)
+    split = [p.split("\n") for p in pages]
+    edges = [_edge_lines(lines, depth) for lines in split]
+    counts: Counter[str] = Counter()
+    for lines, idx in zip(split, edges, strict=True):
+        counts.update({_signature(lines[i]) for i in idx})
+    threshold = max(3.0, share * len(pages))
+    running = {sig for sig, n in counts.items() if n >= threshold and sig.strip()}
+    if not running:
+        return list(pages)
+    log.debug("running headers/footers removed: %s", sorted(running))
+    result = []
+    for lines, idx in zip(split, edges, strict=True):
+        drop = {i for i in idx if _signature(lines[i]) in running}
+        kept = [line for i, line in enumerate(lines) if i not in drop]
+        result.append(tidy_blank_lines("\n".join(kept)))
+    return result
