@@ -19,12 +19,7 @@ from click.testing import CliRunner
 from citechunk.cli import main
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.mdlines import clean_heading_line
-from citechunk.conversion.outline import OutlineEntry, heading_fidelity, title_key
-from citechunk.conversion.repairs.outline import repair_headings
-from citechunk.conversion.repairs.pagebreaks import join_page_hyphens, join_page_tables
-from citechunk.conversion.repairs.running import strip_running_lines
-from citechunk.conversion.repairs.tidy import attach_footnotes, tidy_page
+from citechunk.conversion.outline import OutlineEntry, heading_fidelity
 from citechunk.markers import iter_markers
 from conftest import SAMPLE_NAMES
 
@@ -233,92 +228,6 @@ def test_outline_entry_in_body_text_becomes_heading(tmp_path: Path) -> None:
 # --- clean-up and repair units on Markdown text ------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("line", "clean"),
-    [
-        ("# **Title**", "# Title"),
-        ("## _x_", "## x"),
-        ("### **2.1** **Main** `code_name` ", "### 2.1 Main code_name"),
-        ("## ****", ""),
-        ("#include <stdio.h>", "#include <stdio.h>"),
-        ("plain **bold** text", "plain **bold** text"),
-        ("## ESTIMATED COSTS—Continued", "**ESTIMATED COSTS—Continued**"),
-        ("### Table 2 (cont.)", "**Table 2 (cont.)**"),
-        ("## **Figure 4.** _Cont_ .", "**Figure 4. Cont .**"),
-        ("## Continued Education", "## Continued Education"),
-        ("# Cont. Integration", "# Cont. Integration"),
-    ],
-)
-def test_clean_heading_line(line: str, clean: str) -> None:
-    assert clean_heading_line(line) == clean
-
-
-def test_tidy_page_fixes_retrieval_noise() -> None:
-    page = (
-        "cancer<sup>1</sup> , women.<sup>2,3</sup> 10<sup>2</sup> m Herceptin<sup>®</sup>\r\n"
-        "a superﬁcial ﬂow, eﬀort; "
-        "by L<sup>A</sup> TEX, BibTEX, L<sup>A</sup>TEX2e; AL<sup>A</sup> TEX and L<sup>A</sup> Tex\n"
-        "|a<br>b|c|\n<!-- Start of picture text -->\nAxis<br>Value<br><!-- End of picture text -->\n"
-        "## I. INTRODUCTIONNTRODUCTION\n\n\n\nbad\x0bchar\n```\n## kept   \n```\n"
-        "**<mark>`Document.save()`</mark>** now, see <u>GAO-20-629</u>.\n\n"
-        "- ● Which products?\n  - _•_ Testing first\n- ●\n- •bold•"
-    )
-    out = tidy_page(page)
-    assert "- Which products?\n  - Testing first\n- ●\n- •bold•" in out
-    assert "**`Document.save()`** now, see GAO-20-629." in out
-    assert "cancer [1] , women. [2,3] 10^2 m Herceptin®" in out
-    assert "a superficial flow, effort; by LATEX, BibTEX, LATEX2e; ALA TEX and LA Tex\n" in out
-    assert "|a b|c|" in out and "Axis\nValue" in out and "<br>" not in out
-    assert "## I. INTRODUCTION\n" in out
-    assert "\n\n\n" not in out and "\r" not in out and "bad\ufffdchar" in out
-    assert "```\n## kept\n```" in out
-
-
-def test_strip_running_lines_drops_repeats_only() -> None:
-    topics = ["cash", "debt", "risk", "staff", "plans", "audit"]
-    pages = [
-        f"Acme Annual Report 2024\n\nBody about {t}.\n\nPage {i}" for i, t in enumerate(topics, 1)
-    ]
-    pages[2] = "| Acme Annual Report 2024 |\n\n" + pages[2]
-    out = strip_running_lines(pages)
-    assert all("Body" in p and "Page" not in p for p in out)
-    assert "| Acme Annual Report 2024 |" in out[2]
-    assert sum("Acme Annual Report 2024" in p for p in out) == 1
-
-
-def test_title_key_ignores_numbering_case_and_markup() -> None:
-    assert title_key("III-A Google DeepDream") == title_key("**A. Google  DEEPDREAM**")
-    assert title_key("2.1.3. Parallel File System") == title_key("Parallel file system")
-    assert title_key("IV") == "iv"
-
-
-def test_repair_headings_relevel_promote_join_run_in_and_demote() -> None:
-    pages = [
-        (4, "### 1 Intro\n\ntext\n\n## Stray Heading\n\nMethods Used\n\n```\n# Methods Used\n```"),
-        (5, "APPENDIX A\n\nGENERATED TEXTS\n\nII. BASICS OF LEARNING The traditional approach is"),
-    ]
-    outline = [
-        OutlineEntry(1, "1 Intro", 4),
-        OutlineEntry(2, "Methods Used", 4),
-        OutlineEntry(1, "Appendix A: Generated Texts", 5),
-        OutlineEntry(2, "II Basics of Learning", 5),
-    ]
-    (p4, md4), (p5, md5) = repair_headings(pages, outline)[0]
-    assert (p4, p5) == (4, 5)
-    assert md4.split("\n\n")[:4] == ["# 1 Intro", "text", "## Stray Heading", "## Methods Used"]
-    assert "```\n# Methods Used\n```" in md4
-    assert md5.startswith(
-        "# APPENDIX A GENERATED TEXTS\n\n## II. BASICS OF LEARNING\n\nThe traditional"
-    )
-
-
-def test_repair_demotes_stray_heading_below_enclosing_entry() -> None:
-    pages = [(1, "# Chapter One\n\n# Loose Part\n\nbody")]
-    out, stats = repair_headings(pages, [OutlineEntry(1, "Chapter One", 1)])
-    assert out[0][1].startswith("# Chapter One\n\n## Loose Part")
-    assert stats.demoted == 1 and stats.missing == ()
-
-
 def _line(*spans: tuple[float, str]) -> dict[str, Any]:
     """A pymupdf4llm text line: spans at x positions (width 6 pt per character), y = 100."""
     out = [{"bbox": (x, 100.0, x + 6 * len(t), 110.0), "text": t} for x, t in spans]
@@ -377,56 +286,3 @@ def test_two_prose_columns_in_one_box_are_read_column_by_column() -> None:
     assert (
         len(split_columns([LayoutBox(54, 100, 400, 160, "text", textlines=pairs)], LayoutBox)) == 1
     )
-
-
-def test_join_page_tables_restores_the_header_of_a_continued_table() -> None:
-    end = "Options:\n\n|**Option**|**Effect**|\n|---|---|"
-    cont = "|garbage = 1|collect|\n|---|---|\n|garbage = 2|compact|\n\nAfter."
-    assert join_page_tables([end, cont])[1] == (
-        "|**Option**|**Effect**|\n|---|---|\n|garbage = 1|collect|\n|garbage = 2|compact|\n\nAfter."
-    )
-    repeated = "|**Country**|**Capital**|\n|---|---|\n|A|B|"  # the PDF repeats the header
-    other = "|**Name**|**Value**|\n|---|---|\n|x|1|"  # a new table with its own header
-    three = "|a|b|c|\n|---|---|---|\n|1|2|3|"  # different column count
-    for nxt in (repeated, other, three):
-        assert join_page_tables([repeated, nxt]) == [repeated, nxt]
-    assert join_page_tables(["text", cont]) == ["text", cont]  # page 1 ends with no table
-
-
-def test_join_page_hyphens_completes_the_word_on_its_first_page() -> None:
-    pages = [
-        "**Objects.** In TraceMonkey, objects’ rep-\n",
-        "resentations are assigned a key.",
-        "Next",
-    ]
-    assert join_page_hyphens(pages) == [
-        "**Objects.** In TraceMonkey, objects’ representations",
-        "are assigned a key.",
-        "Next",
-    ]
-    for untouched in (
-        ["state-", "Of the art"],  # next page starts a sentence
-        ["- item rep-", "resent"],  # list item
-        ["|a|rep-|", "resent"],  # table row
-        ["```\ncode -", "x\n```"],  # inside a fence
-        ["ends with a dash 2020-", "continued"],  # not a word before the hyphen
-    ):
-        assert join_page_hyphens(untouched) == untouched
-
-
-def test_attach_footnotes_moves_a_cited_footnote_after_its_paragraph() -> None:
-    page = (
-        "### 5.4 Run-time\n\nWith FAISS [10] , DPR is fast.\n\nMore text.\n\n"
-        "## 6 QA\n\nQA text, and\n\n10FAISS configuration: HNSW.\n\n> 11 Not cited here."
-    )
-    assert attach_footnotes(page) == (
-        "### 5.4 Run-time\n\nWith FAISS [10] , DPR is fast.\n\n10FAISS configuration: HNSW."
-        "\n\nMore text.\n\n## 6 QA\n\nQA text, and\n\n> 11 Not cited here."
-    )
-    for untouched in (
-        "Cites [3] here.\n\n3 The note right after it.",  # already in place
-        "No citation.\n\n3 The note.",  # number never cited as [3] on this page
-        "Cites [3].\n\n```\ncode\n```\n\n3 The note.",  # pages with code are left alone
-        "Cites [3].\n\nx\n\n3. Item of a numbered list",  # "3." is a list item, no note
-    ):
-        assert attach_footnotes(untouched) == untouched

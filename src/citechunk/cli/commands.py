@@ -37,6 +37,13 @@ from . import State, main, pass_state
 @click.option(
     "--docling-artifacts-path", help="docling backend: folder with docling's model weights."
 )
+@click.option(
+    "--no-pass",
+    "skip_passes",
+    multiple=True,
+    metavar="NAME",
+    help="Skip a conversion pass (repeatable; `citechunk passes` lists them), to bisect.",
+)
 @pass_state
 def convert_cmd(
     state: State,
@@ -48,6 +55,7 @@ def convert_cmd(
     outline_repair: bool | None,
     docling_layout: str | None,
     docling_artifacts_path: str | None,
+    skip_passes: tuple[str, ...],
 ) -> None:
     """Convert PDF to Markdown with a <!-- page N --> line before each page."""
     cfg = state.config(
@@ -59,6 +67,7 @@ def convert_cmd(
                 "outline_repair": outline_repair,
                 "docling_layout": docling_layout,
                 "docling_artifacts_path": docling_artifacts_path,
+                "skip_passes": skip_passes or None,
             }
         }
     )
@@ -118,6 +127,14 @@ def backends_cmd() -> None:
     for info in describe():
         status = f"ok {info.version}" if info.available else f"unavailable: {info.detail}"
         click.echo(f"{info.name:10} {status}")
+
+
+@main.command("passes")
+def passes_cmd() -> None:
+    """List the conversion passes in the order they run (names for --no-pass)."""
+    from ..conversion.pipeline import pass_table
+
+    click.echo(pass_table())
 
 
 # Commands of later stages register themselves on import:

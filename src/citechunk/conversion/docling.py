@@ -69,7 +69,7 @@ def mark_continuations(doc: Any) -> None:
 
     docling's reading order joins a paragraph that runs over a page break into one item whose
     `prov` list has one entry per page, each with the character span of its part; exported as
-    one block, the whole paragraph (in the mdpi paper, all of page 4) landed on its first page.
+    one block, the whole paragraph (up to a whole page of text) would land on its first page.
     The mark goes at the start of each later part, moved on to the next blank when the span
     starts inside a word (a word hyphenated over the break stays on its first page, as in the
     pymupdf backend)."""

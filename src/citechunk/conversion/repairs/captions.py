@@ -2,12 +2,11 @@
 
 A table that runs over a page break repeats its title on the next page with "—Continued"
 ("ESTIMATED COSTS—Continued", "Table 2 (cont.)"); layout models set such titles as headings.
-`cleanup.clean_heading_line` already turns the repeat into a bold line; the first occurrence,
-left a heading, would open a section that swallows every later heading of a lower rank (in the
-Federal Register notice, "ESTIMATED COSTS" became the parent of the rest of the document).
+`mdlines.clean_heading_line` already turns the repeat into a bold line; the first occurrence,
+left a heading, would open a section that swallows every later heading of a lower rank.
 
-`demote_table_titles(pages)` ((page number, Markdown) pairs, like the other structure repairs
-in `outline.repair_structure`): a heading whose title is repeated later in the document by a
+`demote_table_titles(pages)` ((page number, Markdown) pairs, like the other structure passes of
+`conversion.pipeline`): a heading whose title is repeated later in the document by a
 continuation line and whose next non-blank line is a table row becomes a bold line, so the
 table stays in the section it belongs to. Headings whose title is never "continued", or that do
 not open a table, are left alone; so are lines inside code fences.

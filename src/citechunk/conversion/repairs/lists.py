@@ -3,13 +3,12 @@
 Figures and call-out boxes often hold a numbered list whose items open with a bold number and
 title ("**1 Defend critical infrastructure**", "**2 Disrupt and dismantle threat actors**", ...).
 Layout models sometimes take the first item, which sits just under the figure title, for a
-heading and the rest for list items. As a heading it opened a section that swallowed the rest of
-the page and every later heading of a lower rank (in the GAO excerpt, "1 Defend critical
-infrastructure" became the parent of the pages after the figure, and the figure title was cut
-off from the items it names).
+heading and the rest for list items. As a heading it would open a section that swallows the
+rest of the page and every later heading of a lower rank, and cut the figure title off from the
+items it names.
 
-`demote_list_heads(pages)` ((page number, Markdown) pairs, like the other structure repairs in
-`outline.repair_structure`): a heading whose title opens with an integer N ("1 Title",
+`demote_list_heads(pages)` ((page number, Markdown) pairs, like the other structure passes of
+`conversion.pipeline`): a heading whose title opens with an integer N ("1 Title",
 "1. Title", "1) Title") becomes a list item of the same form as its sibling when, before the
 next heading, a body line (a list item or a paragraph, outside code fences) opens with the bold
 next number N+1 in the same style ("- **2 Title**"). A numbered heading followed by its

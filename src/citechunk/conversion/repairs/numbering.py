@@ -23,7 +23,7 @@ them with heading levels made consistent with the document's own decimal section
   sibling) is a heading the layout model missed: it becomes one, at its number's level.
 * A heading that is only a chapter number ("1", "Chapter 1", "PART 2"), whose body is empty or
   only repeats the label ("**Chapter 1.**"), followed by an unnumbered heading (the chapter
-  title, set apart in large type) is one heading: "1 Securing and protecting IBM DB2 data" at
+  title, set apart in large type) is one heading: "1 Securing the data" at
   the label's level, in the label's place (`join_chapter_labels`). Otherwise the bare "1" would
   be the parent of the whole chapter and the title a child of it.
 Lines inside code fences and other non-heading lines are never touched.

@@ -1,0 +1,39 @@
+"""Heading repair from the PDF outline."""
+
+from __future__ import annotations
+
+from citechunk.conversion.outline import OutlineEntry, title_key
+from citechunk.conversion.repairs.outline import repair_headings
+
+
+def test_title_key_ignores_numbering_case_and_markup() -> None:
+    assert title_key("III-A Google DeepDream") == title_key("**A. Google  DEEPDREAM**")
+    assert title_key("2.1.3. Parallel File System") == title_key("Parallel file system")
+    assert title_key("IV") == "iv"
+
+
+def test_repair_headings_relevel_promote_join_run_in_and_demote() -> None:
+    pages = [
+        (4, "### 1 Intro\n\ntext\n\n## Stray Heading\n\nMethods Used\n\n```\n# Methods Used\n```"),
+        (5, "APPENDIX A\n\nGENERATED TEXTS\n\nII. BASICS OF LEARNING The traditional approach is"),
+    ]
+    outline = [
+        OutlineEntry(1, "1 Intro", 4),
+        OutlineEntry(2, "Methods Used", 4),
+        OutlineEntry(1, "Appendix A: Generated Texts", 5),
+        OutlineEntry(2, "II Basics of Learning", 5),
+    ]
+    (p4, md4), (p5, md5) = repair_headings(pages, outline)[0]
+    assert (p4, p5) == (4, 5)
+    assert md4.split("\n\n")[:4] == ["# 1 Intro", "text", "## Stray Heading", "## Methods Used"]
+    assert "```\n# Methods Used\n```" in md4
+    assert md5.startswith(
+        "# APPENDIX A GENERATED TEXTS\n\n## II. BASICS OF LEARNING\n\nThe traditional"
+    )
+
+
+def test_repair_demotes_stray_heading_below_enclosing_entry() -> None:
+    pages = [(1, "# Chapter One\n\n# Loose Part\n\nbody")]
+    out, stats = repair_headings(pages, [OutlineEntry(1, "Chapter One", 1)])
+    assert out[0][1].startswith("# Chapter One\n\n## Loose Part")
+    assert stats.demoted == 1 and stats.missing == ()
