@@ -1,16 +1,21 @@
-"""Heading fidelity against the PDF outline, bare pymupdf4llm vs citechunk backends, one run.
+"""Section-path fidelity, per PDF folder and per variant, side by side in one run.
 
-For every PDF with an outline (bookmarks) in ../shared/corpus/pdfs (or the folder given):
-  found       share of outline entries that appear, in order, as a Markdown heading on their
-              page (+-1) -- `citechunk.conversion.outline.heading_fidelity`
+For every PDF of each folder (default: ../shared/corpus/pdfs and ../shared/eval/dev2/pdfs):
+  found       (PDFs with an outline) share of outline entries that appear, in order, as a
+              Markdown heading on their page (+-1) -- `conversion.outline.heading_fidelity`
   level order share of consecutive found entries whose heading-level change (up/same/down)
               matches the outline's
-Columns: bare pymupdf4llm.to_markdown (layout model on, OCR off, page markers added so pages
-can be checked), citechunk `pymupdf` with and without outline repair, and `docling` (each
-layout mode) when it is installed. Totals are pooled over all entries / pairs.
-Target for the default backend: found >= 0.99, level order >= 0.98.
+  siblings    (every PDF, no outline needed) share of numbered headings whose level equals
+              their previous same-pattern sibling's ("Note 6" after "Note 5", "2.1" after
+              "1.3") -- `conversion.outline.numbered_siblings`
+Variants: bare pymupdf4llm (layout model on, OCR off, page markers added), citechunk `pymupdf`
+with and without outline repair, and `docling` (each layout mode) when installed; or, with
+--markdown OUT[,OUT...], the saved Markdown of `citechunk ingest` outputs (one column each).
+Totals are pooled over entries / pairs per folder. Target for the default backend on each
+folder: found >= 0.99, level order >= 0.98, siblings >= 0.99.
 
-Usage: .venv/bin/python bench/heading_fidelity.py [PDF_DIR] [--only "pymupdf,bare pymupdf4llm"]
+Usage: .venv/bin/python bench/heading_fidelity.py [FOLDER ...] [--only "pymupdf,docling offline"]
+       .venv/bin/python bench/heading_fidelity.py FOLDER --markdown /tmp/out-a,/tmp/out-b
 """
 
 from __future__ import annotations
@@ -19,18 +24,28 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pymupdf
 
 from citechunk.config import ConvertOptions
-from citechunk.conversion import convert, describe
-from citechunk.conversion.outline import Fidelity, from_toc, heading_fidelity
+from citechunk.conversion import convert, describe, read_markdown
+from citechunk.conversion.outline import (
+    Fidelity,
+    OutlineEntry,
+    Siblings,
+    from_toc,
+    heading_fidelity,
+    numbered_siblings,
+)
 from citechunk.errors import CitechunkError
 from citechunk.markers import render_pages
 
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "pdfs"
-FOUND_TARGET, ORDER_TARGET = 0.99, 0.98
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+DEFAULT_DIRS = (SHARED / "corpus" / "pdfs", SHARED / "eval" / "dev2" / "pdfs")
+FOUND_TARGET, ORDER_TARGET, SIBLINGS_TARGET = 0.99, 0.98, 0.99
+Variant = Callable[[Path], str]
 
 
 def bare(path: Path) -> str:
@@ -41,15 +56,29 @@ def bare(path: Path) -> str:
     return render_pages((c["metadata"]["page_number"], c["text"]) for c in chunks)
 
 
-def citechunk_variant(**options: object) -> Callable[[Path], str]:
+def citechunk_variant(**options: object) -> Variant:
     def run(path: Path) -> str:
         return convert(path, ConvertOptions(**options)).markdown  # type: ignore[arg-type]
 
     return run
 
 
-def variants() -> dict[str, Callable[[Path], str]]:
-    out: dict[str, Callable[[Path], str]] = {"bare pymupdf4llm": bare}
+def saved_variant(out: Path) -> Variant:
+    """The Markdown an ingest saved for the PDF (OUT/markdown/<name>-<hex>.md)."""
+
+    def run(path: Path) -> str:
+        found = sorted((out / "markdown").glob(f"{path.name}-*.md"))
+        if not found:
+            raise CitechunkError(f"no saved Markdown for {path.name} in {out}")
+        return read_markdown(found[0])
+
+    return run
+
+
+def variants(markdown: str) -> dict[str, Variant]:
+    if markdown:
+        return {Path(o).name: saved_variant(Path(o)) for o in markdown.split(",") if o}
+    out: dict[str, Variant] = {"bare pymupdf4llm": bare}
     usable = {info.name for info in describe() if info.available}
     if "pymupdf" in usable:
         out["pymupdf"] = citechunk_variant(backend="pymupdf")
@@ -60,67 +89,78 @@ def variants() -> dict[str, Callable[[Path], str]]:
     return out
 
 
-def main(folder: Path, only: set[str]) -> int:
-    pdfs = []
+@dataclass
+class Totals:
+    fidelity: list[Fidelity] = field(default_factory=list)
+    siblings: list[Siblings] = field(default_factory=list)
+    seconds: float = 0.0
+    skipped: str = ""
+
+    def line(self) -> str:
+        if self.skipped:
+            return f"n/a: {self.skipped}"
+        f = Fidelity(*(sum(getattr(x, k) for x in self.fidelity) for k in Fidelity.__annotations__))
+        s = Siblings(sum(x.pairs for x in self.siblings), sum(x.same for x in self.siblings))
+        ok = (
+            f.found_share >= FOUND_TARGET
+            and f.order_share >= ORDER_TARGET
+            and s.share >= SIBLINGS_TARGET
+        )
+        return (
+            f"found {f.found_share:.3f} ({f.found}/{f.entries})  "
+            f"level order {f.order_share:.3f} ({f.ordered}/{f.pairs})  "
+            f"siblings {s.share:.3f} ({s.same}/{s.pairs})  [{self.seconds:.1f} s]"
+            + ("  target met" if ok else "")
+        )
+
+
+def measure(path: Path, outline: list[OutlineEntry], run: Variant, totals: Totals) -> str:
+    start = time.perf_counter()
+    try:
+        markdown = run(path)
+    except CitechunkError as exc:
+        totals.skipped = str(exc)
+        return f"{'n/a':>26}"
+    totals.seconds += time.perf_counter() - start
+    sib = numbered_siblings(markdown)
+    totals.siblings.append(sib)
+    cell = f"sib {sib.share:.2f}"
+    if outline:
+        fid = heading_fidelity(markdown, outline)
+        totals.fidelity.append(fid)
+        cell = f"{fid.found_share:.2f}/{fid.order_share:.2f} {cell}"
+    return f"{cell:>26}"
+
+
+def folder_report(folder: Path, runs: dict[str, Variant]) -> dict[str, Totals]:
+    totals = {name: Totals() for name in runs}
+    print(f"\n{folder}\n{'file':34} {'entries':>7}  " + "  ".join(f"{n:>26}" for n in runs))
     for path in sorted(folder.glob("*.pdf")):
         with pymupdf.open(path) as doc:
             outline = from_toc(doc.get_toc(simple=True))
-        if outline:
-            pdfs.append((path, outline))
-    if not pdfs:
-        print(f"no PDFs with an outline in {folder}")
-        return 1
-    runs = {name: run for name, run in variants().items() if not only or name in only}
-    totals: dict[str, list[Fidelity]] = {name: [] for name in runs}
-    seconds: dict[str, float] = dict.fromkeys(runs, 0.0)
-    skipped: dict[str, str] = {}
-    print(f"{'file':34} {'entries':>7}  " + "  ".join(f"{n:>22}" for n in runs))
-    for path, outline in pdfs:
-        cells = []
-        for name, run in runs.items():
-            if name in skipped:
-                cells.append(f"{'n/a':>22}")
-                continue
-            start = time.perf_counter()
-            try:
-                fid = heading_fidelity(run(path), outline)
-            except CitechunkError as exc:
-                skipped[name] = str(exc)
-                cells.append(f"{'n/a':>22}")
-                continue
-            seconds[name] += time.perf_counter() - start
-            totals[name].append(fid)
-            cells.append(f"{fid.found_share:>10.3f} / {fid.order_share:<9.3f}")
-        entries = len([e for e in outline if e.page > 0])
-        print(f"{path.name:34} {entries:>7}  " + "  ".join(cells))
-    print("\nfound / level order, pooled over all outline entries:")
-    for name, fids in totals.items():
-        if not fids:
-            print(f"  {name:22} n/a: {skipped.get(name, 'not run')}")
-            continue
-        pooled = Fidelity(
-            *(sum(getattr(f, k) for f in fids) for k in ("entries", "found", "pairs", "ordered"))
-        )
-        print(
-            f"  {name:22} found {pooled.found_share:.3f} ({pooled.found}/{pooled.entries})  "
-            f"level order {pooled.order_share:.3f} ({pooled.ordered}/{pooled.pairs})  "
-            f"[{seconds[name]:.1f} s]"
-        )
-    if totals.get("pymupdf"):
-        fids = totals["pymupdf"]
-        found = sum(f.found for f in fids) / sum(f.entries for f in fids)
-        order = sum(f.ordered for f in fids) / max(1, sum(f.pairs for f in fids))
-        ok = found >= FOUND_TARGET and order >= ORDER_TARGET
-        print(
-            f"\ndefault backend target found >= {FOUND_TARGET}, level order >= {ORDER_TARGET}: "
-            + ("MET" if ok else "NOT MET")
-        )
+        cells = [
+            f"{'n/a':>26}" if totals[name].skipped else measure(path, outline, run, totals[name])
+            for name, run in runs.items()
+        ]
+        print(f"{path.name[:34]:34} {len(outline):>7}  " + "  ".join(cells))
+    print("pooled (found / level order over outline entries; siblings over numbered headings):")
+    for name, t in totals.items():
+        print(f"  {name:22} {t.line()}")
+    return totals
+
+
+def main(folders: list[Path], only: set[str], markdown: str) -> int:
+    runs = {name: run for name, run in variants(markdown).items() if not only or name in only}
+    for folder in folders:
+        folder_report(folder, runs)
     return 0
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("folder", nargs="?", type=Path, default=DEFAULT_DIR)
+    parser.add_argument("folders", nargs="*", type=Path, default=list(DEFAULT_DIRS))
     parser.add_argument("--only", default="", help="comma-separated column names to run")
+    parser.add_argument("--markdown", default="", help="comma-separated ingest OUT folders")
     args = parser.parse_args()
-    sys.exit(main(args.folder, {n.strip() for n in args.only.split(",") if n.strip()}))
+    only = {n.strip() for n in args.only.split(",") if n.strip()}
+    sys.exit(main(args.folders, only, args.markdown))

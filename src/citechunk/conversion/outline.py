@@ -121,3 +121,36 @@ def heading_fidelity(markdown: str, outline: Sequence[OutlineEntry]) -> Fidelity
 
 def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
+
+
+@dataclass(frozen=True)
+class Siblings:
+    """Numbered headings whose level equals their previous same-pattern sibling's."""
+
+    pairs: int
+    same: int
+
+    @property
+    def share(self) -> float:
+        return self.same / self.pairs if self.pairs else 1.0
+
+
+def numbered_siblings(markdown: str) -> Siblings:
+    """A check that needs no outline: of the numbered headings outside code fences (see
+    `numbers.heading_number`), those whose level equals the level of the previous heading with
+    the same numbering pattern (scheme and depth: "Note 6" after "Note 5", "2.1" after "1.3")."""
+    from .numbers import heading_number
+
+    last: dict[tuple[str, int], int] = {}
+    pairs = same = 0
+    lines = markdown.split("\n")
+    for i, inside in iter_unfenced(lines):
+        level = 0 if inside else heading_level(lines[i])
+        number = heading_number(HEADING_RE.sub(r"\2", lines[i])) if level else None
+        if number is None:
+            continue
+        if number.key in last:
+            pairs += 1
+            same += last[number.key] == level
+        last[number.key] = level
+    return Siblings(pairs, same)

@@ -33,6 +33,8 @@ from .repairs.outline import apply_outline
 from .repairs.pagebreaks import join_page_hyphens, join_page_tables
 from .repairs.runin import demote_label_headings, promote_run_in_labels
 from .repairs.running import strip_running_lines
+from .repairs.running_titles import demote_running_titles
+from .repairs.siblings import level_numbered_siblings
 from .repairs.tidy import tidy_page
 
 if TYPE_CHECKING:
@@ -112,9 +114,11 @@ PASSES: tuple[Pass, ...] = (
     Pass("running-lines", "document", strip_running_lines, option="strip_headers_footers"),
     Pass("page-hyphens", "document", join_page_hyphens),
     Pass("page-tables", "document", join_page_tables),
+    Pass("running-titles", "structure", _pages_only(demote_running_titles)),
     Pass("table-titles", "structure", _pages_only(demote_table_titles)),
     Pass("label-headings", "structure", _pages_only(demote_label_headings)),
     Pass("list-heads", "structure", _pages_only(demote_list_heads)),
+    Pass("numbered-siblings", "structure", _pages_only(level_numbered_siblings)),
     Pass("outline", "structure", apply_outline, option="outline_repair", outline="present"),
     Pass(
         "numbering",

@@ -6,8 +6,8 @@ text-layer check, the passes and the provenance are shared):
 1. pymupdf4llm converts the pages (``page_chunks=True``): with ``use_layout`` the layout model
    path (``document_layout.parse_document``), otherwise the classic ``pymupdf_rag`` path; the
    choice is made per call; on the layout path the parsed boxes are fixed before rendering
-   (`split_columns`, `reading_order.read_columns`, `detach_margin_notes`,
-   `spans.join_subscripts`);
+   (`tablecheck.replace_disagreeing_tables`, `split_columns`, `reading_order.read_columns`,
+   `detach_margin_notes`, `spans.join_subscripts`);
 2. with ``strip_headers_footers``, page-header / page-footer boxes found by the layout model are
    cut out (short ones only: a long "header" box is body text the model misread).
 
@@ -33,6 +33,7 @@ from ..errors import ConversionError
 from .base import Backend, Extraction
 from .reading_order import read_columns
 from .spans import join_subscripts
+from .tablecheck import replace_disagreeing_tables
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str,
             doc, pages=zero_based, use_ocr=False, force_text=True
         )
         for page in parsed.pages:
+            page.boxes = replace_disagreeing_tables(page.boxes, page.fulltext or [])
             page.boxes = split_columns(page.boxes, document_layout.LayoutBox)
             page.boxes = read_columns(page.boxes, page.width)
             page.boxes = detach_margin_notes(page.boxes, document_layout.LayoutBox)

@@ -1,0 +1,101 @@
+"""Running titles are not sections.
+
+Long documents reprint a title at the top of page after page (a company's name and "Notes to
+the financial statements (Continued)", a report's title, a chapter name). Layout models set it
+in large bold type, so it comes out as a heading, and as a heading it would become the parent of
+whatever follows it on every page.
+
+`demote_running_titles(pages)`: a heading whose signature (plain text, case-folded, digits and
+a label's number blurred — "Part II" like "Part I" —, short parentheticals such as "(Continued)"
+or "(Unaudited)" and punctuation ignored) opens at least `MIN_PAGES` different pages (it is
+among their first `TOP_LINES` non-blank lines, as a heading or a whole-line bold line, alone or
+joined with the heading lines around it) is a running title: every heading line with that
+signature becomes a bold line, so it stays in the text and parents nothing. A section title
+that merely repeats (one "Summary" per chapter) opens pages by chance at most, not on three.
+Lines inside code fences are never touched.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+
+from ..mdlines import (
+    bold_line,
+    heading_lines,
+    iter_unfenced,
+    join_pages,
+    split_pages,
+    strip_inline_markup,
+)
+from ..numbers import LABELS
+
+log = logging.getLogger(__name__)
+
+MIN_PAGES = 3
+TOP_LINES = 3
+_BOLD_LINE_RE = re.compile(r"^\*\*([^*]{1,300}?)\*\*[ \t]*$")
+_HEADING_OR_BOLD_RE = re.compile(r"^(?:#{1,6}[ \t]+(.*?)|\*\*([^*]{1,300}?)\*\*)[ \t]*$")
+_PARENTHETICAL_RE = re.compile(r"\((?:[^()\s]+(?:\s[^()\s]+)?)\)")
+_NON_WORD_RE = re.compile(r"[\W_]+")
+# a label's number, roman or a letter included ("part ii", "appendix b"), blurred like digits
+_LABEL_NUMBER_RE = re.compile(rf"\b({'|'.join(LABELS)})\s+(?:[ivxlc]+|[a-z]|\d+[a-z]?)\b")
+
+
+def signature(title: str) -> str:
+    """The identity of a running title (module docstring); "" for a title without letters."""
+    plain = unicodedata.normalize("NFKC", strip_inline_markup(title)).casefold()
+    plain = _PARENTHETICAL_RE.sub(" ", plain)
+    plain = _LABEL_NUMBER_RE.sub(r"\1 #", plain)
+    plain = re.sub(r"\d+", "#", plain)
+    return _NON_WORD_RE.sub(" ", plain).strip() if re.search(r"[^\W\d_]", plain) else ""
+
+
+def _top_run(lines: list[str]) -> list[tuple[int, str]]:
+    """(line index, title) of the heading or bold lines that open the page: consecutive among
+    its first `TOP_LINES` non-blank lines."""
+    top = [i for i, inside in iter_unfenced(lines) if not inside and lines[i].strip()]
+    run = []
+    for i in top[:TOP_LINES]:
+        m = _HEADING_OR_BOLD_RE.match(lines[i])
+        if not m:
+            break
+        run.append((i, m.group(1) or m.group(2) or ""))
+    return run
+
+
+def _openers(run: list[tuple[int, str]]) -> set[str]:
+    """The signatures a page's top run opens it with: each line's, and, when a title is broken
+    over several lines ("PART I" / "Item 2"), the joined lines'."""
+    found = {signature(title) for _, title in run}
+    if len(run) > 1:
+        found.add(signature(" ".join(title for _, title in run)))
+    return found - {""}
+
+
+def demote_running_titles(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A heading that opens three or more pages is a running title: each heading line with its
+    signature becomes a bold line (module docstring). Returns new (page, Markdown) pairs."""
+    split = split_pages(pages)
+    runs = [_top_run(lines) for lines in split]
+    counts: Counter[str] = Counter(sig for run in runs for sig in _openers(run))
+    running = {sig for sig, n in counts.items() if n >= MIN_PAGES}
+    if not running:
+        return list(pages)
+    joined = {
+        (k, i)
+        for k, run in enumerate(runs)
+        if len(run) > 1 and signature(" ".join(t for _, t in run)) in running
+        for i, _ in run
+    }
+    demoted = 0
+    for k, i, m in list(heading_lines(split)):
+        if signature(m.group(2)) in running or (k, i) in joined:
+            split[k][i] = bold_line(m.group(2))
+            demoted += 1
+    if demoted:
+        log.debug("running titles demoted (%d lines): %s", demoted, sorted(running))
+    return join_pages(pages, split)
