@@ -10,9 +10,10 @@ a label's number blurred — "Part II" like "Part I" —, short parentheticals s
 or "(Unaudited)" and punctuation ignored) opens at least `MIN_PAGES` different pages (it is
 among their first `TOP_LINES` non-blank lines, as a heading or a whole-line bold line, alone or
 joined with the heading lines around it) is a running title: every heading line with that
-signature becomes a bold line, so it stays in the text and parents nothing. A section title
-that merely repeats (one "Summary" per chapter) opens pages by chance at most, not on three.
-Lines inside code fences are never touched.
+signature becomes a bold line, so it stays in the text and parents nothing. Layout models take
+a running header for a heading on some pages only, so the pages need not follow each other;
+the cost is that a section title that opens three pages by itself (a "Key points" box starting
+each chapter) is read as a running title too. Lines inside code fences are never touched.
 """
 
 from __future__ import annotations
@@ -55,15 +56,14 @@ def signature(title: str) -> str:
 
 
 def _top_run(lines: list[str]) -> list[tuple[int, str]]:
-    """(line index, title) of the heading or bold lines that open the page: consecutive among
-    its first `TOP_LINES` non-blank lines."""
+    """(line index, title) of the heading or bold lines among the page's first `TOP_LINES`
+    non-blank lines (a page number or date line between them does not end the run)."""
     top = [i for i, inside in iter_unfenced(lines) if not inside and lines[i].strip()]
     run = []
     for i in top[:TOP_LINES]:
         m = _HEADING_OR_BOLD_RE.match(lines[i])
-        if not m:
-            break
-        run.append((i, m.group(1) or m.group(2) or ""))
+        if m:
+            run.append((i, m.group(1) or m.group(2) or ""))
     return run
 
 
@@ -81,7 +81,8 @@ def demote_running_titles(pages: Sequence[tuple[int, str]]) -> list[tuple[int, s
     signature becomes a bold line (module docstring). Returns new (page, Markdown) pairs."""
     split = split_pages(pages)
     runs = [_top_run(lines) for lines in split]
-    counts: Counter[str] = Counter(sig for run in runs for sig in _openers(run))
+    openers = [_openers(run) for run in runs]
+    counts: Counter[str] = Counter(sig for found in openers for sig in found)
     running = {sig for sig, n in counts.items() if n >= MIN_PAGES}
     if not running:
         return list(pages)

@@ -7,7 +7,8 @@ Note 5's last subsection. `level_numbered_siblings(pages)` makes levels follow t
 "Part II" / "Goal 1", roman):
 
 * Siblings: the headings of one pattern (scheme and depth) take the level most of them have
-  (ties: the level of the first one). Patterns with one heading are left alone.
+  (ties: the level of the first one). A pattern needs two different numbers to count: one
+  number repeated ("14 CFR Part 39" twice) is a citation, not a numbering.
 * Children: a deeper pattern of the same scheme ("2.1" under "2", "Objective 1.2" under
   "Objective 1") sits at least one level below the shallower one.
 * Containment: a labelled pattern whose numbers extend those of another labelled pattern
@@ -15,7 +16,7 @@ Note 5's last subsection. `level_numbered_siblings(pages)` makes levels follow t
   "Part II"), or all lie between the same two of its headings ("Note 1" ... "Note 17" between
   "Item 1" and "Item 2"), sits at least one level below it.
 * Unnumbered headings inside the numbering: between the first and the last numbered heading
-  (of a pattern with >= 2 headings), an unnumbered heading that is not deeper than the numbered
+  (of a pattern that counts), an unnumbered heading that is not deeper than the numbered
   section it sits in goes one level below that section, so it cannot end the section or become
   the parent of the numbered sections after it.
 
@@ -55,14 +56,15 @@ def _heads(split: list[list[str]]) -> list[_Head]:
 
 
 def _voted_levels(heads: list[_Head]) -> dict[Key, int]:
-    """Per pattern with >= 2 headings: the most common level (ties: the first one's)."""
-    groups: dict[Key, list[int]] = {}
+    """Per pattern with >= 2 different numbers: the most common level (ties: the first one's)."""
+    groups: dict[Key, list[_Head]] = {}
     for h in heads:
         if h.number is not None:
-            groups.setdefault(h.number.key, []).append(h.level)
+            groups.setdefault(h.number.key, []).append(h)
     voted = {}
-    for key, levels in groups.items():
-        if len(levels) >= 2:
+    for key, group in groups.items():
+        if len({h.number for h in group}) >= 2:
+            levels = [h.level for h in group]
             counts = Counter(levels)
             best = max(counts.values())
             voted[key] = next(level for level in levels if counts[level] == best)
