@@ -37,3 +37,14 @@ def test_repair_demotes_stray_heading_below_enclosing_entry() -> None:
     out, stats = repair_headings(pages, [OutlineEntry(1, "Chapter One", 1)])
     assert out[0][1].startswith("# Chapter One\n\n## Loose Part")
     assert stats.demoted == 1 and stats.missing == ()
+
+
+def test_an_entry_that_opens_a_longer_bold_run_is_split_off_as_a_heading() -> None:
+    pages = [(2, "text\n\n**Administrative Information Start Date:** 2021-10-01 **End Date:** x")]
+    out, stats = repair_headings(pages, [OutlineEntry(1, "Administrative Information", 2)])
+    assert out[0][1] == (
+        "text\n\n# Administrative Information\n\n**Start Date:** 2021-10-01 **End Date:** x"
+    )
+    assert stats.missing == ()
+    plain = [(2, "text\n\nAdministrative Information is kept by the office.")]
+    assert repair_headings(plain, [OutlineEntry(1, "Administrative Information", 2)])[0] == plain

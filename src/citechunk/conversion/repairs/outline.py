@@ -137,7 +137,10 @@ def _split_run_in(lines: list[str], entry_key: str, after: int) -> int | None:
             if not key:
                 continue  # numbering only so far ("II.")
             if key == entry_key and _looks_like_title(prefix):
-                lines[i : i + 1] = [prefix, "", " ".join(words[k:])]
+                rest = " ".join(words[k:])
+                if _opens_bold(prefix):  # the bold run goes on past the title
+                    prefix, rest = prefix + "**", "**" + rest
+                lines[i : i + 1] = [prefix, "", rest]
                 return i
             if not entry_key.startswith(key):
                 break
@@ -145,10 +148,16 @@ def _split_run_in(lines: list[str], entry_key: str, after: int) -> int | None:
 
 
 def _looks_like_title(prefix: str) -> bool:
-    """Upper-case words (numbering aside) or a fully bold prefix: a run-in heading."""
+    """Upper-case words (numbering aside) or a bold prefix (wholly bold, or the start of a
+    bold run that goes on past it): a run-in heading."""
     plain = strip_inline_markup(prefix)
-    bold = prefix.startswith("**") and prefix.endswith("**")
+    bold = prefix.startswith("**") and (prefix.endswith("**") or _opens_bold(prefix))
     return bold or (plain.upper() == plain and any(ch.isalpha() for ch in plain))
+
+
+def _opens_bold(prefix: str) -> bool:
+    """True when `prefix` opens a bold run and does not close it."""
+    return prefix.startswith("**") and len(prefix) > 2 and "**" not in prefix[2:]
 
 
 def _locate(
