@@ -10,12 +10,13 @@ For every PDF of each folder (default: ../shared/corpus/pdfs and ../shared/eval/
               "1.3") -- `conversion.outline.numbered_siblings`
 Variants: bare pymupdf4llm (layout model on, OCR off, page markers added), citechunk `pymupdf`
 with and without outline repair, and `docling` (each layout mode) when installed; or, with
---markdown OUT[,OUT...], the saved Markdown of `citechunk ingest` outputs (one column each).
+--markdown LABEL=OUT[:OUT...][,LABEL=...], the saved Markdown of `citechunk ingest` outputs
+(one column per label).
 Totals are pooled over entries / pairs per folder. Target for the default backend on each
 folder: found >= 0.99, level order >= 0.98, siblings >= 0.99.
 
 Usage: .venv/bin/python bench/heading_fidelity.py [FOLDER ...] [--only "pymupdf,docling offline"]
-       .venv/bin/python bench/heading_fidelity.py FOLDER --markdown /tmp/out-a,/tmp/out-b
+       .venv/bin/python bench/heading_fidelity.py FOLDER ... --markdown before=/tmp/a1:/tmp/a2,after=/tmp/b
 """
 
 from __future__ import annotations
@@ -63,21 +64,23 @@ def citechunk_variant(**options: object) -> Variant:
     return run
 
 
-def saved_variant(out: Path) -> Variant:
-    """The Markdown an ingest saved for the PDF (OUT/markdown/<name>-<hex>.md)."""
+def saved_variant(outs: list[Path]) -> Variant:
+    """The Markdown an ingest saved for the PDF (OUT/markdown/<name>-<hex>.md) in one of `outs`."""
 
     def run(path: Path) -> str:
-        found = sorted((out / "markdown").glob(f"{path.name}-*.md"))
+        found = sorted(md for out in outs for md in (out / "markdown").glob(f"{path.name}-*.md"))
         if not found:
-            raise CitechunkError(f"no saved Markdown for {path.name} in {out}")
+            raise CitechunkError(f"no saved Markdown for {path.name} in {outs}")
         return read_markdown(found[0])
 
     return run
 
 
 def variants(markdown: str) -> dict[str, Variant]:
+    """Converting variants, or LABEL=OUT[:OUT...] groups of saved ingest outputs."""
     if markdown:
-        return {Path(o).name: saved_variant(Path(o)) for o in markdown.split(",") if o}
+        groups = [g.split("=", 1) for g in markdown.split(",") if g]
+        return {label: saved_variant([Path(o) for o in outs.split(":")]) for label, outs in groups}
     out: dict[str, Variant] = {"bare pymupdf4llm": bare}
     usable = {info.name for info in describe() if info.available}
     if "pymupdf" in usable:
@@ -94,11 +97,9 @@ class Totals:
     fidelity: list[Fidelity] = field(default_factory=list)
     siblings: list[Siblings] = field(default_factory=list)
     seconds: float = 0.0
-    skipped: str = ""
+    missing: list[str] = field(default_factory=list)
 
     def line(self) -> str:
-        if self.skipped:
-            return f"n/a: {self.skipped}"
         f = Fidelity(*(sum(getattr(x, k) for x in self.fidelity) for k in Fidelity.__annotations__))
         s = Siblings(sum(x.pairs for x in self.siblings), sum(x.same for x in self.siblings))
         ok = (
@@ -110,7 +111,8 @@ class Totals:
             f"found {f.found_share:.3f} ({f.found}/{f.entries})  "
             f"level order {f.order_share:.3f} ({f.ordered}/{f.pairs})  "
             f"siblings {s.share:.3f} ({s.same}/{s.pairs})  [{self.seconds:.1f} s]"
-            + ("  target met" if ok else "")
+            + ("  target met" if ok and not self.missing else "")
+            + (f"  ({len(self.missing)} files n/a)" if self.missing else "")
         )
 
 
@@ -119,7 +121,7 @@ def measure(path: Path, outline: list[OutlineEntry], run: Variant, totals: Total
     try:
         markdown = run(path)
     except CitechunkError as exc:
-        totals.skipped = str(exc)
+        totals.missing.append(f"{path.name}: {exc}")
         return f"{'n/a':>26}"
     totals.seconds += time.perf_counter() - start
     sib = numbered_siblings(markdown)
@@ -138,10 +140,7 @@ def folder_report(folder: Path, runs: dict[str, Variant]) -> dict[str, Totals]:
     for path in sorted(folder.glob("*.pdf")):
         with pymupdf.open(path) as doc:
             outline = from_toc(doc.get_toc(simple=True))
-        cells = [
-            f"{'n/a':>26}" if totals[name].skipped else measure(path, outline, run, totals[name])
-            for name, run in runs.items()
-        ]
+        cells = [measure(path, outline, run, totals[name]) for name, run in runs.items()]
         print(f"{path.name[:34]:34} {len(outline):>7}  " + "  ".join(cells))
     print("pooled (found / level order over outline entries; siblings over numbered headings):")
     for name, t in totals.items():
@@ -160,7 +159,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("folders", nargs="*", type=Path, default=list(DEFAULT_DIRS))
     parser.add_argument("--only", default="", help="comma-separated column names to run")
-    parser.add_argument("--markdown", default="", help="comma-separated ingest OUT folders")
+    parser.add_argument("--markdown", default="", help="LABEL=OUT[:OUT...],... saved Markdown")
     args = parser.parse_args()
     only = {n.strip() for n in args.only.split(",") if n.strip()}
     sys.exit(main(args.folders, only, args.markdown))

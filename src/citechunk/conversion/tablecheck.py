@@ -3,10 +3,12 @@
 A table model that draws a column line through a word splits it between two cells
 ("11000 hours (Total, all aircr | aft)"); such a table reads worse than the page's plain lines
 and hides the split words from search. `replace_disagreeing_tables(boxes, fulltext)`: a "table"
-box whose cell words include at least `MAX_CUT_WORDS` words that the text layer inside the box
-does not have (words compared lower-cased, letters and digits only) is replaced by one "text"
-box per text line inside it, in reading order (top to bottom, left to right within a line), so
-every word reads as printed. Tables whose cells agree with the text layer are kept.
+box with at least `MAX_CUT_WORDS` cut words — cell words the text layer inside the box does not
+have but holds inside a longer word (words compared lower-cased, letters and digits only) — is
+replaced by one "text" box per horizontal text line inside it, in reading order (top to bottom,
+left to right within a line), so every word reads as printed. A table is kept when its cells
+agree with the text layer, and when a cell word is missing from those lines for another reason
+(vertical header text, letters a logo joined): the lines would lose it.
 """
 
 from __future__ import annotations
@@ -28,10 +30,19 @@ def words(texts: Iterable[str]) -> Counter[str]:
     return Counter(w for t in texts for w in _WORD_RE.findall(t.lower()))
 
 
-def cut_words(cells: Iterable[Iterable[str | None]], layer: Counter[str]) -> int:
-    """How many cell words (with repeats) the text layer does not have."""
+def cut_words(cells: Iterable[Iterable[str | None]], layer: Counter[str]) -> tuple[int, int]:
+    """(cut, lost): cell words (with repeats) the text layer lacks, split into those that are
+    part of a longer text-layer word (cut by a column line) and the others."""
     have = words(c for row in cells for c in row if c)
-    return sum(max(0, n - layer[w]) for w, n in have.items())
+    cut = lost = 0
+    for w, n in have.items():
+        extra = n - layer[w]
+        if extra > 0:
+            if any(w in longer and w != longer for longer in layer):
+                cut += extra
+            else:
+                lost += extra
+    return cut, lost
 
 
 def replace_disagreeing_tables(boxes: list[Any], fulltext: list[dict[str, Any]]) -> list[Any]:
@@ -50,8 +61,8 @@ def replace_disagreeing_tables(boxes: list[Any], fulltext: list[dict[str, Any]])
             textpage=None, blocks=fulltext, clip=tuple(table["bbox"]), ignore_invisible=False
         )
         layer = words(span["text"] for _, spans in lines for span in spans)
-        cut = cut_words(table["extract"], layer)
-        if cut < MAX_CUT_WORDS:
+        cut, lost = cut_words(table["extract"], layer)
+        if cut < MAX_CUT_WORDS or lost:
             out.append(box)
             continue
         log.debug("table with %d words the text layer lacks read as lines", cut)
