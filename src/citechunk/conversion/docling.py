@@ -224,6 +224,9 @@ class DoclingBackend(Backend):
 def build_converter(options: ConvertOptions) -> Any:
     """A docling DocumentConverter for `options`, its PDF pipeline initialised (weights loaded).
 
+    The pipeline is `docling_layout.CitechunkPdfPipeline`: citechunk's layout and table stages
+    are known to this converter only, docling's factories stay as they are.
+
     Raises `BackendError` with `FETCH_HINT` when the layout model's weights are not on disk.
     """
     from docling.datamodel.backend_options import ThreadedDoclingParseBackendOptions
@@ -238,7 +241,6 @@ def build_converter(options: ConvertOptions) -> Any:
 
     from . import docling_layout
 
-    docling_layout.register()
     layout: Any = (
         LayoutObjectDetectionOptions()
         if options.docling_layout == "model"
@@ -266,7 +268,9 @@ def build_converter(options: ConvertOptions) -> Any:
     converter = DocumentConverter(
         format_options={
             InputFormat.PDF: PdfFormatOption(
-                pipeline_options=pipeline, backend_options=backend_options
+                pipeline_cls=docling_layout.CitechunkPdfPipeline,
+                pipeline_options=pipeline,
+                backend_options=backend_options,
             )
         }
     )

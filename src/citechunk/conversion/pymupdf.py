@@ -31,6 +31,7 @@ from typing import Any
 from ..config import ConvertOptions
 from ..errors import ConversionError
 from .base import Backend, Extraction
+from .geometry import ProseRule, gutters, prose_columns
 from .reading_order import read_columns
 from .spans import join_subscripts
 from .tablecheck import replace_disagreeing_tables
@@ -149,15 +150,10 @@ def detach_margin_notes(boxes: list[Any], box_type: Any) -> list[Any]:
 
 
 def _gutter(lines: list[dict[str, Any]]) -> tuple[float, float] | None:
-    """The widest vertical strip (>= COLUMN_GAP pt) that no span of any line crosses."""
-    spans = sorted((sp["bbox"][0], sp["bbox"][2]) for line in lines for sp in line["spans"])
-    best: tuple[float, float] | None = None
-    reach = spans[0][1]
-    for x0, x1 in spans[1:]:
-        if x0 - reach >= COLUMN_GAP and (best is None or x0 - reach > best[1] - best[0]):
-            best = (reach, x0)
-        reach = max(reach, x1)
-    return best
+    """The widest vertical strip (>= COLUMN_GAP pt) that no span of any line crosses (the
+    leftmost of equally wide ones)."""
+    spans = [[(sp["bbox"][0], sp["bbox"][2])] for line in lines for sp in line["spans"]]
+    return max(gutters(spans, COLUMN_GAP), key=lambda g: g[1] - g[0], default=None)
 
 
 def _side(line: dict[str, Any], lo: float, hi: float) -> dict[str, Any] | None:
@@ -202,12 +198,10 @@ def split_columns(boxes: list[Any], box_type: Any) -> list[Any]:
 
 
 def _prose_columns(left: list[dict[str, Any]], right: list[dict[str, Any]], total: int) -> bool:
-    def avg_chars(side: list[dict[str, Any]]) -> float:
-        return sum(len(sp["text"].strip()) for ln in side for sp in ln["spans"]) / len(side)
-
-    if len(left) < max(2, total / 2) or len(right) < max(2, total / 2):
-        return False
-    return avg_chars(left) >= 20 and avg_chars(right) >= 20
+    """Both sides hold at least half of the `total` lines (and 2) averaging >= 20 characters."""
+    rule = ProseRule(min_pieces=max(2, total / 2), min_mean_chars=20)
+    sides = [[[sp["text"] for sp in ln["spans"]] for ln in side] for side in (left, right)]
+    return prose_columns(sides, rule)
 
 
 def _without_running_boxes(page: Any, chunk: dict[str, Any]) -> str:

@@ -1,15 +1,14 @@
 """Column-by-column reading order for two-column pages (pymupdf layout path).
 
-pymupdf-layout sometimes orders the boxes of a two-column page by height alone, so paragraphs of
-the two columns alternate: TraceMonkey's page 8 read "6.1 Calling Compiled Traces" before
-"5.2 Register Allocation", and GAO's figure in the right column was cut into pieces between the
-left column's paragraphs. `read_columns(boxes, width)` returns the boxes of such a page in
-column order:
+A layout model may order the boxes of a two-column page by height alone, so paragraphs of the
+two columns alternate and a figure in one column is cut into pieces between the other column's
+paragraphs. `read_columns(boxes, width)` returns the boxes of such a page in column order:
 
-* Columns: a vertical gutter between 30% and 70% of the page width that no box narrower than
-  `WIDE` of the page crosses, with prose on both sides (at least 2 text boxes and
-  `MIN_SIDE_CHARS` characters each), so label/value layouts and single-column pages stay as
-  they are.
+* Columns: a vertical gutter (`geometry.free_runs`, counted from the page's left edge) whose
+  middle lies between 30% and 70% of the page width, that no box narrower than `WIDE` of the
+  page crosses, with prose on both sides (`geometry.prose_columns` by `SIDE_PROSE`: at least 2
+  text boxes and `MIN_SIDE_CHARS` characters each), so label/value layouts and single-column
+  pages stay as they are.
 * Bands: boxes that cross the gutter (titles, wide figures and tables, full-width footnotes)
   cut the page into horizontal bands. Each band reads its left-column boxes, then its
   right-column boxes, each side in the layout model's own order; a wide box comes after the
@@ -28,40 +27,37 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from .geometry import ProseRule, free_runs, prose_columns
+
 log = logging.getLogger(__name__)
 
 WIDE = 0.6  # a box at least this share of the page width may cross the gutter
 MIN_SIDE_CHARS = 200
+SIDE_PROSE = ProseRule(min_pieces=2, min_chars=MIN_SIDE_CHARS)
 GAP_LINES = 2.0  # a full-width blank strip this many text lines high separates slabs
 _RUNNING = ("page-header", "page-footer")
 _TEXT = ("text", "list-item", "section-header", "caption", "title", "footnote")
 
 
-def _chars(box: Any) -> int:
-    return sum(len(s["text"].strip()) for ln in (box.textlines or []) for s in ln["spans"])
+def _runs(box: Any) -> list[str]:
+    """The box's text runs (its lines' spans)."""
+    return [s["text"] for ln in (box.textlines or []) for s in ln["spans"]]
 
 
 def find_gutter(boxes: Sequence[Any], width: float) -> float | None:
     """x of the empty vertical strip nearest the page middle, or None (see module rule)."""
-    spans = sorted((b.x0, b.x1) for b in boxes if b.x1 - b.x0 < WIDE * width)
-    gaps, reach = [], 0.0
-    for x0, x1 in spans:
-        if x0 > reach:
-            gaps.append((reach, x0))
-        reach = max(reach, x1)
+    narrow = [[(b.x0, b.x1)] for b in boxes if b.x1 - b.x0 < WIDE * width]
     lo, hi = 0.3 * width, 0.7 * width
-    inside = [((a + b) / 2) for a, b in gaps if lo <= (a + b) / 2 <= hi]
+    middles = [(a + b) / 2 for a, b in free_runs(narrow, start=0.0)]
+    inside = [x for x in middles if lo <= x <= hi]
     if not inside:
         return None
     gutter = min(inside, key=lambda x: abs(x - width / 2))
-    for side in (
-        [b for b in boxes if b.x1 <= gutter],
-        [b for b in boxes if b.x0 >= gutter],
-    ):
-        text = [b for b in side if b.boxclass in _TEXT]
-        if len(text) < 2 or sum(map(_chars, text)) < MIN_SIDE_CHARS:
-            return None
-    return gutter
+    sides = [
+        [_runs(b) for b in boxes if b.x1 <= gutter and b.boxclass in _TEXT],
+        [_runs(b) for b in boxes if b.x0 >= gutter and b.boxclass in _TEXT],
+    ]
+    return gutter if prose_columns(sides, SIDE_PROSE) else None
 
 
 def _line_height(boxes: Sequence[Any]) -> float:
