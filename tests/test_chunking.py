@@ -192,6 +192,22 @@ def test_heading_text_is_cleaned_and_numbering_kept() -> None:
     ]
 
 
+def test_heading_paths_are_plain_text_without_markdown_escapes() -> None:
+    md = (
+        "## backoff\\_factor and retry\\_on\n\nx\n\n"
+        "### \\*not emphasis\\* \\#1 \\\\ C:\\Users\n\ny\n\n"
+        "### Title \\#\n\nz\n"
+    )
+    chunks = run(md)
+    assert [c.heading_path[-1] for c in chunks] == [
+        "backoff_factor and retry_on",
+        "*not emphasis* #1 \\ C:\\Users",
+        "Title #",
+    ]
+    assert chunks[0].text.startswith("backoff_factor and retry_on\n\n")
+    assert chunks[1].text.startswith("backoff_factor and retry_on > *not emphasis*")
+
+
 def test_a_heading_without_body_makes_no_chunk() -> None:
     assert run("# Only a heading\n\n## And another\n") == []
     assert run("") == [] and run("\n\n  \n") == []
