@@ -24,9 +24,12 @@ log = logging.getLogger("citechunk")
 @dataclass
 class State:
     config_path: str | None
+    log_format: str | None = None  # --log-format, layered over the config's run.log_format
 
     def config(self, overrides: dict[str, dict[str, Any]] | None = None) -> Config:
-        return load_config(self.config_path, overrides)
+        layered = dict(overrides or {})
+        layered["run"] = {**layered.get("run", {}), "log_format": self.log_format}
+        return load_config(self.config_path, layered)
 
 
 class CitechunkGroup(click.Group):
@@ -51,15 +54,15 @@ class CitechunkGroup(click.Group):
 @click.option(
     "--log-format",
     type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Log line format on stderr.",
+    default=None,
+    help="Log line format on stderr (default: run.log_format of the config, text).",
 )
 @click.pass_context
-def main(ctx: click.Context, config_path: str | None, verbose: int, log_format: str) -> None:
+def main(ctx: click.Context, config_path: str | None, verbose: int, log_format: str | None) -> None:
     """Turn PDFs into citable, heading-first chunks for retrieval."""
-    setup_logging(verbose, log_format)
-    ctx.obj = State(config_path)
+    state = State(config_path, log_format)
+    setup_logging(verbose, state.config().run.log_format)
+    ctx.obj = state
 
 
 pass_state = click.make_pass_decorator(State)
