@@ -97,6 +97,13 @@ def test_page_range_starts_at_its_first_page(sample_pdfs: Path) -> None:
     assert "Executive Summary" not in doc.markdown
 
 
+def test_pages_written_out_of_order_convert_in_page_order(sample_pdfs: Path) -> None:
+    doc = converted(sample_pdfs / "report_outline.pdf", pages="3,2")
+    assert [m.page for m in iter_markers(doc.markdown)] == [2, 3]
+    assert doc.provenance.pages == (2, 3)
+    assert doc.markdown == converted(sample_pdfs / "report_outline.pdf", pages="2-3").markdown
+
+
 def test_table_and_code_blocks(sample_pdfs: Path) -> None:
     report = converted(sample_pdfs / "report_outline.pdf").markdown
     assert "| Currency" in report and "| USD" in report and "| Total" in report

@@ -16,9 +16,11 @@ import pymupdf
 import pytest
 from click.testing import CliRunner
 
+from citechunk import ChunkOptions, chunk_markdown
 from citechunk.cli import main
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
+from citechunk.conversion.base import parse_pages
 from citechunk.conversion.cleanup import (
     attach_footnotes,
     clean_heading_line,
@@ -33,6 +35,7 @@ from citechunk.conversion.outline import (
     repair_headings,
     title_key,
 )
+from citechunk.errors import ConfigError
 from citechunk.markers import iter_markers
 from conftest import SAMPLE_NAMES
 
@@ -110,6 +113,29 @@ def test_page_range_starts_with_its_first_page(
         if h["page"] >= 2
     ]
     assert headings(doc.markdown) == expected
+
+
+@pytest.mark.parametrize(
+    "spec, pages", [("5-6,1", [1, 5, 6]), ("3,1-2,2", [1, 2, 3]), ("6-", [6, 7]), ("2,2", [2])]
+)
+def test_page_specs_are_sorted_merged_and_deduplicated(spec: str, pages: list[int]) -> None:
+    assert parse_pages(spec, 7) == pages
+
+
+@pytest.mark.parametrize("spec, part", [("1,x", "x"), ("3-2", "3-2"), ("0", "0"), ("1,9", "9")])
+def test_bad_page_specs_name_the_part(spec: str, part: str) -> None:
+    with pytest.raises(ConfigError, match=f"pages '{re.escape(spec)}': '{re.escape(part)}'"):
+        parse_pages(spec, 7)
+
+
+def test_pages_written_out_of_order_convert_in_page_order(sample_pdfs: Path) -> None:
+    pdf = sample_pdfs / "report_outline.pdf"
+    doc = convert(pdf, ConvertOptions(pages="3,1-2"))
+    assert marker_pages(doc.markdown) == [1, 2, 3] and doc.provenance.pages == (1, 2, 3)
+    assert doc.markdown == convert(pdf, ConvertOptions(pages="1-3")).markdown
+    chunks = chunk_markdown(doc.markdown, ChunkOptions(tokenizer="approx"))
+    assert all(c.first_page <= c.last_page for c in chunks)
+    assert [c.first_page for c in chunks] == sorted(c.first_page for c in chunks)
 
 
 def test_code_lines_starting_with_hash_stay_code(
