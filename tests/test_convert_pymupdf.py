@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +184,28 @@ def test_without_layout_model(sample_pdfs: Path) -> None:
     assert marker_pages(doc.markdown) == [1]
     assert doc.provenance.options["layout_active"] is False
     assert "Eligibility" in [h["text"] for h in headings(doc.markdown)]
+
+
+def test_layout_conversion_leaves_pymupdf_layout_global_as_found(
+    sample_pdfs: Path, converted: dict[str, Any]
+) -> None:
+    """A host that switched PyMuPDF's layout model off process-wide keeps it off after a
+    layout conversion, and the conversion is the same as with the model left on."""
+    pdf = sample_pdfs / "report_outline.pdf"
+    code = (
+        "import sys, pymupdf, pymupdf4llm\n"
+        "from citechunk.conversion import convert\n"
+        "pymupdf4llm.use_layout(False)\n"
+        "doc = convert(sys.argv[1])\n"
+        "assert doc.provenance.options['layout_active'] is True\n"
+        "assert pymupdf._get_layout is None, 'layout switched back on for the whole process'\n"
+        "sys.stdout.write(doc.markdown)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(pdf)], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == converted["report_outline.pdf"].markdown
 
 
 def test_cli_convert_writes_markdown_and_provenance(sample_pdfs: Path, tmp_path: Path) -> None:
