@@ -287,3 +287,31 @@ def test_breakdown_by_question_field(questions_file: Path, chunk_file: Path) -> 
     lines = CliRunner().invoke(main, [*args, "--json"]).stdout.splitlines()
     groups = [json.loads(line) for line in lines[1:]]
     assert [(g["group"], g["questions"]) for g in groups] == [("-", 5), ("deep", 1)]
+
+
+def test_chunk_command_output_feeds_eval(tmp_path: Path, sample_pdfs: Path) -> None:
+    """`convert -o` then `chunk -o` give records `eval` reads: the provenance names the PDF."""
+    md = tmp_path / "report_outline.md"
+    chunks = tmp_path / "chunks.jsonl"
+    runner = CliRunner()
+    pdf = str(sample_pdfs / "report_outline.pdf")
+    assert runner.invoke(main, ["convert", pdf, "-o", str(md)]).exit_code == 0
+    result = runner.invoke(main, ["chunk", str(md), "-o", str(chunks)])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in chunks.read_text(encoding="utf-8").splitlines()]
+    assert {(r["source_file"], r["markdown_file"], r["backend"]) for r in records} == {
+        ("report_outline.pdf", "report_outline.md", "pymupdf")
+    }
+    assert all(len(r["source_sha256"]) == 64 and r["chunk_id"] for r in records)
+    question = {
+        "pdf": "report_outline.pdf",
+        "question": "How many banks held the cash and cash equivalents?",
+        "answer": "Cash and cash equivalents of EUR 412 million were held with eleven banks",
+        "page": 2,
+    }
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps(question) + "\n", encoding="utf-8")
+    result = runner.invoke(main, ["eval", str(questions), "--chunks", str(chunks), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout.splitlines()[0])
+    assert summary["found"] == 1.0 and summary["page_correct"] == 1.0

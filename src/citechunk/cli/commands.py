@@ -5,11 +5,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from pathlib import Path, PurePath
 
 import click
 
+from .. import __version__
 from ..chunking import chunk_markdown
-from ..conversion import convert, describe, read_markdown, save, saved_title
+from ..config import ChunkOptions
+from ..conversion import convert, describe, provenance_path, read_markdown, save
+from ..models import Chunk, Provenance
 from . import State, main, pass_state
 
 
@@ -101,15 +105,57 @@ def chunk_cmd(
             }
         }
     )
-    markdown = read_markdown(markdown_file)
-    chunks = chunk_markdown(markdown, cfg.chunk, saved_title(markdown_file))
-    lines = [json.dumps(dataclasses.asdict(c), ensure_ascii=False) + "\n" for c in chunks]
+    path = Path(markdown_file)
+    prov_file = provenance_path(path)
+    prov = (
+        Provenance.from_dict(json.loads(prov_file.read_text(encoding="utf-8")))
+        if prov_file.is_file()
+        else None
+    )
+    chunks = chunk_markdown(read_markdown(path), cfg.chunk, prov.title if prov else "")
+    records = chunk_records(chunks, path.name, prov, cfg.chunk)
+    lines = [json.dumps(r, ensure_ascii=False) + "\n" for r in records]
     if output:
         from ..fsutil import atomic_write_text
 
         atomic_write_text(output, "".join(lines))
     else:
         sys.stdout.writelines(lines)
+
+
+def chunk_records(
+    chunks: list[Chunk], markdown_name: str, prov: Provenance | None, options: ChunkOptions
+) -> list[dict[str, object]]:
+    """Chunk records with ingest's fields (`export.ChunkRecord`), filled where known.
+
+    ``source_file`` is the provenance's source (its file name when the path is absolute), else
+    the Markdown file's name; ``markdown_file`` is the Markdown file's name (relative to its
+    folder); without provenance ``source_sha256`` and ``backend`` are empty. ``chunk_id`` hashes
+    what produced the text (backend, its version and options from the provenance, the chunk
+    options), so it differs from the id `ingest` gives the same chunk."""
+    from ..export import SCHEMA_VERSION, config_fingerprint, make_records
+
+    source = prov.source.replace("\\", "/") if prov else markdown_name
+    if PurePath(source).is_absolute() or ".." in PurePath(source).parts:
+        source = PurePath(source).name
+    produced = {
+        "citechunk_version": __version__,
+        "backend": prov.backend if prov else "",
+        "backend_version": prov.backend_version if prov else "",
+        "convert": {k: v for k, v in (prov.options if prov else {}).items() if k != "password"},
+        "chunk": dataclasses.asdict(options),
+        "schema_version": SCHEMA_VERSION,
+    }
+    records = make_records(
+        chunks,
+        source_file=source,
+        source_sha256=prov.source_sha256 if prov else "",
+        markdown_file=markdown_name,
+        tokenizer=options.tokenizer,
+        backend=prov.backend if prov else "",
+        config_fingerprint=config_fingerprint(produced),
+    )
+    return [r.to_dict() for r in records]
 
 
 @main.command("backends")
