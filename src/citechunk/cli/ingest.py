@@ -57,12 +57,12 @@ def _logs_above(console: Console) -> Iterator[None]:
     handlers = [
         h for h in logging.getLogger("citechunk").handlers if isinstance(h, logging.StreamHandler)
     ]
-    saved = [h.setStream(_ConsoleStream(console)) for h in handlers]  # type: ignore[arg-type]
+    saved = [h.setStream(_ConsoleStream(console)) for h in handlers]
     try:
         yield
     finally:
         for h, stream in zip(handlers, saved, strict=True):
-            h.setStream(stream)  # type: ignore[arg-type]
+            h.setStream(stream)
 
 
 class BarProgress:

@@ -209,7 +209,7 @@ def _body_edges(boxes: list[Any]) -> tuple[float, float] | None:
     return (float(min(lefts)), float(max(rights))) if lefts and rights else None
 
 
-def _is_margin(span: dict[str, Any], left: float, right: float) -> bool:
+def _is_margin(span: dict[str, Any], left: float) -> bool:
     """Left margin only: ragged-right text makes any right edge unreliable."""
     text = span["text"].strip()
     return span["bbox"][2] < left - MARGIN_GAP and len(text) > 1 and not _MARK_RE.match(text)
@@ -238,9 +238,9 @@ def detach_margin_notes(boxes: list[Any], box_type: Any) -> list[Any]:
             continue
         notes: list[dict[str, Any]] = []
         for line in box.textlines:
-            margin = [s for s in line["spans"] if _is_margin(s, left, right)]
+            margin = [s for s in line["spans"] if _is_margin(s, left)]
             if margin and any(_is_body(s, left, right) for s in line["spans"]):
-                line["spans"] = [s for s in line["spans"] if not _is_margin(s, left, right)]
+                line["spans"] = [s for s in line["spans"] if not _is_margin(s, left)]
                 notes.append({"bbox": margin[0]["bbox"], "spans": margin})
         box.textlines = [line for line in box.textlines if line["spans"]]
         for note in notes:
