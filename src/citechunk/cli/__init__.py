@@ -8,7 +8,7 @@ exit (its `exit_code`: 2 for usage/configuration, 1 for failed work).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
@@ -17,6 +17,7 @@ from .. import __version__
 from ..config import Config, load_config
 from ..errors import CitechunkError
 from ..logsetup import setup_logging
+from .options import Overrides, config_flags
 
 log = logging.getLogger("citechunk")
 
@@ -24,11 +25,13 @@ log = logging.getLogger("citechunk")
 @dataclass
 class State:
     config_path: str | None
-    log_format: str | None = None  # --log-format, layered over the config's run.log_format
+    overrides: Overrides = field(default_factory=dict)  # the group's flags (--log-format)
 
-    def config(self, overrides: dict[str, dict[str, Any]] | None = None) -> Config:
-        layered = dict(overrides or {})
-        layered["run"] = {**layered.get("run", {}), "log_format": self.log_format}
+    def config(self, overrides: Overrides | None = None) -> Config:
+        """Defaults < --config FILE < the group's flags < the command's flags."""
+        layered = {s: dict(v) for s, v in self.overrides.items()}
+        for section, values in (overrides or {}).items():
+            layered.setdefault(section, {}).update(values)
         return load_config(self.config_path, layered)
 
 
@@ -51,16 +54,11 @@ class CitechunkGroup(click.Group):
     help="TOML file layered over the defaults (see config/default.toml).",
 )
 @click.option("-v", "--verbose", count=True, help="More log output (-vv for debug).")
-@click.option(
-    "--log-format",
-    type=click.Choice(["text", "json"]),
-    default=None,
-    help="Log line format on stderr (default: run.log_format of the config, text).",
-)
+@config_flags("run.log_format")
 @click.pass_context
-def main(ctx: click.Context, config_path: str | None, verbose: int, log_format: str | None) -> None:
+def main(ctx: click.Context, config_path: str | None, verbose: int, overrides: Overrides) -> None:
     """Turn PDFs into citable, heading-first chunks for retrieval."""
-    state = State(config_path, log_format)
+    state = State(config_path, overrides)
     setup_logging(verbose, state.config().run.log_format)
     ctx.obj = state
 

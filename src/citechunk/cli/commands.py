@@ -15,6 +15,7 @@ from ..config import ChunkOptions
 from ..conversion import convert, describe, provenance_path, read_markdown, save
 from ..models import Chunk, Provenance
 from . import State, main, pass_state
+from .options import Overrides, config_flags
 
 
 @main.command("convert")
@@ -25,47 +26,18 @@ from . import State, main, pass_state
     type=click.Path(dir_okay=False),
     help="Write Markdown here (and OUTPUT.json with provenance); default stdout.",
 )
-@click.option("--backend", help="Conversion backend (see `citechunk backends`).")
-@click.option("--pages", help="Pages to convert, 1-based: 3-7 or 1,3,5-6.")
-@click.option("--password", help="Password for an encrypted PDF.")
-@click.option(
-    "--outline-repair/--no-outline-repair",
-    default=None,
-    help="Fix heading levels from the PDF outline, else the section numbers.",
-)
-@click.option(
-    "--docling-layout",
-    type=click.Choice(["offline", "model"]),
-    help="docling backend: built-in weight-free layout stage, or docling's layout model.",
-)
-@click.option(
-    "--docling-artifacts-path", help="docling backend: folder with docling's model weights."
+@config_flags(
+    "convert.backend",
+    "convert.pages",
+    "convert.password",
+    "convert.outline_repair",
+    "convert.docling_layout",
+    "convert.docling_artifacts_path",
 )
 @pass_state
-def convert_cmd(
-    state: State,
-    pdf: str,
-    output: str | None,
-    backend: str | None,
-    pages: str | None,
-    password: str | None,
-    outline_repair: bool | None,
-    docling_layout: str | None,
-    docling_artifacts_path: str | None,
-) -> None:
+def convert_cmd(state: State, pdf: str, output: str | None, overrides: Overrides) -> None:
     """Convert PDF to Markdown with a <!-- page N --> line before each page."""
-    cfg = state.config(
-        {
-            "convert": {
-                "backend": backend,
-                "pages": pages,
-                "password": password,
-                "outline_repair": outline_repair,
-                "docling_layout": docling_layout,
-                "docling_artifacts_path": docling_artifacts_path,
-            }
-        }
-    )
+    cfg = state.config(overrides)
     doc = convert(pdf, cfg.convert)
     for warning in doc.provenance.warnings:
         click.echo(f"Warning: {pdf}: {warning}", err=True)
@@ -80,31 +52,11 @@ def convert_cmd(
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False), help="Write JSONL here; default stdout."
 )
-@click.option("--max-tokens", type=int, help="Hard limit per chunk, heading path included.")
-@click.option("--min-tokens", type=int, help="Merge smaller sibling sections up to this size.")
-@click.option("--overlap-tokens", type=int, help="Overlap between size-fallback pieces.")
-@click.option("--tokenizer", help="approx | tiktoken:<encoding> | hf:<tokenizer.json>.")
+@config_flags("chunk.max_tokens", "chunk.min_tokens", "chunk.overlap_tokens", "chunk.tokenizer")
 @pass_state
-def chunk_cmd(
-    state: State,
-    markdown_file: str,
-    output: str | None,
-    max_tokens: int | None,
-    min_tokens: int | None,
-    overlap_tokens: int | None,
-    tokenizer: str | None,
-) -> None:
+def chunk_cmd(state: State, markdown_file: str, output: str | None, overrides: Overrides) -> None:
     """Split page-marked Markdown into heading-first chunks (one JSON object per line)."""
-    cfg = state.config(
-        {
-            "chunk": {
-                "max_tokens": max_tokens,
-                "min_tokens": min_tokens,
-                "overlap_tokens": overlap_tokens,
-                "tokenizer": tokenizer,
-            }
-        }
-    )
+    cfg = state.config(overrides)
     path = Path(markdown_file)
     prov_file = provenance_path(path)
     prov = (

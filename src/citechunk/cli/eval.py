@@ -18,6 +18,7 @@ from ..evaluation.data import EvalChunk, load_chunk_set, load_questions
 from ..evaluation.metrics import PAST_WINDOW
 from ..evaluation.retrieval import RETRIEVERS, make_retriever
 from . import State, main, pass_state
+from .options import Overrides, config_flags
 
 
 def _pct(x: float) -> str:
@@ -150,10 +151,7 @@ def _retrievers(cfg: Config, names: tuple[str, ...]) -> list[str]:
     type=click.Choice(RETRIEVERS),
     help="bm25 or embedding; repeat for both (default: config eval.retriever).",
 )
-@click.option("--k", type=int, help="Top-k chunks a question may be found in.")
-@click.option(
-    "--model-path", help="Local sentence-transformers model folder for --retriever embedding."
-)
+@config_flags("eval.k", "eval.model_path")
 @click.option(
     "--compare",
     "do_compare",
@@ -176,15 +174,14 @@ def eval_cmd(
     questions: str,
     chunks_path: str,
     retrievers: tuple[str, ...],
-    k: int | None,
-    model_path: str | None,
+    overrides: Overrides,
     do_compare: bool,
     misses: bool,
     by_field: str | None,
     as_json: bool,
 ) -> None:
     """Measure how often a retriever finds the chunk holding each answer, on the right page."""
-    cfg = state.config({"eval": {"k": k, "model_path": model_path}})
+    cfg = state.config(overrides)
     names = _retrievers(cfg, retrievers)
     qs = load_questions(questions)
     console = make_console() if not as_json else None
