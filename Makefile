@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 TORCH  := torch==2.13.0
 EXTRAS := docling,ray,eval,hf,dev
 
-.PHONY: demo test lint bench clean samples
+.PHONY: demo test test-fast lint bench clean samples golden
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,8 +34,16 @@ lint: $(VENV)/.all
 test: $(VENV)/.all lint
 	$(BIN)/python -m pytest -q
 
+# the edit loop: no lint, no tests marked corpus or slow (`make test` stays the full CI suite)
+test-fast: $(VENV)/.all
+	$(BIN)/python -m pytest -q -m "not corpus and not slow"
+
 samples: $(VENV)/.base
 	$(BIN)/python sample_pdfs/make_samples.py
+
+# rewrite tests/golden/<backend>/ (Markdown + JSONL chunk records of sample_pdfs/, both backends)
+golden: $(VENV)/.all
+	$(BIN)/python tests/golden/make_golden.py
 
 bench: $(VENV)/.all
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done

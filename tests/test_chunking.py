@@ -18,6 +18,7 @@ from citechunk import ChunkOptions, chunk_markdown
 from citechunk.chunking import FixedChunker, HeadingChunker, get_counter, make_chunker
 from citechunk.cli import main
 from citechunk.errors import ConfigError, TokenizerError
+from citechunk.export import FIELDS
 from citechunk.markers import page_spans, render_pages, strip_markers
 from citechunk.models import Chunk
 
@@ -190,6 +191,22 @@ def test_heading_text_is_cleaned_and_numbering_kept() -> None:
         "Limits and old max_attempts",
         "Front `code` #5",
     ]
+
+
+def test_heading_paths_are_plain_text_without_markdown_escapes() -> None:
+    md = (
+        "## backoff\\_factor and retry\\_on\n\nx\n\n"
+        "### \\*not emphasis\\* \\#1 \\\\ C:\\Users\n\ny\n\n"
+        "### Title \\#\n\nz\n"
+    )
+    chunks = run(md)
+    assert [c.heading_path[-1] for c in chunks] == [
+        "backoff_factor and retry_on",
+        "*not emphasis* #1 \\ C:\\Users",
+        "Title #",
+    ]
+    assert chunks[0].text.startswith("backoff_factor and retry_on\n\n")
+    assert chunks[1].text.startswith("backoff_factor and retry_on > *not emphasis*")
 
 
 def test_a_heading_without_body_makes_no_chunk() -> None:
@@ -478,10 +495,15 @@ def test_cli_chunk_writes_jsonl(tmp_path: Path) -> None:
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["heading_path"] for r in records][2] == ["Currency Exposure Review", "Hedging policy"]
     assert all(r["token_count"] <= 64 for r in records)
-    assert records == [
-        json.loads(json.dumps(c.__dict__, default=list))
-        for c in chunk_markdown(TREASURY, ChunkOptions(max_tokens=64, tokenizer=APPROX))
+    chunks = chunk_markdown(TREASURY, ChunkOptions(max_tokens=64, tokenizer=APPROX))
+    assert all(tuple(r) == FIELDS for r in records)  # ingest's record fields, in order
+    shared = ("chunk_index", "text", "heading_path", "first_page", "last_page", "token_count")
+    assert [{k: r[k] for k in shared} for r in records] == [
+        {k: json.loads(json.dumps(getattr(c, k), default=list)) for k in shared} for c in chunks
     ]
+    assert {(r["source_file"], r["markdown_file"], r["backend"]) for r in records} == {
+        ("treasury.md", "treasury.md", "")
+    }  # no provenance file: the Markdown names the document
 
 
 def test_cli_chunk_bad_tokenizer_exits_2(tmp_path: Path) -> None:

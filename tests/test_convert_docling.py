@@ -97,6 +97,13 @@ def test_page_range_starts_at_its_first_page(sample_pdfs: Path) -> None:
     assert "Executive Summary" not in doc.markdown
 
 
+def test_pages_written_out_of_order_convert_in_page_order(sample_pdfs: Path) -> None:
+    doc = converted(sample_pdfs / "report_outline.pdf", pages="3,2")
+    assert [m.page for m in iter_markers(doc.markdown)] == [2, 3]
+    assert doc.provenance.pages == (2, 3)
+    assert doc.markdown == converted(sample_pdfs / "report_outline.pdf", pages="2-3").markdown
+
+
 def test_table_and_code_blocks(sample_pdfs: Path) -> None:
     report = converted(sample_pdfs / "report_outline.pdf").markdown
     assert "| Currency" in report and "| USD" in report and "| Total" in report
@@ -295,3 +302,26 @@ def test_corpus_page_continuation_lands_on_its_page(shared_dir: Path) -> None:
     pages = {p: markdown[a:b] for (a, p), (b, _) in zip(starts, starts[1:], strict=False)}
     assert "whole well-fixed section from untreated breast tissue" in pages[4]
     assert "whole well-fixed section" not in pages[3]
+
+
+def test_heading_paths_from_docling_are_plain_text(tmp_path: Path) -> None:
+    """Docling escapes `_` in its Markdown (`backoff\\_factor`); heading paths do not."""
+    import pymupdf
+
+    from citechunk import ChunkOptions, chunk_markdown
+
+    pdf = pymupdf.open()
+    page = pdf.new_page()
+    body = "The base delay in seconds for exponential backoff between the attempts."
+    page.insert_text((72, 80), "Retry settings", fontsize=22, fontname="hebo")
+    for n in range(4):
+        page.insert_text((72, 120 + 16 * n), body, fontsize=11)
+    page.insert_text((72, 210), "backoff_factor", fontsize=16, fontname="hebo")
+    for n in range(4):
+        page.insert_text((72, 240 + 16 * n), body, fontsize=11)
+    pdf.save(tmp_path / "escaped.pdf")
+    doc = convert(tmp_path / "escaped.pdf", OFFLINE)
+    assert "## backoff\\_factor" in doc.markdown  # what docling writes
+    chunks = chunk_markdown(doc.markdown, ChunkOptions(tokenizer="approx"))
+    assert chunks[-1].heading_path == ("Retry settings", "backoff_factor")
+    assert chunks[-1].text.startswith("Retry settings > backoff_factor\n\n")

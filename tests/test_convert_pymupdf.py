@@ -9,6 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +18,13 @@ import pymupdf
 import pytest
 from click.testing import CliRunner
 
+from citechunk import ChunkOptions, chunk_markdown
 from citechunk.cli import main
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
+from citechunk.conversion.base import parse_pages
 from citechunk.conversion.outline import OutlineEntry, heading_fidelity
+from citechunk.errors import ConfigError
 from citechunk.markers import iter_markers
 from conftest import SAMPLE_NAMES
 
@@ -99,6 +104,29 @@ def test_page_range_starts_with_its_first_page(
     assert headings(doc.markdown) == expected
 
 
+@pytest.mark.parametrize(
+    "spec, pages", [("5-6,1", [1, 5, 6]), ("3,1-2,2", [1, 2, 3]), ("6-", [6, 7]), ("2,2", [2])]
+)
+def test_page_specs_are_sorted_merged_and_deduplicated(spec: str, pages: list[int]) -> None:
+    assert parse_pages(spec, 7) == pages
+
+
+@pytest.mark.parametrize("spec, part", [("1,x", "x"), ("3-2", "3-2"), ("0", "0"), ("1,9", "9")])
+def test_bad_page_specs_name_the_part(spec: str, part: str) -> None:
+    with pytest.raises(ConfigError, match=f"pages '{re.escape(spec)}': '{re.escape(part)}'"):
+        parse_pages(spec, 7)
+
+
+def test_pages_written_out_of_order_convert_in_page_order(sample_pdfs: Path) -> None:
+    pdf = sample_pdfs / "report_outline.pdf"
+    doc = convert(pdf, ConvertOptions(pages="3,1-2"))
+    assert marker_pages(doc.markdown) == [1, 2, 3] and doc.provenance.pages == (1, 2, 3)
+    assert doc.markdown == convert(pdf, ConvertOptions(pages="1-3")).markdown
+    chunks = chunk_markdown(doc.markdown, ChunkOptions(tokenizer="approx"))
+    assert all(c.first_page <= c.last_page for c in chunks)
+    assert [c.first_page for c in chunks] == sorted(c.first_page for c in chunks)
+
+
 def test_code_lines_starting_with_hash_stay_code(
     converted: dict[str, Any], sample_expected: dict[str, Any]
 ) -> None:
@@ -143,6 +171,28 @@ def test_without_layout_model(sample_pdfs: Path) -> None:
     assert marker_pages(doc.markdown) == [1]
     assert doc.provenance.options["layout_active"] is False
     assert "Eligibility" in [h["text"] for h in headings(doc.markdown)]
+
+
+def test_layout_conversion_leaves_pymupdf_layout_global_as_found(
+    sample_pdfs: Path, converted: dict[str, Any]
+) -> None:
+    """A host that switched PyMuPDF's layout model off process-wide keeps it off after a
+    layout conversion, and the conversion is the same as with the model left on."""
+    pdf = sample_pdfs / "report_outline.pdf"
+    code = (
+        "import sys, pymupdf, pymupdf4llm\n"
+        "from citechunk.conversion import convert\n"
+        "pymupdf4llm.use_layout(False)\n"
+        "doc = convert(sys.argv[1])\n"
+        "assert doc.provenance.options['layout_active'] is True\n"
+        "assert pymupdf._get_layout is None, 'layout switched back on for the whole process'\n"
+        "sys.stdout.write(doc.markdown)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(pdf)], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == converted["report_outline.pdf"].markdown
 
 
 def test_cli_convert_writes_markdown_and_provenance(sample_pdfs: Path, tmp_path: Path) -> None:

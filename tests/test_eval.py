@@ -18,7 +18,8 @@ from citechunk.config import EvalOptions
 from citechunk.errors import ConfigError
 from citechunk.evaluation import load_chunk_set
 from citechunk.evaluation.data import ChunkSet
-from citechunk.evaluation.metrics import BOUNDARY, EXTRACTION, NO_DOCUMENT, NOT_INTACT
+from citechunk.evaluation.metrics import MissCause
+from citechunk.evaluation.misses import cause_counts, misses
 
 pytest.importorskip("bm25s")
 
@@ -155,11 +156,26 @@ def test_figures_match_hand_computation(questions_file: Path, chunk_file: Path) 
 def test_miss_reasons(questions_file: Path, chunk_file: Path) -> None:
     report = citechunk.evaluate(questions_file, chunk_file, EvalOptions(k=2))
     reasons = {r.question.id: r.reason for r in report.results}
-    assert reasons["q1"] == reasons["q2"] == ""
-    assert reasons["q3"].startswith("ranked low (rank ")
+    causes = {r.question.id: r.cause for r in report.results}
+    assert causes["q1"] is None and reasons["q1"] == ""
+    assert causes["q2"] is MissCause.WRONG_PAGE and reasons["q2"] == "wrong page"
+    assert causes["q3"] is MissCause.RANKED_LOW and reasons["q3"].startswith("ranked low (rank ")
     q3 = next(r for r in report.results if r.question.id == "q3")
     assert q3.answer_rank is not None and q3.answer_rank > 2
-    assert (reasons["q4"], reasons["q5"], reasons["q6"]) == (NOT_INTACT, NOT_INTACT, NO_DOCUMENT)
+    assert (causes["q4"], causes["q5"], causes["q6"]) == (
+        MissCause.NOT_INTACT,
+        MissCause.NOT_INTACT,
+        MissCause.NO_DOCUMENT,
+    )
+    assert [r.question.id for r in misses(report)] == ["q2", "q3", "q4", "q5", "q6"]
+    counts = cause_counts(misses(report))
+    assert dict(counts.counts) == {
+        MissCause.WRONG_PAGE: 1,
+        MissCause.RANKED_LOW: 1,
+        MissCause.NOT_INTACT: 2,
+        MissCause.NO_DOCUMENT: 1,
+    }
+    assert str(counts) == "not intact 2, wrong page 1, ranked low 1, document has no chunks 1"
 
 
 def test_miss_reasons_with_document_texts(chunk_file: Path) -> None:
@@ -170,8 +186,8 @@ def test_miss_reasons_with_document_texts(chunk_file: Path) -> None:
     }
     chunk_set = ChunkSet(base.chunks, texts)
     report = citechunk.evaluate(QUESTIONS, chunk_set, EvalOptions(k=2))
-    reasons = {r.question.id: r.reason for r in report.results}
-    assert (reasons["q4"], reasons["q5"]) == (BOUNDARY, EXTRACTION)
+    causes = {r.question.id: r.cause for r in report.results}
+    assert (causes["q4"], causes["q5"]) == (MissCause.BOUNDARY, MissCause.EXTRACTION)
 
 
 def test_k_larger_than_chunk_set(questions_file: Path, tmp_path: Path) -> None:
@@ -287,3 +303,31 @@ def test_breakdown_by_question_field(questions_file: Path, chunk_file: Path) -> 
     lines = CliRunner().invoke(main, [*args, "--json"]).stdout.splitlines()
     groups = [json.loads(line) for line in lines[1:]]
     assert [(g["group"], g["questions"]) for g in groups] == [("-", 5), ("deep", 1)]
+
+
+def test_chunk_command_output_feeds_eval(tmp_path: Path, sample_pdfs: Path) -> None:
+    """`convert -o` then `chunk -o` give records `eval` reads: the provenance names the PDF."""
+    md = tmp_path / "report_outline.md"
+    chunks = tmp_path / "chunks.jsonl"
+    runner = CliRunner()
+    pdf = str(sample_pdfs / "report_outline.pdf")
+    assert runner.invoke(main, ["convert", pdf, "-o", str(md)]).exit_code == 0
+    result = runner.invoke(main, ["chunk", str(md), "-o", str(chunks)])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in chunks.read_text(encoding="utf-8").splitlines()]
+    assert {(r["source_file"], r["markdown_file"], r["backend"]) for r in records} == {
+        ("report_outline.pdf", "report_outline.md", "pymupdf")
+    }
+    assert all(len(r["source_sha256"]) == 64 and r["chunk_id"] for r in records)
+    question = {
+        "pdf": "report_outline.pdf",
+        "question": "How many banks held the cash and cash equivalents?",
+        "answer": "Cash and cash equivalents of EUR 412 million were held with eleven banks",
+        "page": 2,
+    }
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps(question) + "\n", encoding="utf-8")
+    result = runner.invoke(main, ["eval", str(questions), "--chunks", str(chunks), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout.splitlines()[0])
+    assert summary["found"] == 1.0 and summary["page_correct"] == 1.0

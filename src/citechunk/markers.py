@@ -104,8 +104,3 @@ def strip_markers(markdown: str) -> str:
         pos = end + 1  # the newline after the marker, if any
     parts.append(markdown[pos:])
     return "".join(parts)
-
-
-def is_marker_line(line: str) -> bool:
-    """True when `line` (with or without its newline) is a page-marker line."""
-    return MARKER_RE.fullmatch(line.rstrip("\n")) is not None

@@ -97,7 +97,7 @@ def locate(uri: str | os.PathLike[str]) -> Location:
 
 
 @cache
-def _local_filesystem():  # type: ignore[no-untyped-def]
+def _local_filesystem():
     from pyarrow import fs
 
     return fs.LocalFileSystem()
@@ -117,13 +117,13 @@ def s3_settings() -> dict[str, str]:
     return settings
 
 
-def s3_filesystem():  # type: ignore[no-untyped-def]
+def s3_filesystem():
     """An S3 filesystem configured from the environment (see the module docstring)."""
     return _s3_filesystem(tuple(sorted(s3_settings().items())))
 
 
 @cache
-def _s3_filesystem(settings: tuple[tuple[str, str], ...]):  # type: ignore[no-untyped-def]
+def _s3_filesystem(settings: tuple[tuple[str, str], ...]):
     from pyarrow import fs
 
     return fs.S3FileSystem(**dict(settings))
@@ -160,7 +160,7 @@ def list_files(loc: Location, accept: Callable[[str], bool] | None = None) -> li
     return sorted((e for e in entries if accept is None or accept(e.rel)), key=lambda e: e.rel)
 
 
-def _mtime_ns(info) -> int:  # type: ignore[no-untyped-def]
+def _mtime_ns(info) -> int:
     return int(info.mtime_ns or 0)
 
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import re
+
+import pytest
 
 from citechunk.conversion.repairs.numbering import repair_numbering, section_number
 
@@ -112,3 +115,13 @@ def test_a_chapter_number_heading_joins_the_chapter_title_after_it() -> None:
     assert out[1][1].startswith("## 1 Securing data\n\n**Chapter 1.**\n\nRecent news\n\n")
     labels_only = [(1, "## 1\n\n## 2\n\n## 2.1 Scope\n\nx\n\n## 3 End\n\ny")]
     assert [t for _, t in levels(repair_numbering(labels_only))][:2] == ["1", "2"]
+
+
+def test_chapter_label_joins_are_logged_only_when_kept(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="citechunk.conversion.repairs.numbering")
+    too_few = [(1, "## 1\n\n## Introduction\n\ntext\n\n## 2 Scope\n\nmore")]
+    assert repair_numbering(too_few) == too_few  # fewer than 3 numbered headings: unchanged
+    assert "joined" not in caplog.text
+    kept = [(1, "## 1\n\n## Introduction\n\ntext\n\n## 2 Scope\n\nmore\n\n## 3 End\n\nx")]
+    assert levels(repair_numbering(kept))[0] == (2, "1 Introduction")
+    assert "1 chapter label(s) joined" in caplog.text

@@ -8,9 +8,11 @@ Rules (contract):
   the end of the document (CommonMark).
 - The heading stack is tagged by level: a heading pops every open heading of the same or a
   deeper level, so ``#`` A, ``###`` B, ``##`` C gives paths (A,), (A, B), (A, C).
-- Heading text is cleaned: trailing ``#`` run, emphasis markup and inline HTML tags removed,
-  whitespace collapsed; numbering such as ``2.1`` is kept. A heading whose cleaned text is empty
-  closes deeper headings but adds nothing to the path.
+- Heading text is cleaned to plain text: trailing ``#`` run, emphasis markup and inline HTML
+  tags removed, backslash escapes of ASCII punctuation resolved (``backoff\\_factor`` ->
+  ``backoff_factor``; an escaped character is never markup), whitespace collapsed; numbering
+  such as ``2.1`` is kept. A heading whose cleaned text is empty closes deeper headings but
+  adds nothing to the path.
 - Sections tile the document: the preamble [0, first heading) and then each heading line up to
   the next section heading. Page markers are not structure here (see `PageMap`).
 """
@@ -26,7 +28,7 @@ from typing import NamedTuple
 # lets the regex engine skip quickly to line starts; the first line is matched separately.
 _CANDIDATE_RE = re.compile(r"\n {0,3}(#{1,6}|`{3,}|~{3,})([^\n]*)")
 _FIRST_LINE_RE = re.compile(r" {0,3}(#{1,6}|`{3,}|~{3,})([^\n]*)")
-_NEEDS_CLEANING = re.compile(r"[*_~<#\t\r]|\s\s")
+_NEEDS_CLEANING = re.compile(r"[*_~<#\\\t\r]|\s\s")
 _TRAILING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _STRONG = re.compile(r"(\*\*|__)(.+?)\1")
 _EM_STAR = re.compile(r"(?<![\w*])\*(?=\S)(.+?)(?<=\S)\*(?![\w*])")
@@ -34,6 +36,13 @@ _EM_UNDER = re.compile(r"(?<![\w_])_(?=\S)(.+?)(?<=\S)_(?![\w_])")
 _STRIKE = re.compile(r"~~(.+?)~~")
 _EMPHASIS = (("**", _STRONG), ("__", _STRONG), ("~~", _STRIKE), ("*", _EM_STAR), ("_", _EM_UNDER))
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
+# CommonMark backslash escapes: a backslash before any ASCII punctuation character.
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+# While markup is removed, escaped characters wait in the Private Use Area (U+E021..U+E07E),
+# so an escaped `*` or `#` is never read as markup. Text already holding such characters
+# (symbol fonts map glyphs there) is unescaped after the markup pass instead.
+_PARK = 0xE000
+_PARKED_RE = re.compile("[\ue021-\ue07e]")
 
 
 class Section(NamedTuple):
@@ -63,12 +72,16 @@ def _inner(m: re.Match[str]) -> str:
 
 
 def clean_heading(raw: str) -> str:
-    """Heading text without closing hashes, emphasis, inline tags or extra whitespace."""
+    """Heading text without closing hashes, emphasis, inline tags, backslash escapes or extra
+    whitespace: plain text (an escaped ``\\*`` stays a literal ``*``)."""
     text = raw.strip()
     if text.startswith("**") and text.endswith("**") and text.count("*") == 4:
         text = text[2:-2].strip()  # the common `## **Title**` of PDF converters
     if not _NEEDS_CLEANING.search(text):
         return text
+    park = "\\" in text and not _PARKED_RE.search(text)
+    if park:
+        text = _ESCAPE.sub(lambda m: chr(_PARK + ord(m[1])), text)
     if "#" in text:
         text = _TRAILING_HASHES.sub("", text)
     if "<" in text:
@@ -77,6 +90,10 @@ def clean_heading(raw: str) -> str:
         if marks in text:
             text = pattern.sub(_inner, text)
     text = text.replace("**", "")
+    if park:
+        text = _PARKED_RE.sub(lambda m: chr(ord(m[0]) - _PARK), text)
+    elif "\\" in text:
+        text = _ESCAPE.sub(r"\1", text)
     return " ".join(text.split())
 
 

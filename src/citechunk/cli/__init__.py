@@ -8,7 +8,7 @@ exit (its `exit_code`: 2 for usage/configuration, 1 for failed work).
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
@@ -17,6 +17,7 @@ from .. import __version__
 from ..config import Config, load_config
 from ..errors import CitechunkError
 from ..logsetup import setup_logging
+from .options import Overrides, config_flags
 
 log = logging.getLogger("citechunk")
 
@@ -24,9 +25,14 @@ log = logging.getLogger("citechunk")
 @dataclass
 class State:
     config_path: str | None
+    overrides: Overrides = field(default_factory=dict)  # the group's flags (--log-format)
 
-    def config(self, overrides: dict[str, dict[str, Any]] | None = None) -> Config:
-        return load_config(self.config_path, overrides)
+    def config(self, overrides: Overrides | None = None) -> Config:
+        """Defaults < --config FILE < the group's flags < the command's flags."""
+        layered = {s: dict(v) for s, v in self.overrides.items()}
+        for section, values in (overrides or {}).items():
+            layered.setdefault(section, {}).update(values)
+        return load_config(self.config_path, layered)
 
 
 class CitechunkGroup(click.Group):
@@ -48,18 +54,13 @@ class CitechunkGroup(click.Group):
     help="TOML file layered over the defaults (see config/default.toml).",
 )
 @click.option("-v", "--verbose", count=True, help="More log output (-vv for debug).")
-@click.option(
-    "--log-format",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Log line format on stderr.",
-)
+@config_flags("run.log_format")
 @click.pass_context
-def main(ctx: click.Context, config_path: str | None, verbose: int, log_format: str) -> None:
+def main(ctx: click.Context, config_path: str | None, verbose: int, overrides: Overrides) -> None:
     """Turn PDFs into citable, heading-first chunks for retrieval."""
-    setup_logging(verbose, log_format)
-    ctx.obj = State(config_path)
+    state = State(config_path, overrides)
+    setup_logging(verbose, state.config().run.log_format)
+    ctx.obj = state
 
 
 pass_state = click.make_pass_decorator(State)

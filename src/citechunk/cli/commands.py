@@ -5,12 +5,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from pathlib import Path, PurePath
 
 import click
 
+from .. import __version__
 from ..chunking import chunk_markdown
-from ..conversion import convert, describe, read_markdown, save, saved_title
+from ..config import ChunkOptions
+from ..conversion import convert, describe, provenance_path, read_markdown, save
+from ..models import Chunk, Provenance
 from . import State, main, pass_state
+from .options import Overrides, config_flags
 
 
 @main.command("convert")
@@ -21,56 +26,19 @@ from . import State, main, pass_state
     type=click.Path(dir_okay=False),
     help="Write Markdown here (and OUTPUT.json with provenance); default stdout.",
 )
-@click.option("--backend", help="Conversion backend (see `citechunk backends`).")
-@click.option("--pages", help="Pages to convert, 1-based: 3-7 or 1,3,5-6.")
-@click.option("--password", help="Password for an encrypted PDF.")
-@click.option(
-    "--outline-repair/--no-outline-repair",
-    default=None,
-    help="Fix heading levels from the PDF outline, else the section numbers.",
-)
-@click.option(
-    "--docling-layout",
-    type=click.Choice(["offline", "model"]),
-    help="docling backend: built-in weight-free layout stage, or docling's layout model.",
-)
-@click.option(
-    "--docling-artifacts-path", help="docling backend: folder with docling's model weights."
-)
-@click.option(
-    "--no-pass",
-    "skip_passes",
-    multiple=True,
-    metavar="NAME",
-    help="Skip a conversion pass (repeatable; `citechunk passes` lists them), to bisect.",
+@config_flags(
+    "convert.backend",
+    "convert.pages",
+    "convert.password",
+    "convert.outline_repair",
+    "convert.docling_layout",
+    "convert.docling_artifacts_path",
+    "convert.skip_passes",
 )
 @pass_state
-def convert_cmd(
-    state: State,
-    pdf: str,
-    output: str | None,
-    backend: str | None,
-    pages: str | None,
-    password: str | None,
-    outline_repair: bool | None,
-    docling_layout: str | None,
-    docling_artifacts_path: str | None,
-    skip_passes: tuple[str, ...],
-) -> None:
+def convert_cmd(state: State, pdf: str, output: str | None, overrides: Overrides) -> None:
     """Convert PDF to Markdown with a <!-- page N --> line before each page."""
-    cfg = state.config(
-        {
-            "convert": {
-                "backend": backend,
-                "pages": pages,
-                "password": password,
-                "outline_repair": outline_repair,
-                "docling_layout": docling_layout,
-                "docling_artifacts_path": docling_artifacts_path,
-                "skip_passes": skip_passes or None,
-            }
-        }
-    )
+    cfg = state.config(overrides)
     doc = convert(pdf, cfg.convert)
     for warning in doc.provenance.warnings:
         click.echo(f"Warning: {pdf}: {warning}", err=True)
@@ -85,40 +53,62 @@ def convert_cmd(
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False), help="Write JSONL here; default stdout."
 )
-@click.option("--max-tokens", type=int, help="Hard limit per chunk, heading path included.")
-@click.option("--min-tokens", type=int, help="Merge smaller sibling sections up to this size.")
-@click.option("--overlap-tokens", type=int, help="Overlap between size-fallback pieces.")
-@click.option("--tokenizer", help="approx | tiktoken:<encoding> | hf:<tokenizer.json>.")
+@config_flags("chunk.max_tokens", "chunk.min_tokens", "chunk.overlap_tokens", "chunk.tokenizer")
 @pass_state
-def chunk_cmd(
-    state: State,
-    markdown_file: str,
-    output: str | None,
-    max_tokens: int | None,
-    min_tokens: int | None,
-    overlap_tokens: int | None,
-    tokenizer: str | None,
-) -> None:
+def chunk_cmd(state: State, markdown_file: str, output: str | None, overrides: Overrides) -> None:
     """Split page-marked Markdown into heading-first chunks (one JSON object per line)."""
-    cfg = state.config(
-        {
-            "chunk": {
-                "max_tokens": max_tokens,
-                "min_tokens": min_tokens,
-                "overlap_tokens": overlap_tokens,
-                "tokenizer": tokenizer,
-            }
-        }
+    cfg = state.config(overrides)
+    path = Path(markdown_file)
+    prov_file = provenance_path(path)
+    prov = (
+        Provenance.from_dict(json.loads(prov_file.read_text(encoding="utf-8")))
+        if prov_file.is_file()
+        else None
     )
-    markdown = read_markdown(markdown_file)
-    chunks = chunk_markdown(markdown, cfg.chunk, saved_title(markdown_file))
-    lines = [json.dumps(dataclasses.asdict(c), ensure_ascii=False) + "\n" for c in chunks]
+    chunks = chunk_markdown(read_markdown(path), cfg.chunk, prov.title if prov else "")
+    records = chunk_records(chunks, path.name, prov, cfg.chunk)
+    lines = [json.dumps(r, ensure_ascii=False) + "\n" for r in records]
     if output:
         from ..fsutil import atomic_write_text
 
         atomic_write_text(output, "".join(lines))
     else:
         sys.stdout.writelines(lines)
+
+
+def chunk_records(
+    chunks: list[Chunk], markdown_name: str, prov: Provenance | None, options: ChunkOptions
+) -> list[dict[str, object]]:
+    """Chunk records with ingest's fields (`export.ChunkRecord`), filled where known.
+
+    ``source_file`` is the provenance's source (its file name when the path is absolute), else
+    the Markdown file's name; ``markdown_file`` is the Markdown file's name (relative to its
+    folder); without provenance ``source_sha256`` and ``backend`` are empty. ``chunk_id`` hashes
+    what produced the text (backend, its version and options from the provenance, the chunk
+    options), so it differs from the id `ingest` gives the same chunk."""
+    from ..export import SCHEMA_VERSION, config_fingerprint, make_records
+
+    source = prov.source.replace("\\", "/") if prov else markdown_name
+    if PurePath(source).is_absolute() or ".." in PurePath(source).parts:
+        source = PurePath(source).name
+    produced = {
+        "citechunk_version": __version__,
+        "backend": prov.backend if prov else "",
+        "backend_version": prov.backend_version if prov else "",
+        "convert": {k: v for k, v in (prov.options if prov else {}).items() if k != "password"},
+        "chunk": dataclasses.asdict(options),
+        "schema_version": SCHEMA_VERSION,
+    }
+    records = make_records(
+        chunks,
+        source_file=source,
+        source_sha256=prov.source_sha256 if prov else "",
+        markdown_file=markdown_name,
+        tokenizer=options.tokenizer,
+        backend=prov.backend if prov else "",
+        config_fingerprint=config_fingerprint(produced),
+    )
+    return [r.to_dict() for r in records]
 
 
 @main.command("backends")

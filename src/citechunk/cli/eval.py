@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections import Counter
 from collections.abc import Sequence
 
 import click
@@ -12,12 +11,13 @@ from rich.console import Console
 from rich.table import Table
 
 from ..config import Config
-from ..evaluation import EvalReport, QuestionResult, evaluate
+from ..evaluation import EvalReport, evaluate
 from ..evaluation.compare import CompareReport, compare
 from ..evaluation.data import EvalChunk, load_chunk_set, load_questions
-from ..evaluation.metrics import PAST_WINDOW
+from ..evaluation.misses import cause_counts, miss_record, misses
 from ..evaluation.retrieval import RETRIEVERS, make_retriever
 from . import State, main, pass_state
+from .options import Overrides, config_flags
 
 
 def _pct(x: float) -> str:
@@ -75,11 +75,11 @@ def _snippet(text: str, width: int = 300) -> str:
 
 
 def print_misses(console: Console, report: EvalReport) -> None:
-    misses: list[QuestionResult] = [r for r in report.results if not r.found or not r.page_correct]
-    console.print(f"[bold]{report.retriever}: {len(misses)} misses / wrong pages[/bold]")
-    console.print(f"  causes: {reason_counts(misses)}", markup=False, highlight=False)
+    missed = misses(report)
+    console.print(f"[bold]{report.retriever}: {len(missed)} misses / wrong pages[/bold]")
+    console.print(f"  causes: {cause_counts(missed)}", markup=False, highlight=False)
     chunks = report.chunk_set.chunks
-    for r in misses:
+    for r in missed:
         q = r.question
         what = r.reason if not r.found else f"found at rank {r.rank}, wrong page"
         console.print(f"\n[bold]{q.id or '-'}[/bold] {q.pdf} p. {q.page}: {what}", markup=True)
@@ -90,19 +90,6 @@ def print_misses(console: Console, report: EvalReport) -> None:
         holder = r.hit if r.hit is not None else r.answer_chunk
         if holder is not None:
             _print_chunk(console, f"answer chunk (rank {r.rank or r.answer_rank})", chunks[holder])
-
-
-def reason_counts(results: Sequence[QuestionResult]) -> str:
-    """ "ranked low 7 (answer past the model's input window 5), ..." for a list of misses."""
-    counts: Counter[str] = Counter()
-    for r in results:
-        cause = r.reason.split(" (")[0].split(";")[0] if r.reason else "wrong page"
-        counts[cause] += 1
-        if PAST_WINDOW in r.reason:
-            counts[PAST_WINDOW] += 1
-    past = counts.pop(PAST_WINDOW, 0)
-    parts = [f"{cause} {n}" for cause, n in counts.most_common()]
-    return ", ".join(parts) + (f" (of which {PAST_WINDOW}: {past})" if past else "")
 
 
 def _print_chunk(console: Console, label: str, c: EvalChunk) -> None:
@@ -150,10 +137,7 @@ def _retrievers(cfg: Config, names: tuple[str, ...]) -> list[str]:
     type=click.Choice(RETRIEVERS),
     help="bm25 or embedding; repeat for both (default: config eval.retriever).",
 )
-@click.option("--k", type=int, help="Top-k chunks a question may be found in.")
-@click.option(
-    "--model-path", help="Local sentence-transformers model folder for --retriever embedding."
-)
+@config_flags("eval.k", "eval.model_path")
 @click.option(
     "--compare",
     "do_compare",
@@ -161,7 +145,10 @@ def _retrievers(cfg: Config, names: tuple[str, ...]) -> list[str]:
     help="Re-chunk OUT/markdown with several configurations and compare them.",
 )
 @click.option(
-    "--misses", is_flag=True, help="Show each miss with the chunk retrieved instead and why."
+    "--misses",
+    "show_misses",
+    is_flag=True,
+    help="Show each miss with the chunk retrieved instead and why.",
 )
 @click.option(
     "--by",
@@ -176,15 +163,14 @@ def eval_cmd(
     questions: str,
     chunks_path: str,
     retrievers: tuple[str, ...],
-    k: int | None,
-    model_path: str | None,
+    overrides: Overrides,
     do_compare: bool,
-    misses: bool,
+    show_misses: bool,
     by_field: str | None,
     as_json: bool,
 ) -> None:
     """Measure how often a retriever finds the chunk holding each answer, on the right page."""
-    cfg = state.config({"eval": {"k": k, "model_path": model_path}})
+    cfg = state.config(overrides)
     names = _retrievers(cfg, retrievers)
     qs = load_questions(questions)
     console = make_console() if not as_json else None
@@ -209,39 +195,11 @@ def eval_cmd(
             for g in rep.breakdown(by_field) if by_field else ():
                 group = {"retriever": rep.retriever, "by": by_field, **dataclasses.asdict(g)}
                 click.echo(json.dumps(group, ensure_ascii=False))
-            for r in rep.results if misses else ():
-                if not r.found or not r.page_correct:
-                    click.echo(json.dumps(miss_record(rep, r), ensure_ascii=False))
+            for r in misses(rep) if show_misses else ():
+                click.echo(json.dumps(miss_record(rep, r), ensure_ascii=False))
         return
     console.print(summary_table(reports))
     if by_field:
         console.print(breakdown_table(reports, by_field))
-    for rep in reports if misses else ():
+    for rep in reports if show_misses else ():
         print_misses(console, rep)
-
-
-def miss_record(report: EvalReport, r: QuestionResult) -> dict[str, object]:
-    """A JSON-ready description of one miss (or wrong page) and the chunk retrieved instead."""
-    shown = r.hit if r.hit is not None else (r.retrieved[0] if r.retrieved else None)
-    chunk = report.chunk_set.chunks[shown] if shown is not None else None
-    return {
-        "retriever": report.retriever,
-        **r.question.to_dict(),
-        "found": r.found,
-        "page_correct": r.page_correct,
-        "reason": r.reason,
-        "answer_rank": r.answer_rank,
-        "answer_chunk_id": None
-        if r.answer_chunk is None
-        else report.chunk_set.chunks[r.answer_chunk].chunk_id,
-        "chunk": None
-        if chunk is None
-        else {
-            "document": chunk.document,
-            "first_page": chunk.first_page,
-            "last_page": chunk.last_page,
-            "heading_path": list(chunk.heading_path),
-            "chunk_id": chunk.chunk_id,
-            "text": chunk.text,
-        },
-    }

@@ -12,7 +12,6 @@ import contextlib
 import logging
 import sys
 from collections.abc import Iterator
-from typing import Any
 
 import click
 from rich.console import Console
@@ -30,6 +29,7 @@ from rich.table import Table
 from ..runner import RunReport, ingest
 from ..runner.work import FileResult
 from . import State, main, pass_state
+from .options import Overrides, config_flags
 
 log = logging.getLogger("citechunk.runner")
 
@@ -57,12 +57,12 @@ def _logs_above(console: Console) -> Iterator[None]:
     handlers = [
         h for h in logging.getLogger("citechunk").handlers if isinstance(h, logging.StreamHandler)
     ]
-    saved = [h.setStream(_ConsoleStream(console)) for h in handlers]  # type: ignore[arg-type]
+    saved = [h.setStream(_ConsoleStream(console)) for h in handlers]
     try:
         yield
     finally:
         for h, stream in zip(handlers, saved, strict=True):
-            h.setStream(stream)  # type: ignore[arg-type]
+            h.setStream(stream)
 
 
 class BarProgress:
@@ -139,52 +139,26 @@ def _summary(report: RunReport, console: Console) -> None:
         )
 
 
-def _overrides(opts: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {
-        "convert": {"backend": opts["backend"]},
-        "chunk": {"max_tokens": opts["max_tokens"]},
-        "export": {
-            "format": opts["fmt"],
-            "include": opts["include"] or None,
-            "exclude": opts["exclude"] or None,
-        },
-        "run": {
-            "workers": opts["workers"],
-            "threads_per_worker": opts["threads_per_worker"],
-            "timeout": opts["timeout"],
-            "full": opts["full"] or None,
-            "executor": opts["executor"],
-            "ray_address": opts["ray_address"],
-        },
-    }
-
-
 @main.command("ingest")
 @click.argument("input_path", metavar="INPUT", type=click.Path())
 @click.option("-o", "--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
-@click.option("--format", "fmt", type=click.Choice(["parquet", "jsonl"]), help="Chunk file format.")
-@click.option("--backend", help="Conversion backend (see `citechunk backends`).")
-@click.option("--workers", type=click.IntRange(min=0), help="Parallel processes (0 = all cores).")
-@click.option(
-    "--threads-per-worker",
-    type=click.IntRange(min=1),
-    help="Threads each worker's libraries may use (default 1: N workers use N cores).",
+@config_flags(
+    "export.format",
+    "convert.backend",
+    "run.workers",
+    "run.threads_per_worker",
+    "run.timeout",
+    "run.full",
+    "run.executor",
+    "run.ray_address",
+    "export.include",
+    "export.exclude",
+    "chunk.max_tokens",
 )
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Seconds per file.")
-@click.option("--full", is_flag=True, default=False, help="Reprocess every file.")
-@click.option(
-    "--executor",
-    type=click.Choice(["local", "ray"]),
-    help="local processes, or Ray (pip install 'citechunk[ray]').",
-)
-@click.option("--ray-address", help="Ray cluster to join (default: a private local Ray).")
-@click.option("--include", multiple=True, help="Glob of files to ingest (repeatable).")
-@click.option("--exclude", multiple=True, help="Glob of files to leave out (repeatable).")
-@click.option("--max-tokens", type=int, help="Hard limit per chunk, heading path included.")
 @pass_state
-def ingest_cmd(state: State, input_path: str, out: str, **opts: Any) -> None:
+def ingest_cmd(state: State, input_path: str, out: str, overrides: Overrides) -> None:
     """Convert, chunk and export every PDF under INPUT into OUT, incrementally."""
-    cfg = state.config(_overrides(opts))
+    cfg = state.config(overrides)
     err = Console(stderr=True)
     if err.is_terminal:
         bar = BarProgress(err)

@@ -1,4 +1,9 @@
-"""`citechunk inspect OUT [--doc NAME --chunk N]`: rich tables over `citechunk.export.inspect`."""
+"""`citechunk inspect OUT [--doc NAME --chunk N]`: rich tables over `citechunk.export.inspect`.
+
+On a terminal the tables fit the screen (long cells fold); written to a file or a pipe, each
+table or panel is as wide as its content, so no file name, heading path or text is cut or
+folded (one row per line, ready for grep).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,9 @@ import dataclasses
 import json
 
 import click
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -22,6 +28,16 @@ from ..export.inspect import (
     show_chunk,
 )
 from . import main
+
+_UNLIMITED = 1_000_000  # columns to measure a renderable's natural width in
+
+
+def _show(console: Console, renderable: RenderableType) -> None:
+    """Print `renderable`: fitted to a terminal, else at its content's full width."""
+    if not console.is_terminal:
+        options = console.options.update_width(_UNLIMITED)
+        console.width = max(1, Measurement.get(console, options, renderable).maximum)
+    console.print(renderable)
 
 
 def _row(table: Table, *cells: str) -> None:
@@ -66,13 +82,14 @@ def _documents(report: InspectReport) -> Table:
     return t
 
 
-def _chunks(title: str, chunks: tuple[ChunkSummary, ...]) -> Table:
+def _chunks(title: str, chunks: tuple[ChunkSummary, ...], fit: bool) -> Table:
+    """The chunk list; `fit` (a terminal) caps the document and heading path columns."""
     t = Table(title=escape(title))
-    t.add_column("document", overflow="fold", max_width=24)
+    t.add_column("document", overflow="fold", max_width=24 if fit else None)
     t.add_column("#", justify="right", no_wrap=True)
     t.add_column("tokens", justify="right", no_wrap=True)
     t.add_column("pages", justify="right", no_wrap=True)
-    t.add_column("heading path", overflow="fold", max_width=30)
+    t.add_column("heading path", overflow="fold", max_width=30 if fit else None)
     t.add_column("text", overflow="fold", ratio=1)
     for c in chunks:
         pages = (
@@ -84,15 +101,16 @@ def _chunks(title: str, chunks: tuple[ChunkSummary, ...]) -> Table:
 
 
 def render_report(console: Console, report: InspectReport) -> None:
-    console.print(_overview(report))
-    console.print(_documents(report))
+    _show(console, _overview(report))
+    _show(console, _documents(report))
     if report.tokens is None:
         return
-    console.print(_chunks("Smallest chunks", report.smallest))
-    console.print(_chunks("Largest chunks", report.largest))
+    fit = console.is_terminal
+    _show(console, _chunks("Smallest chunks", report.smallest, fit))
+    _show(console, _chunks("Largest chunks", report.largest, fit))
     if report.empty_heading:
         title = f"Chunks with an empty heading path ({report.empty_heading_count} in all)"
-        console.print(_chunks(title, report.empty_heading))
+        _show(console, _chunks(title, report.empty_heading, fit))
 
 
 def render_chunk(console: Console, view: ChunkView) -> None:
@@ -116,12 +134,13 @@ def render_chunk(console: Console, view: ChunkView) -> None:
     ]
     for key, value in rows:
         _row(t, key, value)
-    console.print(t)
-    console.print(Panel(Text(r.text), title="text (what is embedded)"))
+    _show(console, t)
+    _show(console, Panel(Text(r.text), title="text (what is embedded)"))
     if view.markdown_span is not None:
-        console.print(Panel(Text(view.markdown_span), title="Markdown span (char_start:char_end)"))
+        span = Panel(Text(view.markdown_span), title="Markdown span (char_start:char_end)")
+        _show(console, span)
     for problem in view.problems:
-        console.print(Text(f"Citation problem: {problem}", style="bold red"))
+        _show(console, Text(f"Citation problem: {problem}", style="bold red"))
 
 
 def _json(value: object) -> str:
@@ -159,7 +178,7 @@ def inspect_cmd(
         if as_json:
             click.echo(_json({"source_file": source, "chunks": chunks}))
         else:
-            console.print(_chunks(f"Chunks of {source}", chunks))
+            _show(console, _chunks(f"Chunks of {source}", chunks, console.is_terminal))
     else:
         report = inspect(out, top=top)
         if as_json:

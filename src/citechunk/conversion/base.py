@@ -243,13 +243,15 @@ def page_ranges(pages: Sequence[int]) -> str:
 
 
 def parse_pages(spec: str, page_count: int) -> list[int]:
-    """1-based page numbers selected by `spec` ("" = all; "3-7"; "1,3,5-6"), in order, unique.
+    """1-based page numbers selected by `spec` ("" = all; "3-7"; "1,3,5-6"; "4-" to the end).
 
-    Pages past the end are an error naming the spec.
+    The result is normalised: ascending and without repeats, whatever the written order
+    ("5-6,1,5" -> [1, 5, 6]), so pages, markers and chunk page ranges always run forward.
+    A malformed part or a page outside the document is an error naming the spec.
     """
     if not spec.strip():
         return list(range(1, page_count + 1))
-    pages: list[int] = []
+    pages: set[int] = set()
     for part in spec.split(","):
         part = part.strip()
         try:
@@ -262,5 +264,5 @@ def parse_pages(spec: str, page_count: int) -> list[int]:
             raise ConfigError(f"pages {spec!r}: '{part}' is not a page or range like 3-7") from None
         if lo < 1 or hi < lo or hi > page_count:
             raise ConfigError(f"pages {spec!r}: '{part}' is outside 1-{page_count}")
-        pages.extend(p for p in range(lo, hi + 1) if p not in pages)
-    return pages
+        pages.update(range(lo, hi + 1))
+    return sorted(pages)

@@ -4,8 +4,15 @@
 text-layer check, the passes and the provenance are shared):
 
 1. pymupdf4llm converts the pages (``page_chunks=True``): with ``use_layout`` the layout model
-   path (``document_layout.parse_document``), otherwise the classic ``pymupdf_rag`` path; the
-   choice is made per call; on the layout path the parsed boxes are fixed before rendering
+   path (``document_layout.parse_document``), otherwise the classic ``pymupdf_rag`` path,
+   chosen per call. PyMuPDF keeps its layout model in one module global
+   (``pymupdf._get_layout``), set as soon as ``pymupdf.layout`` is imported (``import pymupdf``
+   does that when pymupdf-layout is installed); a host may clear it with
+   ``pymupdf4llm.use_layout(False)``. The layout path then installs the model for the call
+   only and puts the previous value back afterwards, under a lock (`_extract`), so citechunk
+   leaves that global as it found it; the classic path leaves it alone (PyMuPDF's table finder
+   consults the model whenever it is installed). On the layout path the parsed boxes are fixed
+   before rendering
    (`tablecheck.replace_disagreeing_tables`, `split_columns`, `reading_order.read_columns`,
    `detach_margin_notes`, `spans.join_subscripts`);
 2. with ``strip_headers_footers``, page-header / page-footer boxes found by the layout model are
@@ -20,6 +27,7 @@ import contextlib
 import io
 import logging
 import re
+import threading
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache
@@ -62,33 +70,58 @@ def layout_installed() -> bool:
     return importlib.util.find_spec("pymupdf.layout") is not None
 
 
-def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str, Any]]:
-    """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes")."""
-    zero_based = [p - 1 for p in pages]
-    if use_layout:
-        import pymupdf
-        import pymupdf.layout
-        from pymupdf4llm.helpers import document_layout
+_LAYOUT_GLOBAL_LOCK = threading.Lock()  # guards pymupdf._get_layout while _extract swaps it
 
-        if not callable(getattr(pymupdf, "_get_layout", None)):
-            pymupdf.layout.activate()  # someone called pymupdf4llm.use_layout(False)
-        parsed = document_layout.parse_document(
-            doc, pages=zero_based, use_ocr=False, force_text=True
-        )
-        for page in parsed.pages:
-            page.boxes = replace_disagreeing_tables(page.boxes, page.fulltext or [])
-            page.boxes = split_columns(page.boxes, document_layout.LayoutBox)
-            page.boxes = read_columns(page.boxes, page.width)
-            page.boxes = detach_margin_notes(page.boxes, document_layout.LayoutBox)
-            page.boxes = join_subscripts(page.boxes)
-        chunks = parsed.to_markdown(header=True, footer=True, page_chunks=True)
-    else:
+
+@cache
+def _layout_function() -> Any:
+    """PyMuPDF's layout model function, made once without leaving it installed."""
+    import pymupdf
+    import pymupdf.layout
+
+    previous, pymupdf._get_layout = pymupdf._get_layout, None
+    try:
+        pymupdf.layout.activate()
+        return pymupdf._get_layout
+    finally:
+        pymupdf._get_layout = previous
+
+
+def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str, Any]]:
+    """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes").
+
+    The layout path needs PyMuPDF's process-wide layout function (module docstring): when a
+    host cleared it, it is installed for this call only and the host's value restored. The
+    lock makes layout parses in one process run one at a time (citechunk's parallelism is
+    processes; the layout inference itself is serialised inside pymupdf4llm anyway)."""
+    zero_based = [p - 1 for p in pages]
+    if not use_layout:
         from pymupdf4llm.helpers import pymupdf_rag
 
         chunks = pymupdf_rag.to_markdown(
             doc, pages=zero_based, page_chunks=True, show_progress=False
         )
-    return list(chunks)
+        return list(chunks)
+    import pymupdf
+    from pymupdf4llm.helpers import document_layout
+
+    with _LAYOUT_GLOBAL_LOCK:
+        previous = pymupdf._get_layout
+        if not callable(previous):
+            pymupdf._get_layout = _layout_function()
+        try:
+            parsed = document_layout.parse_document(
+                doc, pages=zero_based, use_ocr=False, force_text=True
+            )
+        finally:
+            pymupdf._get_layout = previous
+    for page in parsed.pages:
+        page.boxes = replace_disagreeing_tables(page.boxes, page.fulltext or [])
+        page.boxes = split_columns(page.boxes, document_layout.LayoutBox)
+        page.boxes = read_columns(page.boxes, page.width)
+        page.boxes = detach_margin_notes(page.boxes, document_layout.LayoutBox)
+        page.boxes = join_subscripts(page.boxes)
+    return list(parsed.to_markdown(header=True, footer=True, page_chunks=True))
 
 
 def _body_edges(boxes: list[Any]) -> tuple[float, float] | None:
@@ -108,7 +141,7 @@ def _body_edges(boxes: list[Any]) -> tuple[float, float] | None:
     return (float(min(lefts)), float(max(rights))) if lefts and rights else None
 
 
-def _is_margin(span: dict[str, Any], left: float, right: float) -> bool:
+def _is_margin(span: dict[str, Any], left: float) -> bool:
     """Left margin only: ragged-right text makes any right edge unreliable."""
     text = span["text"].strip()
     return span["bbox"][2] < left - MARGIN_GAP and len(text) > 1 and not _MARK_RE.match(text)
@@ -137,9 +170,9 @@ def detach_margin_notes(boxes: list[Any], box_type: Any) -> list[Any]:
             continue
         notes: list[dict[str, Any]] = []
         for line in box.textlines:
-            margin = [s for s in line["spans"] if _is_margin(s, left, right)]
+            margin = [s for s in line["spans"] if _is_margin(s, left)]
             if margin and any(_is_body(s, left, right) for s in line["spans"]):
-                line["spans"] = [s for s in line["spans"] if not _is_margin(s, left, right)]
+                line["spans"] = [s for s in line["spans"] if not _is_margin(s, left)]
                 notes.append({"bbox": margin[0]["bbox"], "spans": margin})
         box.textlines = [line for line in box.textlines if line["spans"]]
         for note in notes:

@@ -74,7 +74,7 @@ def _line(block_no: int, raw: Mapping[str, Any]) -> Line | None:
     text = "".join(str(s["text"]) for s in raw["spans"]).strip()
     return Line(
         text=text,
-        box=tuple(raw["bbox"]),  # type: ignore[arg-type]
+        box=tuple(raw["bbox"]),
         block=block_no,
         size=max(float(s.get("size", 0.0)) for s in spans),
         bold=all(int(s.get("flags", 0)) & BOLD_FLAG for s in spans),

@@ -214,11 +214,3 @@ def load_chunk_set(path: str | os.PathLike[str]) -> ChunkSet:
     chunks = tuple(chunk_from_dict(r, f"{p} record {i}") for i, r in enumerate(rows))
     documents = _markdown_texts(p, rows) if p.is_dir() else {}
     return ChunkSet(chunks, documents)
-
-
-def chunk_set_from_records(
-    records: Iterable[Mapping[str, Any]], documents: Mapping[str, str] | None = None
-) -> ChunkSet:
-    """A chunk set from records in memory (dicts with the chunk record fields)."""
-    chunks = tuple(chunk_from_dict(r, f"record {i}") for i, r in enumerate(records))
-    return ChunkSet(chunks, dict(documents or {}))

@@ -13,15 +13,18 @@ Definitions (shared with ``shared/eval/check_retrieval.py``):
 * answer-visible (dense retrievers only): some chunk holds the answer inside the part of its
   text the model reads (MiniLM truncates at 256 word pieces); the ceiling for that model.
 
-A miss gets a `reason`: the answer chunk ranked below k (with its rank), the answer split by a
-chunk boundary (intact in the document text but in no chunk), or lost in extraction (not in the
-document text either); "not intact" when the document text is unknown. A dense retriever's
-ranked-low miss whose answer chunk holds the answer only past the model's window says so.
+A miss (not found, or found on a wrong page) gets a `MissCause`: the answer chunk ranked below
+k (with its rank), the answer split by a chunk boundary (intact in the document text but in no
+chunk), lost in extraction (not in the document text either), "not intact" when the document
+text is unknown, no chunks for the document at all, or found on the wrong page. A dense
+retriever's ranked-low miss whose answer chunk holds the answer only past the model's window
+has `past_window` set. `QuestionResult.reason` is the human wording of both.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,11 +33,19 @@ from .data import ChunkSet, EvalChunk, Question
 from .match import contains_normalized, normalized
 from .retrieval import Index
 
-RANKED_LOW = "ranked low"
-BOUNDARY = "split by chunk boundary"
-EXTRACTION = "lost in extraction"
-NOT_INTACT = "not intact"
-NO_DOCUMENT = "document has no chunks"
+
+class MissCause(enum.Enum):
+    """Why a question missed; the value is the wording reports use."""
+
+    RANKED_LOW = "ranked low"
+    BOUNDARY = "split by chunk boundary"
+    EXTRACTION = "lost in extraction"
+    NOT_INTACT = "not intact"
+    NO_DOCUMENT = "document has no chunks"
+    WRONG_PAGE = "wrong page"
+
+
+PAST_WINDOW = "answer past the model's input window"
 
 
 @dataclass(frozen=True)
@@ -43,7 +54,8 @@ class QuestionResult:
 
     `hit` is the first top-k chunk holding the answer (None when not found); `retrieved` the
     top-k chunk indices; `answer_chunk` / `answer_rank` the best-ranked chunk holding the answer
-    and its rank over the whole set (only computed for misses whose answer is intact).
+    and its rank over the whole set (only computed for misses whose answer is intact). `cause`
+    is None exactly when the question was found on a right page.
     """
 
     question: Question
@@ -52,14 +64,25 @@ class QuestionResult:
     rank: int | None
     page_correct: bool
     intact: bool
-    reason: str = ""
+    cause: MissCause | None = None
     answer_chunk: int | None = None
     answer_rank: int | None = None
     visible: bool | None = None
+    past_window: bool = False  # a ranked-low answer the dense model reads only past its window
 
     @property
     def found(self) -> bool:
         return self.hit is not None
+
+    @property
+    def reason(self) -> str:
+        """ "ranked low (rank 7); answer past the model's input window", "" for no miss."""
+        if self.cause is None:
+            return ""
+        text = self.cause.value
+        if self.cause is MissCause.RANKED_LOW and self.answer_rank is not None:
+            text += f" (rank {self.answer_rank})"
+        return f"{text}; {PAST_WINDOW}" if self.past_window else text
 
 
 @dataclass(frozen=True)
@@ -168,12 +191,14 @@ class _Matcher:
     def holders(self, q: Question, answer: str) -> list[int]:
         return [i for i in self.by_doc.get(q.pdf, []) if contains_normalized(self.norm[i], answer)]
 
-    def not_intact_reason(self, q: Question, answer: str) -> str:
+    def not_intact_cause(self, q: Question, answer: str) -> MissCause:
         if q.pdf not in self.by_doc:
-            return NO_DOCUMENT
+            return MissCause.NO_DOCUMENT
         if q.pdf not in self.doc_norm:
-            return NOT_INTACT
-        return BOUNDARY if contains_normalized(self.doc_norm[q.pdf], answer) else EXTRACTION
+            return MissCause.NOT_INTACT
+        if contains_normalized(self.doc_norm[q.pdf], answer):
+            return MissCause.BOUNDARY
+        return MissCause.EXTRACTION
 
 
 def _score(m: _Matcher, q: Question, top: Sequence[int]) -> QuestionResult:
@@ -183,9 +208,10 @@ def _score(m: _Matcher, q: Question, top: Sequence[int]) -> QuestionResult:
         if m.holds(i, q, answer):
             c = m.chunks[i]
             ok = c.first_page <= q.page <= c.last_page
-            return QuestionResult(q, tuple(top), i, rank, ok, intact)
-    reason = RANKED_LOW if intact else m.not_intact_reason(q, answer)
-    return QuestionResult(q, tuple(top), None, None, False, intact, reason)
+            cause = None if ok else MissCause.WRONG_PAGE
+            return QuestionResult(q, tuple(top), i, rank, ok, intact, cause)
+    cause = MissCause.RANKED_LOW if intact else m.not_intact_cause(q, answer)
+    return QuestionResult(q, tuple(top), None, None, False, intact, cause)
 
 
 def _rank_misses(m: _Matcher, index: Index, results: list[QuestionResult]) -> list[QuestionResult]:
@@ -201,17 +227,12 @@ def _rank_misses(m: _Matcher, index: Index, results: list[QuestionResult]) -> li
         best = next(
             ((p, i) for p, i in enumerate(order, 1) if m.holds(i, r.question, answer)), None
         )
-        reason = f"{RANKED_LOW} (rank {best[0]})" if best else RANKED_LOW
         out[n] = dataclasses.replace(
             r,
-            reason=reason,
             answer_rank=best[0] if best else None,
             answer_chunk=best[1] if best else None,
         )
     return out
-
-
-PAST_WINDOW = "answer past the model's input window"
 
 
 def _visibility(m: _Matcher, index: Index, results: list[QuestionResult]) -> list[QuestionResult]:
@@ -230,10 +251,8 @@ def _visibility(m: _Matcher, index: Index, results: list[QuestionResult]) -> lis
     for r in results:
         answer = normalized(r.question.answer)
         visible = any(contains_normalized(reads(i), answer) for i in m.holders(r.question, answer))
-        reason = r.reason
-        if r.answer_chunk is not None and not contains_normalized(reads(r.answer_chunk), answer):
-            reason = f"{reason}; {PAST_WINDOW}"
-        out.append(dataclasses.replace(r, visible=visible, reason=reason))
+        past = r.answer_chunk is not None and not contains_normalized(reads(r.answer_chunk), answer)
+        out.append(dataclasses.replace(r, visible=visible, past_window=past))
     return out
 
 

@@ -72,8 +72,9 @@ def output_config(config: Config) -> dict[str, Any]:
     }
 
 
-def _executor(config: Config, workers: int, log_format: str) -> Executor:
-    setup = WorkerSetup.current(config.convert.backend, log_format, config.run.threads_per_worker)
+def _executor(config: Config, workers: int) -> Executor:
+    run = config.run
+    setup = WorkerSetup.current(config.convert.backend, run.log_format, run.threads_per_worker)
     if config.run.executor == "local":
         return LocalExecutor(workers, config.run.timeout, setup)
     if config.run.executor == "ray":  # hook owned by ray_executor.py (issue 7)
@@ -144,7 +145,7 @@ def _execute(
     jobs: list[Job], config: Config, workers: int, manifest: Manifest, progress: Progress | None
 ) -> list[FileResult]:
     """Run the jobs; record, log and report each result as it arrives."""
-    executor = _executor(config, min(workers, len(jobs)), _log_format())
+    executor = _executor(config, min(workers, len(jobs)))
     on_start = (lambda j: progress.started(j.source_file)) if progress else None
     done: list[FileResult] = []
     for r in executor.run(jobs, on_start):
@@ -248,10 +249,3 @@ def _public(config: Config) -> dict[str, Any]:
     if data["convert"].get("password"):
         data["convert"]["password"] = "***"
     return data
-
-
-def _log_format() -> str:
-    from ..logsetup import JsonFormatter
-
-    handlers = logging.getLogger("citechunk").handlers
-    return "json" if any(isinstance(h.formatter, JsonFormatter) for h in handlers) else "text"

@@ -162,13 +162,12 @@ def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     """Numbered headings nest under the open heading whose number prefixes theirs, and a chapter
     label joins the title after it (module docstring). Returns new (page, Markdown) pairs."""
     split = split_pages(pages)
-    if join_chapter_labels(split):
-        log.debug("chapter-number headings joined with their titles")
+    joined = join_chapter_labels(split)
     headings = _entries(split)
     numbered = [h for h in headings if h.number is not None]
     tops = {h.number[0] for h in numbered if h.number}
     if len(numbered) < MIN_NUMBERED or len(tops) < 2 or all(h.bold for h in numbered):
-        return list(pages)
+        return list(pages)  # not a numbered document: the chapter-label joins are dropped too
     first, last = headings.index(numbered[0]), headings.index(numbered[-1])
     base = _base_level([(h.level, len(h.number)) for h in numbered if h.number and not h.bold])
     current = base  # level of the numbered section we are in
@@ -191,5 +190,10 @@ def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
             title = _BOLD_LINE_RE.sub(r"\1", split[k][i]) if bold else split[k][i]
             split[k][i] = make_heading(new, HEADING_RE.sub(r"\2", title))
             changed += 1
-    log.debug("numbering repair: %d heading level(s) changed", changed)
+    log.debug(
+        "numbering repair: %d chapter label(s) joined with their titles, %d heading level(s)"
+        " changed",
+        joined,
+        changed,
+    )
     return join_pages(pages, split)
