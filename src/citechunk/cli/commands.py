@@ -37,6 +37,18 @@ from . import State, main, pass_state
 @click.option(
     "--docling-artifacts-path", help="docling backend: folder with docling's model weights."
 )
+@click.option(
+    "--ocr",
+    type=click.Choice(["auto", "off", "force"]),
+    help="OCR pages without a usable text layer (auto), every page (force) or none (off).",
+)
+@click.option("--ocr-engine", type=click.Choice(["tesseract", "rapidocr"]), help="OCR engine.")
+@click.option(
+    "--ocr-language",
+    "ocr_languages",
+    multiple=True,
+    help="Tesseract language code (repeatable), e.g. eng, deu.",
+)
 @pass_state
 def convert_cmd(
     state: State,
@@ -48,6 +60,9 @@ def convert_cmd(
     outline_repair: bool | None,
     docling_layout: str | None,
     docling_artifacts_path: str | None,
+    ocr: str | None,
+    ocr_engine: str | None,
+    ocr_languages: tuple[str, ...],
 ) -> None:
     """Convert PDF to Markdown with a <!-- page N --> line before each page."""
     cfg = state.config(
@@ -59,6 +74,9 @@ def convert_cmd(
                 "outline_repair": outline_repair,
                 "docling_layout": docling_layout,
                 "docling_artifacts_path": docling_artifacts_path,
+                "ocr": ocr,
+                "ocr_engine": ocr_engine,
+                "ocr_languages": ocr_languages or None,
             }
         }
     )

@@ -123,6 +123,7 @@ def _summary(report: RunReport, console: Console) -> None:
         ("with warnings", len(report.with_warnings)),
         ("pages", report.pages),
         ("chunks", report.chunks),
+        ("pages OCR'd", f"{report.ocr_pages} ({report.ocr_seconds:.1f} s)"),
         ("time", f"{report.seconds:.1f} s"),
     ]
     for name, value in rows:
@@ -141,7 +142,7 @@ def _summary(report: RunReport, console: Console) -> None:
 
 def _overrides(opts: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {
-        "convert": {"backend": opts["backend"]},
+        "convert": {"backend": opts["backend"], "ocr": opts["ocr"]},
         "chunk": {"max_tokens": opts["max_tokens"]},
         "export": {
             "format": opts["fmt"],
@@ -164,6 +165,11 @@ def _overrides(opts: dict[str, Any]) -> dict[str, dict[str, Any]]:
 @click.option("-o", "--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
 @click.option("--format", "fmt", type=click.Choice(["parquet", "jsonl"]), help="Chunk file format.")
 @click.option("--backend", help="Conversion backend (see `citechunk backends`).")
+@click.option(
+    "--ocr",
+    type=click.Choice(["auto", "off", "force"]),
+    help="OCR pages without a usable text layer (auto), every page (force) or none (off).",
+)
 @click.option("--workers", type=click.IntRange(min=0), help="Parallel processes (0 = all cores).")
 @click.option(
     "--threads-per-worker",

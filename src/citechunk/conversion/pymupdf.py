@@ -44,6 +44,7 @@ from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
 from .base import Backend, parse_pages, sha256_file
 from .cleanup import tidy_pages
+from .ocr import recognise, with_ocr_text
 from .outline import from_toc, repair_structure
 from .reading_order import read_columns
 from .spans import join_subscripts
@@ -400,13 +401,20 @@ class PyMuPDFBackend(Backend):
             empty, garbled = text_layer_report(doc, pages)
             layout = options.use_layout and layout_installed()
             toc = from_toc(doc.get_toc(simple=True)) if options.outline_repair else []
-            warnings = self._warnings(doc, empty, garbled)
             chunks = self._run(path, doc, pages, layout)
+            recognised = recognise(path, doc, pages, options)
+            chunks = with_ocr_text(chunks, pages, recognised)
+            unread = [p for p in empty if p not in recognised.numbers]
+            warnings = self._warnings(doc, unread, garbled) + list(recognised.warnings)
             texts = self._page_texts(doc, chunks, pages, options.strip_headers_footers)
             title = pdf_title(doc, path)
         finally:
             doc.close()
-        lost = [p for p, t in zip(pages, texts, strict=True) if p not in empty and not t.strip()]
+        lost = [
+            p
+            for p, t in zip(pages, texts, strict=True)
+            if p not in empty and p not in recognised.numbers and not t.strip()
+        ]
         if lost:
             warnings.append(
                 f"pages whose text (e.g. inside images) gave no Markdown: {_ranges(lost)}"
@@ -427,8 +435,9 @@ class PyMuPDFBackend(Backend):
             pages_without_text=tuple(empty),
             warnings=tuple(warnings),
             title=title,
+            ocr_pages=recognised.numbers,
         )
-        return ConvertedDocument(render_pages(page_md), provenance)
+        return ConvertedDocument(render_pages(page_md), provenance, recognised.seconds)
 
     @staticmethod
     def _warnings(doc: Any, empty: list[int], garbled: list[int]) -> list[str]:
