@@ -28,7 +28,7 @@ Rules:
 * Words come back in the coordinates of the unrotated PDF page (PDF points, origin top-left), as
   a `textlayer.PageText`, so callers treat them like the PDF's own words.
 * Markdown: one paragraph per engine paragraph (Tesseract) or per run of lines without a gap
-  larger than `PARAGRAPH_GAP` line heights (RapidOCR), lines joined with spaces (a line-end
+  larger than `PARAGRAPH_GAP` line heights or change of line height (RapidOCR), lines joined with spaces (a line-end
   hyphen before a lowercase letter is joined away); a paragraph of at most two lines whose
   words are at least `HEADING_RATIO` times the page's median word height, with at most
   `HEADING_WORDS` words and no sentence-ending punctuation, becomes a heading (``#`` from
@@ -124,6 +124,8 @@ class OcrOutcome:
     seconds: float = 0.0
     warnings: tuple[str, ...] = ()
     engine: str = ""
+    #: Pages selected for OCR, recognised or not (the warnings say why not).
+    attempted: tuple[int, ...] = ()
 
     @property
     def numbers(self) -> tuple[int, ...]:
@@ -417,13 +419,22 @@ def rapidocr_words(engine: Any, image: Rendered) -> list[OcrWord]:
     lines.sort(key=lambda x: (x[0][1], x[0][0]))
     median_h = statistics.median([b[3] - b[1] for b, _, _ in lines]) if lines else 0.0
     words: list[OcrWord] = []
-    par, bottom = 0, None
+    par, previous = 0, None
     for number, (box, text, score) in enumerate(lines):
-        if bottom is not None and box[1] - bottom > PARAGRAPH_GAP * median_h:
+        if previous is not None and _new_paragraph(previous, box, median_h):
             par += 1
-        bottom = box[3] if bottom is None else max(bottom, box[3]) if box[1] < bottom else box[3]
+        previous = box
         words.extend(_split_line(box, text, score, par, number))
     return words
+
+
+def _new_paragraph(
+    previous: tuple[float, float, float, float], box: tuple[float, float, float, float], h: float
+) -> bool:
+    """A gap over `PARAGRAPH_GAP` line heights, or a line height change over a quarter."""
+    gap = box[1] - previous[3]
+    before, now = previous[3] - previous[1], box[3] - box[1]
+    return gap > PARAGRAPH_GAP * h or abs(now - before) > 0.25 * max(before, now)
 
 
 def _split_line(
@@ -543,7 +554,8 @@ def _fail(path: Path, options: ConvertOptions, numbers: Sequence[int], why: str)
     if options.ocr == "force":
         raise ConversionError(path, f"OCR (convert.ocr = 'force') impossible: {why}")
     where = _ranges(numbers)
-    return OcrOutcome(warnings=(f"pages without a text layer, not OCR'd: {where}: {why}",))
+    warning = f"pages without a text layer, not OCR'd: {where}: {why}"
+    return OcrOutcome(warnings=(warning,), attempted=tuple(numbers))
 
 
 def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOptions) -> OcrOutcome:
@@ -575,7 +587,7 @@ def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOption
     )
     empty = [p.number for p in recognised if not p.markdown]
     warnings = (f"pages OCR'd without any text found: {_ranges(empty)}",) if empty else ()
-    return OcrOutcome(recognised, seconds, warnings, options.ocr_engine)
+    return OcrOutcome(recognised, seconds, warnings, options.ocr_engine, tuple(numbers))
 
 
 def with_ocr_text(

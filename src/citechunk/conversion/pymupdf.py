@@ -404,7 +404,7 @@ class PyMuPDFBackend(Backend):
             chunks = self._run(path, doc, pages, layout)
             recognised = recognise(path, doc, pages, options)
             chunks = with_ocr_text(chunks, pages, recognised)
-            unread = [p for p in empty if p not in recognised.numbers]
+            unread = [p for p in empty if p not in recognised.attempted]
             warnings = self._warnings(doc, unread, garbled) + list(recognised.warnings)
             texts = self._page_texts(doc, chunks, pages, options.strip_headers_footers)
             title = pdf_title(doc, path)
