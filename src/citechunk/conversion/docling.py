@@ -16,6 +16,11 @@ Layout modes (`ConvertOptions.docling_layout`):
 Tables are structured by `docling_layout.GridTableModel` in both modes (TableFormer's weights
 are not available offline either).
 
+OCR (`convert.ocr`): `ocr.recognise_file` reads the pages it selects with the configured engine
+and their Markdown replaces docling's (empty) text for those pages before the clean-up, as in the
+pymupdf backend; docling's own OCR stage stays off (the offline layout stage reads
+docling-parse's cells, and docling's RapidOCR option needs models fetched at run time).
+
 Output contract (same as every backend): Markdown with a ``<!-- page N -->`` line before each
 converted page (`markers.render_pages`), pages without text included; headings cleaned like the
 pymupdf backend (`cleanup.tidy_pages`). Heading levels: docling writes a section of level L as
@@ -42,6 +47,7 @@ from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
 from .base import Backend, parse_pages, sha256_file
 from .cleanup import HEADING_RE, tidy_pages
+from .ocr import recognise_file
 from .outline import from_toc, repair_structure
 from .title import pdf_title
 
@@ -239,12 +245,16 @@ class DoclingBackend(Backend):
         facts = inspect_pdf(path, options.password)
         pages = parse_pages(options.pages, facts.page_count)
         result = self._run(path, options, (min(pages), max(pages)))
-        raw = document_pages(result.document)
+        recognised = recognise_file(path, pages, options)
+        raw = {**document_pages(result.document), **recognised.markdown}
         empty = self._pages_without_text(result, pages)
         marked, warnings = finish_pages(raw, pages, facts, options)
-        warnings += self._docling_warnings(result)
-        if empty:
-            warnings.insert(0, f"pages without a text layer (no OCR): {', '.join(map(str, empty))}")
+        warnings += self._docling_warnings(result) + list(recognised.warnings)
+        unread = [p for p in empty if p not in recognised.attempted]
+        if unread:
+            warnings.insert(
+                0, f"pages without a text layer (no OCR): {', '.join(map(str, unread))}"
+            )
         for w in warnings:
             log.warning("%s: %s", path, w)
         return ConvertedDocument(
@@ -260,7 +270,9 @@ class DoclingBackend(Backend):
                 pages_without_text=tuple(empty),
                 warnings=tuple(warnings),
                 title=facts.title,
+                ocr_pages=recognised.numbers,
             ),
+            ocr_seconds=recognised.seconds,
         )
 
     def _run(self, path: Path, options: ConvertOptions, span: tuple[int, int]) -> Any:

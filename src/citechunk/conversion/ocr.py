@@ -590,6 +590,18 @@ def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOption
     return OcrOutcome(recognised, seconds, warnings, options.ocr_engine, tuple(numbers))
 
 
+def recognise_file(path: Path, pages: Sequence[int], options: ConvertOptions) -> OcrOutcome:
+    """`recognise` for a backend that does not hold a PyMuPDF document: opens `path` itself."""
+    import pymupdf
+
+    if options.ocr == "off":
+        return OcrOutcome()
+    with pymupdf.open(path, filetype="pdf") as doc:
+        if doc.needs_pass:
+            doc.authenticate(options.password)
+        return recognise(path, doc, pages, options)
+
+
 def with_ocr_text(
     chunks: list[dict[str, Any]], pages: Sequence[int], outcome: OcrOutcome
 ) -> list[dict[str, Any]]:
