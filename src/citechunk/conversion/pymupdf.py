@@ -5,13 +5,16 @@ Pipeline for one PDF (one parse, everything after it is linear-time text work):
 1. open with PyMuPDF (`open_pdf`): empty, non-PDF and unrepairable files raise
    `ConversionError`; encrypted files need ``options.password`` (`EncryptedPDFError` otherwise);
 2. per selected page, a cheap text-layer check: pages with no text are reported in
-   ``pages_without_text`` (no OCR), pages whose text is mostly control characters (broken font
+   ``pages_without_text``, pages whose text is mostly control characters (broken font
    encoding) get a warning;
 3. pymupdf4llm converts the pages (``page_chunks=True``): with ``use_layout`` the layout model
    path (``document_layout.parse_document``), otherwise the classic ``pymupdf_rag`` path; the
    choice is made per call, no process-wide switch is flipped; on the layout path the parsed
    boxes are fixed before rendering (`split_columns`, `reading_order.read_columns`,
    `detach_margin_notes`);
+3b. `ocr.recognise` reads the pages ``options.ocr`` selects (see `conversion.ocr`); their
+   Markdown replaces the page chunk's text (`ocr.with_ocr_text`), so every later step treats
+   it like extracted text; pages left without text get a warning;
 4. page-header / page-footer boxes found by the layout model are cut out (short ones only: a
    long "header" box is body text the model misread), then repeated top/bottom lines
    (`cleanup.strip_running_lines`), both only with ``strip_headers_footers``;
