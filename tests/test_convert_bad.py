@@ -4,8 +4,10 @@ Documented behaviour (pymupdf backend):
   empty / non-PDF / unrepairable   ConversionError naming the file and the cause
   encrypted                        EncryptedPDFError without or with a wrong password;
                                    converts with the right one
-  no text layer (blank, scanned)   converts, a marker per page, ``pages_without_text`` and a
-                                   warning naming the pages (no OCR)
+  no text layer, blank             converts, a marker per page, ``pages_without_text`` and a
+                                   warning naming the pages (nothing to OCR)
+  no text layer, scanned           OCR'd (``ocr_pages``), right side up whatever the /Rotate;
+                                   with ``ocr = "off"`` as a blank page
   damaged but repairable           converts, warning that MuPDF repaired it
   garbled font encoding            converts, warning naming the garbled pages
 Bad files made here (truncated, garbage after a PDF header) cover what the corpus lacks.
@@ -13,18 +15,25 @@ Bad files made here (truncated, garbage after a PDF header) cover what the corpu
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from citechunk.chunking import chunk_markdown
 from citechunk.cli import main
-from citechunk.config import ConvertOptions
+from citechunk.config import ChunkOptions, ConvertOptions
 from citechunk.conversion import convert
 from citechunk.errors import ConversionError, EncryptedPDFError
 from citechunk.markers import iter_markers
 
 pytestmark = pytest.mark.corpus
+
+
+def page_texts(markdown: str) -> list[tuple[int, str]]:
+    parts = re.split(r"<!-- page (\d+) -->", markdown)
+    return [(int(n), text) for n, text in zip(parts[1::2], parts[2::2], strict=True)]
 
 
 def pages_of(markdown: str) -> list[int]:
@@ -58,16 +67,34 @@ def test_encrypted_needs_the_right_password(corpus_bad: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "pages", "named"),
-    [("blank_page_no_text.pdf", (1,), ": 1"), ("scanned_image_only.pdf", (1, 2, 3, 4), ": 1-4")],
+    ("name", "pages", "named", "ocr"),
+    [
+        ("blank_page_no_text.pdf", (1,), ": 1", "auto"),
+        ("scanned_image_only.pdf", (1, 2, 3, 4), ": 1-4", "off"),
+    ],
 )
 def test_pages_without_text_layer_warn(
-    corpus_bad: Path, name: str, pages: tuple[int, ...], named: str
+    corpus_bad: Path, name: str, pages: tuple[int, ...], named: str, ocr: str
 ) -> None:
-    doc = convert(corpus_bad / name)
+    """A blank page has nothing to recognise; a scan with OCR off keeps its empty pages."""
+    doc = convert(corpus_bad / name, ConvertOptions(ocr=ocr))  # type: ignore[arg-type]
     assert pages_of(doc.markdown) == list(pages)
     assert doc.provenance.pages_without_text == pages
+    assert doc.provenance.ocr_pages == ()
     assert any("without a text layer" in w and w.endswith(named) for w in doc.provenance.warnings)
+
+
+def test_scanned_pages_are_ocrd_right_side_up(corpus_bad: Path) -> None:
+    """Each page holds the same scanned paragraph, turned 0/180/90/270 by the page's /Rotate."""
+    doc = convert(corpus_bad / "scanned_image_only.pdf")
+    assert doc.provenance.ocr_pages == (1, 2, 3, 4)
+    assert doc.provenance.pages_without_text == (1, 2, 3, 4)
+    assert not any("without a text layer" in w for w in doc.provenance.warnings)
+    sentence = "Docling bundles PDF document conversion to JSON and Markdown"
+    for page, text in page_texts(doc.markdown):
+        assert sentence in text, (page, text)
+    chunks = chunk_markdown(doc.markdown, ChunkOptions())
+    assert chunks and all("Docling" in c.body for c in chunks)
 
 
 def test_repaired_pdf_converts_with_warning(corpus_bad: Path) -> None:
@@ -92,7 +119,8 @@ def test_cli_reports_bad_file_and_exit_code(corpus_bad: Path) -> None:
 
 
 def test_cli_warns_about_pages_without_text(corpus_bad: Path) -> None:
-    result = CliRunner().invoke(main, ["convert", str(corpus_bad / "scanned_image_only.pdf")])
+    path = str(corpus_bad / "scanned_image_only.pdf")
+    result = CliRunner().invoke(main, ["convert", path, "--ocr", "off"])
     assert result.exit_code == 0
     assert "<!-- page 4 -->" in result.stdout
     assert "without a text layer (no OCR done): 1-4" in result.stderr

@@ -6,6 +6,7 @@ converted once per module (the converter is cached per process), to keep the run
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -211,10 +212,23 @@ def test_encrypted_with_password(corpus_bad: Path) -> None:
     ("name", "empty"), [("blank_page_no_text.pdf", (1,)), ("scanned_image_only.pdf", (1, 2, 3, 4))]
 )
 def test_pages_without_text_are_warned(name: str, empty: tuple[int, ...], corpus_bad: Path) -> None:
-    doc = convert(corpus_bad / name, OFFLINE)
+    doc = convert(corpus_bad / name, dataclasses.replace(OFFLINE, ocr="off"))
     assert doc.provenance.pages_without_text == empty
     assert any("without a text layer" in w and str(empty[-1]) in w for w in doc.provenance.warnings)
     assert [m.page for m in iter_markers(doc.markdown)] == list(empty)
+
+
+@pytest.mark.corpus
+def test_scanned_pages_are_ocrd(corpus_bad: Path) -> None:
+    """Same OCR as the pymupdf backend: the scan's four pages (turned 0/180/90/270) read."""
+    from citechunk.conversion.ocr import unavailable
+
+    if unavailable("tesseract", ["eng"]):
+        pytest.skip("Tesseract with English data not installed")
+    doc = convert(corpus_bad / "scanned_image_only.pdf", OFFLINE)
+    assert doc.provenance.ocr_pages == (1, 2, 3, 4)
+    assert not any("without a text layer" in w for w in doc.provenance.warnings)
+    assert doc.markdown.count("Docling bundles PDF document conversion to JSON") == 4
 
 
 @pytest.mark.corpus

@@ -54,6 +54,7 @@ CONTRACT = [
     "tokenizer",
     "backend",
     "schema_version",
+    "ocr_pages",
 ]
 
 SECTIONS = [
@@ -101,6 +102,50 @@ def test_fields_are_the_contract_and_schema_declares_types() -> None:
         assert pa.types.is_integer(ARROW_SCHEMA.field(name).type)
     assert ARROW_SCHEMA.field("char_start").type == pa.int64()
     assert ARROW_SCHEMA.field("text").type == pa.string()
+    assert ARROW_SCHEMA.field("ocr_pages").type == pa.list_(pa.int32())
+
+
+def test_records_name_their_ocr_pages_and_round_trip(tmp_path: Path) -> None:
+    markdown, chunks = build_document(SECTIONS)
+    records = make_records(
+        chunks,
+        source_file="scan.pdf",
+        source_sha256="a" * 64,
+        markdown_file=markdown_relpath("scan.pdf"),
+        tokenizer="approx",
+        backend="pymupdf",
+        config_fingerprint="f" * 16,
+        ocr_pages=(3, 2, 9),
+    )
+    assert [r.ocr_pages for r in records] == [(), (), (2,), (3,)]
+    for fmt in ("parquet", "jsonl"):
+        path = tmp_path / f"scan.{fmt}"
+        write_chunks(records, path, fmt)  # type: ignore[arg-type]
+        assert list(iter_records(path)) == records
+        assert read_chunks(path).column("ocr_pages").to_pylist() == [[], [], [2], [3]]
+
+
+def test_schema_1_0_files_without_ocr_pages_still_read(tmp_path: Path) -> None:
+    """Files written before 1.1 lack the column: readers give every record ocr_pages=()."""
+    _, records = records_for("old.pdf")
+    old = [{**r.to_dict(), "schema_version": "1.0"} for r in records]
+    for row in old:
+        del row["ocr_pages"]
+    (tmp_path / "jsonl").mkdir()
+    (tmp_path / "jsonl" / "old.jsonl").write_text(
+        "".join(json.dumps(row) + "\n" for row in old), encoding="utf-8"
+    )
+    schema_1_0 = pa.schema([f for f in ARROW_SCHEMA if f.name != "ocr_pages"])
+    (tmp_path / "parquet").mkdir()
+    pq.write_table(
+        pa.Table.from_pylist(old, schema=schema_1_0), tmp_path / "parquet" / "old.parquet"
+    )
+    for folder in ("jsonl", "parquet"):
+        read = list(iter_records(tmp_path / folder))
+        assert [r.ocr_pages for r in read] == [()] * len(records)
+        assert [r.text for r in read] == [r.text for r in records]
+        table = read_chunks(tmp_path / folder)
+        assert table.column("ocr_pages").to_pylist() == [[]] * len(records)
 
 
 def test_records_cite_their_markdown() -> None:

@@ -29,6 +29,9 @@ class ConvertOptions:
     docling_layout: Literal["offline", "model"] = "offline"
     docling_artifacts_path: str = ""
     skip_passes: tuple[str, ...] = ()  # conversion pass names to skip (debugging)
+    ocr: Literal["auto", "off", "force"] = "auto"
+    ocr_engine: Literal["tesseract", "rapidocr"] = "tesseract"
+    ocr_languages: tuple[str, ...] = ("eng",)
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,12 @@ def validate(config: Config, source: str) -> None:
         raise ConfigError(f"{source}: 'run.threads_per_worker' must be 1 or more")
     if config.run.timeout <= 0:
         raise ConfigError(f"{source}: 'run.timeout' must be positive")
+    if not config.convert.ocr_languages or not all(
+        x.replace("_", "").isalnum() for x in config.convert.ocr_languages
+    ):
+        raise ConfigError(
+            f"{source}: 'convert.ocr_languages' must list language codes such as \"eng\""
+        )
     if config.eval.k < 1:
         raise ConfigError(f"{source}: 'eval.k' must be at least 1")
 

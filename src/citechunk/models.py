@@ -21,6 +21,8 @@ class Provenance:
     warnings: tuple[str, ...] = ()
     #: The document's title (`conversion.title.document_title`); "" when it has none.
     title: str = ""
+    #: Pages whose text came from OCR (`conversion.ocr`), 1-based, ascending.
+    ocr_pages: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -34,6 +36,7 @@ class Provenance:
             "pages_without_text": list(self.pages_without_text),
             "warnings": list(self.warnings),
             "title": self.title,
+            "ocr_pages": list(self.ocr_pages),
         }
 
     @classmethod
@@ -49,6 +52,7 @@ class Provenance:
             pages_without_text=tuple(d.get("pages_without_text", ())),
             warnings=tuple(d.get("warnings", ())),
             title=str(d.get("title", "")),
+            ocr_pages=tuple(int(p) for p in d.get("ocr_pages", ())),
         )
 
 
@@ -58,6 +62,8 @@ class ConvertedDocument:
 
     markdown: str
     provenance: Provenance
+    #: Seconds spent in OCR (a measurement for the run report; never saved with the Markdown).
+    ocr_seconds: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,9 @@ from .options import Overrides, config_flags
     "convert.docling_layout",
     "convert.docling_artifacts_path",
     "convert.skip_passes",
+    "convert.ocr",
+    "convert.ocr_engine",
+    "convert.ocr_languages",
 )
 @pass_state
 def convert_cmd(state: State, pdf: str, output: str | None, overrides: Overrides) -> None:

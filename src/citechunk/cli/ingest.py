@@ -123,6 +123,7 @@ def _summary(report: RunReport, console: Console) -> None:
         ("with warnings", len(report.with_warnings)),
         ("pages", report.pages),
         ("chunks", report.chunks),
+        ("pages OCR'd", f"{report.ocr_pages} ({report.ocr_seconds:.1f} s)"),
         ("time", f"{report.seconds:.1f} s"),
     ]
     for name, value in rows:
@@ -145,6 +146,7 @@ def _summary(report: RunReport, console: Console) -> None:
 @config_flags(
     "export.format",
     "convert.backend",
+    "convert.ocr",
     "run.workers",
     "run.threads_per_worker",
     "run.timeout",

@@ -36,6 +36,9 @@ HELP: dict[str, str] = {
     "convert.skip_passes": (
         "Skip a conversion pass by name (repeatable; `citechunk passes` lists them), to bisect."
     ),
+    "convert.ocr": "OCR pages without a usable text layer (auto), every page (force) or none (off).",
+    "convert.ocr_engine": "OCR engine.",
+    "convert.ocr_languages": "Tesseract language code (repeatable), e.g. eng, deu.",
     "chunk.max_tokens": "Hard limit per chunk, heading path included.",
     "chunk.min_tokens": "Merge smaller sibling sections up to this size.",
     "chunk.overlap_tokens": "Overlap between size-fallback pieces.",
@@ -70,7 +73,10 @@ def _hint(key: str) -> Any:
 
 
 # keys whose flag reads better than the key's own name
-FLAG_NAMES: dict[str, str] = {"convert.skip_passes": "--no-pass"}
+FLAG_NAMES: dict[str, str] = {
+    "convert.skip_passes": "--no-pass",
+    "convert.ocr_languages": "--ocr-language",
+}
 
 
 def flag_name(key: str) -> str:

@@ -7,6 +7,8 @@
 2. `read_facts`: the selected pages, the outline, the document title, and a cheap text-layer
    check per page (no text: ``pages_without_text``; mostly control characters: "garbled");
 3. `Backend.extract`, the only backend-specific step: raw Markdown per selected page;
+   `ocr.recognise` reads the pages `convert.ocr` selects (no usable text layer, or every page
+   under "force") and their Markdown replaces the extracted text of those pages;
 4. `finish`: `pipeline.run_passes` (tidy, cross-page fixes, structure repairs), page markers
    (`markers.render_pages`), provenance with the same fields and the same warnings for the same
    conditions whatever the backend (`recorded_options` never writes the password).
@@ -27,6 +29,7 @@ from ..config import ConvertOptions
 from ..errors import ConfigError, ConversionError, EncryptedPDFError
 from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
+from .ocr import OcrOutcome, recognise
 from .outline import OutlineEntry, from_toc
 from .pipeline import PassContext, run_passes
 from .title import pdf_title
@@ -93,13 +96,14 @@ class Backend(ABC):
         try:
             facts = read_facts(path, pdf, options)
             extraction = self.extract(path, pdf, facts.pages, options)
+            recognised = recognise(path, pdf, facts.pages, options)
         finally:
             pdf.close()
         if len(extraction.texts) != len(facts.pages):
             raise ConversionError(
                 path, f"{self.name} returned {len(extraction.texts)} pages for {len(facts.pages)}"
             )
-        return finish(self, path, facts, extraction, options)
+        return finish(self, path, facts, extraction, recognised, options)
 
 
 def open_pdf(path: Path, password: str = "") -> Any:
@@ -175,12 +179,17 @@ def finish(
     path: Path,
     facts: PdfFacts,
     extraction: Extraction,
+    recognised: OcrOutcome,
     options: ConvertOptions,
 ) -> ConvertedDocument:
-    """The shared end of every conversion: passes, page markers, provenance."""
+    """The shared end of every conversion: OCR'd pages' text in place of the extracted text,
+    passes, page markers, provenance."""
     ctx = PassContext(options=options, outline=facts.outline, source=str(path))
-    pages = run_passes(list(zip(facts.pages, extraction.texts, strict=True)), ctx)
-    lost = [n for n, text in pages if n not in facts.empty and not text.strip()]
+    ocr = recognised.markdown
+    texts = [ocr.get(n, text) for n, text in zip(facts.pages, extraction.texts, strict=True)]
+    pages = run_passes(list(zip(facts.pages, texts, strict=True)), ctx)
+    lost = [n for n, text in pages if n not in facts.empty and n not in ocr and not text.strip()]
+    unread = tuple(n for n in facts.empty if n not in recognised.attempted)
     provenance = Provenance(
         source=str(path),
         source_sha256=sha256_file(path),
@@ -190,18 +199,24 @@ def finish(
         pages=facts.pages,
         options={**recorded_options(options), **extraction.recorded},
         pages_without_text=facts.empty,
-        warnings=(*_fact_warnings(facts, lost), *extraction.warnings, *ctx.warnings),
+        warnings=(
+            *_fact_warnings(facts, unread, lost),
+            *recognised.warnings,
+            *extraction.warnings,
+            *ctx.warnings,
+        ),
         title=facts.title,
+        ocr_pages=recognised.numbers,
     )
-    return ConvertedDocument(render_pages(pages), provenance)
+    return ConvertedDocument(render_pages(pages), provenance, recognised.seconds)
 
 
-def _fact_warnings(facts: PdfFacts, lost: Sequence[int]) -> list[str]:
+def _fact_warnings(facts: PdfFacts, unread: Sequence[int], lost: Sequence[int]) -> list[str]:
     warnings = []
     if facts.repaired:
         warnings.append("the PDF was damaged; MuPDF repaired it while opening")
-    if facts.empty:
-        warnings.append(f"pages without a text layer (no OCR done): {page_ranges(facts.empty)}")
+    if unread:
+        warnings.append(f"pages without a text layer (no OCR done): {page_ranges(unread)}")
     if facts.garbled:
         warnings.append(
             f"pages with garbled text (broken font encoding?): {page_ranges(facts.garbled)}"

@@ -16,7 +16,13 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..errors import CitechunkError
-from .schema import ARROW_SCHEMA, SCHEMA_VERSION, ChunkRecord, records_to_table
+from .schema import (
+    ARROW_SCHEMA,
+    OPTIONAL_FIELDS,
+    SCHEMA_VERSION,
+    ChunkRecord,
+    records_to_table,
+)
 
 SCHEMA_VERSION_KEY = "citechunk.schema_version"
 ZSTD_LEVEL = 3
@@ -74,7 +80,20 @@ def read_table(paths: Sequence[str | os.PathLike[str]]) -> pa.Table:
         return ARROW_SCHEMA.empty_table()
     try:
         dataset = ds.dataset([os.fspath(p) for p in paths], format="parquet", schema=ARROW_SCHEMA)
-        return dataset.to_table()
+        return _fill_optional(dataset.to_table())
     except (pa.ArrowException, OSError) as exc:
         where = paths[0] if len(paths) == 1 else f"{len(paths)} Parquet files"
         raise CitechunkError(f"{where}: not a readable chunk file: {exc}") from None
+
+
+def _fill_optional(table: pa.Table) -> pa.Table:
+    """`OPTIONAL_FIELDS` list columns that older files lack (read as nulls) as empty lists."""
+    import pyarrow.compute as pc
+
+    for name in OPTIONAL_FIELDS:
+        column = table.column(name)
+        if column.null_count:
+            empty = pa.scalar([], type=column.type)
+            filled = pc.if_else(pc.is_null(column), empty, column)
+            table = table.set_column(table.schema.get_field_index(name), table.field(name), filled)
+    return table

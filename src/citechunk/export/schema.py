@@ -16,12 +16,14 @@ Invariants of a record (checked by `make_records`, verified end to end by `offse
   heading path joined by " > ", a blank line, then the body; a split table's body starts with the
   repeated header rows, which lie outside the slice).
 * ``markdown_file`` is relative to OUT with POSIX separators.
+* ``ocr_pages`` (added in 1.1) lists, ascending, the pages of ``first_page..last_page`` whose
+  text came from OCR; readers fill it with ``[]`` for 1.0 files, which lack the column.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
@@ -32,7 +34,7 @@ from ..markers import strip_markers
 from ..models import Chunk
 from .ids import chunk_id, doc_id
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 
 @dataclass(frozen=True)
@@ -55,18 +57,21 @@ class ChunkRecord:
     tokenizer: str
     backend: str
     schema_version: str = SCHEMA_VERSION
+    ocr_pages: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict in `FIELDS` order (``heading_path`` as a list)."""
         d = {f: getattr(self, f) for f in FIELDS}
         d["heading_path"] = list(self.heading_path)
+        d["ocr_pages"] = list(self.ocr_pages)
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ChunkRecord:
         """Inverse of `to_dict`; also accepts a row of `read_chunks(...).to_pylist()`."""
-        values = {f: d[f] for f in FIELDS}
+        values = {f: d[f] for f in FIELDS if f not in OPTIONAL_FIELDS or d.get(f) is not None}
         values["heading_path"] = tuple(values["heading_path"] or ())
+        values["ocr_pages"] = tuple(values.get("ocr_pages") or ())
         return cls(**values)
 
     @property
@@ -84,6 +89,8 @@ class ChunkRecord:
 
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ChunkRecord))
+#: Fields added in a minor version: files written before lack them, readers use the default.
+OPTIONAL_FIELDS: frozenset[str] = frozenset({"ocr_pages"})
 
 _INT32 = {"chunk_index", "first_page", "last_page", "token_count"}
 _INT64 = {"char_start", "char_end"}
@@ -92,6 +99,8 @@ _INT64 = {"char_start", "char_end"}
 def _arrow_type(name: str) -> pa.DataType:
     if name == "heading_path":
         return pa.list_(pa.string())
+    if name == "ocr_pages":
+        return pa.list_(pa.int32())
     if name in _INT32:
         return pa.int32()
     if name in _INT64:
@@ -100,8 +109,8 @@ def _arrow_type(name: str) -> pa.DataType:
 
 
 ARROW_SCHEMA: pa.Schema = pa.schema([pa.field(n, _arrow_type(n), nullable=False) for n in FIELDS])
-"""Declared column types: strings, ``list<string>`` for heading_path, int32 pages/index/tokens,
-int64 character offsets. No column is nullable."""
+"""Declared column types: strings, ``list<string>`` for heading_path, ``list<int32>`` for
+ocr_pages, int32 pages/index/tokens, int64 character offsets. No column is nullable."""
 
 
 def _check_relative_posix(path: str, what: str) -> None:
@@ -128,17 +137,20 @@ def make_records(
     tokenizer: str,
     backend: str,
     config_fingerprint: str,
+    ocr_pages: Collection[int] = (),
 ) -> list[ChunkRecord]:
     """Turn one document's chunks (from `chunk_markdown`) into export records.
 
     `source_file` is relative to INPUT, `markdown_file` relative to OUT (both POSIX);
     `config_fingerprint` comes from `citechunk.export.config_fingerprint` and enters every
-    `chunk_id`. Raises ValueError when a path is absolute or a chunk breaks the record invariants
+    `chunk_id`; `ocr_pages` are the document's OCR'd pages (provenance), each record gets those
+    within its page range. Raises ValueError when a path is absolute or a chunk breaks the record invariants
     (index out of order, empty/inverted page or character range).
     """
     _check_relative_posix(source_file, "source_file")
     _check_relative_posix(markdown_file, "markdown_file")
     did = doc_id(source_file)
+    ocr = set(ocr_pages)
     records = []
     for i, c in enumerate(chunks):
         _check_chunk(c, i)
@@ -162,6 +174,7 @@ def make_records(
                 token_count=c.token_count,
                 tokenizer=tokenizer,
                 backend=backend,
+                ocr_pages=tuple(p for p in sorted(ocr) if c.first_page <= p <= c.last_page),
             )
         )
     return records
@@ -188,9 +201,12 @@ def records_to_table(records: Sequence[ChunkRecord]) -> pa.Table:
     """An Arrow table with `ARROW_SCHEMA` (columns in `FIELDS` order)."""
     columns = {f: [getattr(r, f) for r in records] for f in FIELDS}
     columns["heading_path"] = [list(r.heading_path) for r in records]
+    columns["ocr_pages"] = [list(r.ocr_pages) for r in records]
     return pa.Table.from_pydict(columns, schema=ARROW_SCHEMA)
 
 
 def table_to_records(table: pa.Table) -> list[ChunkRecord]:
-    """Inverse of `records_to_table` (accepts any table with the `FIELDS` columns)."""
-    return [ChunkRecord.from_dict(row) for row in table.select(list(FIELDS)).to_pylist()]
+    """Inverse of `records_to_table` (accepts any table with the `FIELDS` columns; the
+    `OPTIONAL_FIELDS` may be missing)."""
+    names = [f for f in FIELDS if f in table.column_names]
+    return [ChunkRecord.from_dict(row) for row in table.select(names).to_pylist()]

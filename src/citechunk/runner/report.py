@@ -76,6 +76,15 @@ class RunReport:
         return sum(f.chunks for f in self.files if f.status in ("converted", "skipped"))
 
     @property
+    def ocr_pages(self) -> int:
+        """Pages OCR'd in this run (files converted now; skipped files were not re-read)."""
+        return sum(f.ocr_pages for f in self.files if f.status == "converted")
+
+    @property
+    def ocr_seconds(self) -> float:
+        return round(sum(f.ocr_seconds for f in self.files if f.status == "converted"), 3)
+
+    @property
     def ok(self) -> bool:
         return not self.failures
 
@@ -93,6 +102,7 @@ class RunReport:
             "counts": {**self.counts, "files": len(self.files) - self.count("removed")},
             "pages": self.pages,
             "chunks": self.chunks,
+            "ocr": {"pages": self.ocr_pages, "seconds": self.ocr_seconds},
             "memory": {
                 "parent_peak_rss_mb": self.parent_peak_rss_mb,
                 "workers": [dataclasses.asdict(w) for w in self.worker_stats],
@@ -109,6 +119,8 @@ def _file_row(f: FileResult) -> dict[str, Any]:
         "pages": f.pages,
         "chunks": f.chunks,
         "seconds": f.seconds,
+        "ocr_pages": f.ocr_pages,
+        "ocr_seconds": f.ocr_seconds,
         "source_sha256": f.source_sha256,
         "outputs": list(f.outputs),
         "warnings": list(f.warnings),

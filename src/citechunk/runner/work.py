@@ -64,6 +64,8 @@ class FileResult:
     error: str = ""
     worker_pid: int = 0
     worker_peak_rss_kb: int = 0
+    ocr_pages: int = 0  # pages whose text came from OCR in this run
+    ocr_seconds: float = 0.0
 
 
 def planned_outputs(source_file: str, fmt: Format) -> tuple[str, ...]:
@@ -78,11 +80,11 @@ def _relative_provenance(doc: ConvertedDocument, source_file: str) -> ConvertedD
     prov = dataclasses.replace(doc.provenance, source=source_file, options=options)
     if not prov.source_sha256:
         raise ConversionError(source_file, "backend returned no source_sha256")
-    return ConvertedDocument(doc.markdown, prov)
+    return ConvertedDocument(doc.markdown, prov, doc.ocr_seconds)
 
 
-def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...]]:
-    """Convert, save, chunk, export. Returns (pages, chunks, sha256, warnings)."""
+def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...], ConvertedDocument]:
+    """Convert, save, chunk, export. Returns (pages, chunks, sha256, warnings, document)."""
     doc = _relative_provenance(convert(job.source, job.convert), job.source_file)
     out = Path(job.out)
     md_rel = markdown_relpath(job.source_file)
@@ -96,13 +98,14 @@ def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...]]:
         tokenizer=job.chunk.tokenizer,
         backend=doc.provenance.backend,
         config_fingerprint=job.fingerprint,
+        ocr_pages=doc.provenance.ocr_pages,
     )
     write_chunks(
         records, out / chunks_relpath(job.source_file, job.fmt), job.fmt, dict(job.metadata)
     )
     prov = doc.provenance
     warnings = tuple(prov.warnings) + (() if records else ("no text found: 0 chunks",))
-    return len(prov.pages), len(records), prov.source_sha256, warnings
+    return len(prov.pages), len(records), prov.source_sha256, warnings, doc
 
 
 def error_text(exc: BaseException) -> str:
@@ -122,7 +125,7 @@ def run_job(job: Job) -> FileResult:
         )
     base = FileResult(job.source_file, "failed", size=st.st_size, mtime_ns=st.st_mtime_ns)
     try:
-        pages, chunks, sha, warnings = _produce(job)
+        pages, chunks, sha, warnings, doc = _produce(job)
     except Exception as exc:  # noqa: BLE001 -- every per-file failure becomes a report row
         log.debug("%s failed", job.source_file, exc_info=True)
         return dataclasses.replace(
@@ -140,4 +143,6 @@ def run_job(job: Job) -> FileResult:
         source_sha256=sha,
         outputs=planned_outputs(job.source_file, job.fmt),
         warnings=warnings,
+        ocr_pages=len(doc.provenance.ocr_pages),
+        ocr_seconds=round(doc.ocr_seconds, 3),
     )

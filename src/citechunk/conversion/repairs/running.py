@@ -35,7 +35,9 @@ def strip_running_lines(pages: Sequence[str], depth: int = 2, share: float = 0.5
     """Drop lines repeated at the top or bottom of at least `share` of the pages, and of 3.
 
     Only the first and last `depth` candidate lines of a page are examined; table rows, code
-    and lines over 160 characters never count. Documents under 4 pages are returned unchanged.
+    and lines over 160 characters never count. A page counts towards a line only when it also
+    holds other text: a running line accompanies a page's content, a line that is all of its
+    page's text is that content. Documents under 4 pages are returned unchanged.
     """
     if len(pages) < 4:
         return list(pages)
@@ -43,7 +45,8 @@ def strip_running_lines(pages: Sequence[str], depth: int = 2, share: float = 0.5
     edges = [_edge_lines(lines, depth) for lines in split]
     counts: Counter[str] = Counter()
     for lines, idx in zip(split, edges, strict=True):
-        counts.update({_signature(lines[i]) for i in idx})
+        texts = {_signature(line) for line in lines if line.strip()}
+        counts.update({sig for sig in (_signature(lines[i]) for i in idx) if texts - {sig}})
     threshold = max(3.0, share * len(pages))
     running = {sig for sig, n in counts.items() if n >= threshold and sig.strip()}
     if not running:

@@ -1,0 +1,612 @@
+"""OCR for pages without a usable text layer: page selection, engines, Markdown per page.
+
+`recognise(path, doc, pages, options)` is the one entry point a backend calls (with an open
+PyMuPDF document); it returns an `OcrOutcome` whose `markdown` per page replaces the page's
+(empty) extracted text before the backend's clean-up, so OCR text goes through the same tidy,
+heading repair, markers, chunking and export as born-digital text.
+
+Rules:
+
+* Page selection (`select_pages`): ``off`` -> none; ``force`` -> every selected page;
+  ``auto`` -> a page whose text layer has no alphanumeric character and that is not blank
+  (`is_blank`: nothing visible drawn, so nothing to recognise), or one where images cover
+  at least `IMAGE_COVER` of the page and the text layer holds fewer than `NEGLIGIBLE_CHARS`
+  alphanumeric characters (a scan with a stamped page number or fax header). A born-digital
+  page with real text is never OCR'd under ``auto``.
+* Engines (`convert.ocr_engine`), both offline, imported or run lazily:
+  ``tesseract`` -- the Tesseract 5 command line (Debian ``tesseract-ocr`` + language packs),
+  one process per document over all its pages, TSV output (words with confidences, blocks,
+  paragraphs, lines); ``rapidocr`` -- ``rapidocr_onnxruntime`` (extra ``ocr``), whose wheel ships
+  PP-OCRv4 detection/recognition and the text-line angle classifier (English and Chinese).
+* Orientation: pages are rendered as displayed (``/Rotate`` applied). Tesseract runs with
+  automatic orientation (``--psm 1``); a page whose mean word confidence stays below
+  `LOW_CONFIDENCE` gets Tesseract's orientation detection (``--psm 0``) and, when that says
+  "rotate", is rendered turned and recognised again; the better-scoring reading is kept.
+  RapidOCR: a probe at `PROBE_DPI` decides from the detected line boxes (mostly taller than
+  wide: the page lies on its side) and the angle classifier's majority (0 or 180) how to turn
+  the page before the real pass.
+* Words come back in the coordinates of the unrotated PDF page (PDF points, origin top-left), as
+  a `textlayer.PageText`, so callers treat them like the PDF's own words.
+* Markdown: one paragraph per engine paragraph (Tesseract) or per run of lines without a gap
+  larger than `PARAGRAPH_GAP` line heights or change of line height (RapidOCR), lines joined with spaces (a line-end
+  hyphen before a lowercase letter is joined away); a paragraph of at most two lines whose
+  words are at least `HEADING_RATIO` times the page's median word height, with at most
+  `HEADING_WORDS` words and no sentence-ending punctuation, becomes a heading (``#`` from
+  `TITLE_RATIO`, else ``##``); a leading ``#`` in body text is escaped.
+* Threads: Tesseract gets ``OMP_THREAD_LIMIT`` = the process's ``OMP_NUM_THREADS`` (which a
+  citechunk worker sets from ``--threads-per-worker``), else 1; RapidOCR's ONNX sessions get the
+  same count.
+* A missing engine or language pack (`unavailable`) under ``auto`` leaves the pages empty and
+  adds a warning naming them and the install command; under ``force`` it is a
+  `ConversionError` for the file. An engine that fails at run time is handled the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..config import ConvertOptions
+from ..errors import ConversionError
+from .textlayer import Line, PageText, Word
+
+log = logging.getLogger(__name__)
+
+#: Render resolution for recognition (dots per inch).
+OCR_DPI = 200
+#: Resolution of RapidOCR's orientation probe.
+PROBE_DPI = 100
+#: Share of the page area covered by images that makes a page with little text a scan.
+IMAGE_COVER = 0.5
+#: Fewer alphanumeric characters than this on an image-covered page: the text is negligible.
+NEGLIGIBLE_CHARS = 40
+#: A page with no text is blank (nothing to recognise) when, rendered at BLANK_DPI, no pixel
+#: is darker than BLANK_LEVEL.
+BLANK_DPI = 36
+BLANK_LEVEL = 200
+#: Mean word confidence (0-100) below which Tesseract's orientation detection is consulted.
+LOW_CONFIDENCE = 60.0
+PARAGRAPH_GAP = 0.8
+HEADING_RATIO = 1.3
+TITLE_RATIO = 1.7
+HEADING_WORDS = 12
+RAPIDOCR_LANGUAGES = ("eng", "chi_sim")
+TESSERACT_APT = "apt-get install tesseract-ocr tesseract-ocr-eng"
+RAPIDOCR_PIP = "pip install 'citechunk[ocr]'"
+_ROTATE_RE = re.compile(r"Rotate:\s*(\d+)")
+_SENTENCE_END = (".", ",", ";", ":")
+
+
+class OcrUnavailable(Exception):
+    """The engine (or a language it needs) cannot run here; the message says how to install."""
+
+
+@dataclass(frozen=True)
+class OcrWord:
+    """One recognised word: text, box in pixels of the image recognised, confidence 0-100,
+    and its paragraph and line numbers within the page (engine numbering)."""
+
+    text: str
+    box: tuple[float, float, float, float]
+    conf: float
+    par: int
+    line: int
+
+
+@dataclass(frozen=True)
+class RecognisedPage:
+    """One OCR'd page: its Markdown, its words (unrotated page coordinates), the mean word
+    confidence (0-100) and the quarter turn (degrees clockwise) applied before recognition."""
+
+    number: int
+    markdown: str
+    words: PageText
+    confidence: float
+    turned: int = 0
+
+
+@dataclass(frozen=True)
+class OcrOutcome:
+    """What `recognise` did for one document."""
+
+    pages: tuple[RecognisedPage, ...] = ()
+    seconds: float = 0.0
+    warnings: tuple[str, ...] = ()
+    engine: str = ""
+    #: Pages selected for OCR, recognised or not (the warnings say why not).
+    attempted: tuple[int, ...] = ()
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        return tuple(p.number for p in self.pages)
+
+    @property
+    def markdown(self) -> dict[int, str]:
+        return {p.number: p.markdown for p in self.pages}
+
+
+# ----------------------------------------------------------------------------- page selection
+
+
+def _alnum(text: str) -> int:
+    return sum(ch.isalnum() for ch in text)
+
+
+def _image_cover(page: Any) -> float:
+    """Share of the page area covered by the union-free sum of image boxes (capped at 1)."""
+    import pymupdf
+
+    area = abs(page.rect) or 1.0
+    covered = 0.0
+    for info in page.get_image_info():
+        box = pymupdf.Rect(info["bbox"]) & page.rect
+        covered += abs(box)
+    return min(1.0, covered / area)
+
+
+def is_blank(page: Any) -> bool:
+    """True when nothing visible is drawn: rendered at `BLANK_DPI`, no pixel is darker than
+    `BLANK_LEVEL` (0 black - 255 white)."""
+    import pymupdf
+
+    pix = page.get_pixmap(dpi=BLANK_DPI, colorspace=pymupdf.csGRAY, alpha=False)
+    return min(pix.samples, default=255) > BLANK_LEVEL
+
+
+def needs_ocr(page: Any) -> bool:
+    """True when the page has no usable text layer (see the module rules for ``auto``)."""
+    chars = _alnum(page.get_text("text"))
+    if chars == 0:
+        return not is_blank(page)
+    return chars < NEGLIGIBLE_CHARS and _image_cover(page) >= IMAGE_COVER
+
+
+def select_pages(doc: Any, pages: Sequence[int], mode: str) -> list[int]:
+    """The 1-based pages to OCR under `mode` ("auto", "off" or "force")."""
+    if mode == "off":
+        return []
+    if mode == "force":
+        return list(pages)
+    return [p for p in pages if needs_ocr(doc[p - 1])]
+
+
+# ----------------------------------------------------------------------------- availability
+
+
+def apt_package(language: str) -> str:
+    """Debian package holding Tesseract's data for `language` ("chi_sim" -> tesseract-ocr-chi-sim)."""
+    return "tesseract-ocr-" + language.lower().replace("_", "-")
+
+
+@cache
+def _tesseract_languages(binary: str) -> frozenset[str]:
+    out = subprocess.run(
+        [binary, "--list-langs"], capture_output=True, text=True, check=False, timeout=60
+    )
+    lines = (out.stdout + out.stderr).splitlines()
+    return frozenset(x.strip() for x in lines if x.strip() and " " not in x.strip())
+
+
+def unavailable(engine: str, languages: Sequence[str]) -> str:
+    """Why `engine` cannot read `languages` here, with the install command ("" when it can)."""
+    if engine == "tesseract":
+        binary = shutil.which("tesseract")
+        if binary is None:
+            return f"Tesseract is not installed (install it: {TESSERACT_APT})"
+        missing = [x for x in languages if x not in _tesseract_languages(binary)]
+        if missing:
+            packages = " ".join(apt_package(x) for x in missing)
+            return (
+                f"Tesseract has no language data for {', '.join(missing)} "
+                f"(install it: apt-get install {packages})"
+            )
+        return ""
+    if engine == "rapidocr":
+        import importlib.util
+
+        if importlib.util.find_spec("rapidocr_onnxruntime") is None:
+            return f"RapidOCR is not installed (install it: {RAPIDOCR_PIP})"
+        other = [x for x in languages if x not in RAPIDOCR_LANGUAGES]
+        if other:
+            return (
+                f"RapidOCR's shipped model reads English and Chinese only, not {', '.join(other)} "
+                f"(use convert.ocr_engine = 'tesseract' and apt-get install "
+                f"{' '.join(apt_package(x) for x in other)})"
+            )
+        return ""
+    return f"unknown OCR engine {engine!r} (known: rapidocr, tesseract)"
+
+
+def thread_count() -> int:
+    """Threads for one OCR call: ``OMP_NUM_THREADS`` (set by citechunk workers), else 1."""
+    try:
+        return max(1, int(os.environ.get("OMP_NUM_THREADS", "1")))
+    except ValueError:
+        return 1
+
+
+# ----------------------------------------------------------------------------- rendering
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A page image (PNG bytes or pixel samples) and the matrix mapping its pixels back to
+    unrotated page coordinates."""
+
+    pixmap: Any
+    to_page: Any  # pymupdf.Matrix: image pixel -> unrotated page point
+    turned: int
+
+
+def render(page: Any, dpi: int = OCR_DPI, turn: int = 0) -> Rendered:
+    """`page` as displayed, in grey at `dpi`, turned a further `turn` degrees clockwise."""
+    import pymupdf
+
+    zoom = dpi / 72.0
+    matrix = pymupdf.Matrix(zoom, zoom).prerotate(turn)
+    pix = page.get_pixmap(matrix=matrix, colorspace=pymupdf.csGRAY, alpha=False)
+    shift = pymupdf.Matrix(1, 0, 0, 1, pix.x, pix.y)  # pixel -> rendered space
+    to_page = shift * ~matrix * page.derotation_matrix
+    return Rendered(pix, to_page, turn % 360)
+
+
+def _page_box(box: tuple[float, float, float, float], to_page: Any) -> tuple[float, ...]:
+    import pymupdf
+
+    rect = pymupdf.Rect(box) * to_page
+    rect.normalize()
+    return (round(rect.x0, 2), round(rect.y0, 2), round(rect.x1, 2), round(rect.y1, 2))
+
+
+# ----------------------------------------------------------------------------- Tesseract
+
+
+def _tesseract_env() -> dict[str, str]:
+    return {**os.environ, "OMP_THREAD_LIMIT": str(thread_count())}
+
+
+def parse_tsv(text: str, pages: int) -> list[list[OcrWord]]:
+    """Words per image from Tesseract's TSV output (``page_num`` is 1-based in list order)."""
+    out: list[list[OcrWord]] = [[] for _ in range(pages)]
+    for row in text.splitlines():
+        cols = row.split("\t")
+        if len(cols) < 12 or cols[0] != "5" or not cols[11].strip():
+            continue
+        page, block, par, line = (int(c) for c in cols[1:5])
+        left, top, width, height = (float(c) for c in cols[6:10])
+        if not 1 <= page <= pages:
+            continue
+        out[page - 1].append(
+            OcrWord(
+                cols[11].strip(),
+                (left, top, left + width, top + height),
+                float(cols[10]),
+                block * 1000 + par,
+                (block * 1000 + par) * 1000 + line,
+            )
+        )
+    return out
+
+
+def _run_tesseract(args: list[str]) -> str:
+    binary = shutil.which("tesseract")
+    if binary is None:
+        raise OcrUnavailable(f"Tesseract is not installed (install it: {TESSERACT_APT})")
+    try:
+        done = subprocess.run(
+            [binary, *args], capture_output=True, text=True, env=_tesseract_env(), check=False
+        )
+    except OSError as exc:
+        raise OcrUnavailable(f"Tesseract could not start: {exc}") from exc
+    if done.returncode != 0:
+        raise OcrUnavailable(f"Tesseract failed: {' '.join(done.stderr.split())[:300]}")
+    return done.stdout
+
+
+def tesseract_words(
+    images: Sequence[Rendered], languages: Sequence[str], psm: int = 1
+) -> list[list[OcrWord]]:
+    """Recognise `images` in one Tesseract process (page segmentation mode `psm`)."""
+    with tempfile.TemporaryDirectory(prefix="citechunk-ocr-") as tmp:
+        names = []
+        for i, image in enumerate(images):
+            name = Path(tmp) / f"p{i:05d}.png"
+            image.pixmap.save(str(name))
+            names.append(str(name))
+        listing = Path(tmp) / "pages.txt"
+        listing.write_text("\n".join(names) + "\n", encoding="utf-8")
+        lang = "+".join(languages)
+        text = _run_tesseract([str(listing), "stdout", "-l", lang, "--psm", str(psm), "tsv"])
+    return parse_tsv(text, len(images))
+
+
+def tesseract_turn(image: Rendered) -> int:
+    """Degrees clockwise to turn `image` upright by Tesseract's orientation detection (0 when
+    it cannot tell)."""
+    with tempfile.TemporaryDirectory(prefix="citechunk-osd-") as tmp:
+        name = Path(tmp) / "page.png"
+        image.pixmap.save(str(name))
+        try:
+            text = _run_tesseract([str(name), "stdout", "--psm", "0"])
+        except OcrUnavailable as exc:
+            log.debug("orientation detection failed: %s", exc)
+            return 0
+    m = _ROTATE_RE.search(text)
+    return int(m.group(1)) % 360 if m else 0
+
+
+def confidence(words: Sequence[OcrWord]) -> float:
+    """Mean word confidence weighted by alphanumeric length (0 without such words)."""
+    weights = [(_alnum(w.text), w.conf) for w in words if _alnum(w.text)]
+    total = sum(n for n, _ in weights)
+    return sum(n * c for n, c in weights) / total if total else 0.0
+
+
+def _tesseract_pages(
+    doc: Any, numbers: Sequence[int], languages: Sequence[str]
+) -> list[tuple[Rendered, list[OcrWord]]]:
+    images = [render(doc[n - 1]) for n in numbers]
+    results = list(zip(images, tesseract_words(images, languages), strict=True))
+    for i, (image, words) in enumerate(results):
+        if confidence(words) >= LOW_CONFIDENCE:
+            continue
+        turn = tesseract_turn(image)
+        if turn == 0:
+            continue
+        turned = render(doc[numbers[i] - 1], turn=turn)
+        again = tesseract_words([turned], languages, psm=3)[0]
+        if confidence(again) > confidence(words):
+            results[i] = (turned, again)
+    return results
+
+
+# ----------------------------------------------------------------------------- RapidOCR
+
+
+@cache
+def _rapidocr(threads: int) -> Any:
+    from rapidocr_onnxruntime import RapidOCR
+
+    return RapidOCR(intra_op_num_threads=threads, inter_op_num_threads=1)
+
+
+def _array(image: Rendered) -> Any:
+    import numpy as np
+
+    pix = image.pixmap
+    grey = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.h, pix.w)
+    return np.ascontiguousarray(np.dstack([grey, grey, grey]))
+
+
+def rapidocr_turn(engine: Any, image: Rendered) -> int:
+    """Degrees clockwise to turn the page upright: line boxes mostly taller than wide mean a
+    page on its side; the angle classifier's majority (RapidOCR turns tall crops a quarter
+    counter-clockwise before classifying) tells which way."""
+    import numpy as np
+
+    img = _array(image)
+    boxes, _ = engine.text_det(img)
+    if boxes is None or len(boxes) == 0:
+        return 0
+    tall = sum(1 for b in boxes if np.linalg.norm(b[0] - b[3]) > 1.5 * np.linalg.norm(b[0] - b[1]))
+    _, labels, _ = engine.text_cls(engine.get_crop_img_list(img, boxes))
+    flipped = sum(1 for label, _score in labels if label == "180") > len(labels) / 2
+    if tall > len(boxes) / 2:
+        return 90 if flipped else 270
+    return 180 if flipped else 0
+
+
+def rapidocr_words(engine: Any, image: Rendered) -> list[OcrWord]:
+    """Recognised lines split into words (boxes shared out by character count); paragraphs
+    are runs of lines without a vertical gap over `PARAGRAPH_GAP` line heights."""
+    result, _ = engine(_array(image))
+    lines = []
+    for points, text, score in result or []:
+        xs = [float(p[0]) for p in points]
+        ys = [float(p[1]) for p in points]
+        lines.append(((min(xs), min(ys), max(xs), max(ys)), str(text), float(score) * 100))
+    lines.sort(key=lambda x: (x[0][1], x[0][0]))
+    median_h = statistics.median([b[3] - b[1] for b, _, _ in lines]) if lines else 0.0
+    words: list[OcrWord] = []
+    par, previous = 0, None
+    for number, (box, text, score) in enumerate(lines):
+        if previous is not None and _new_paragraph(previous, box, median_h):
+            par += 1
+        previous = box
+        words.extend(_split_line(box, text, score, par, number))
+    return words
+
+
+def _new_paragraph(
+    previous: tuple[float, float, float, float], box: tuple[float, float, float, float], h: float
+) -> bool:
+    """A gap over `PARAGRAPH_GAP` line heights, or a line height change over a quarter."""
+    gap = box[1] - previous[3]
+    before, now = previous[3] - previous[1], box[3] - box[1]
+    return gap > PARAGRAPH_GAP * h or abs(now - before) > 0.25 * max(before, now)
+
+
+def _split_line(
+    box: tuple[float, float, float, float], text: str, score: float, par: int, line: int
+) -> list[OcrWord]:
+    parts = text.split()
+    total = sum(len(p) for p in parts) + max(0, len(parts) - 1)
+    x, out = box[0], []
+    unit = (box[2] - box[0]) / total if total else 0.0
+    for part in parts:
+        width = unit * len(part)
+        out.append(OcrWord(part, (x, box[1], x + width, box[3]), score, par, line))
+        x += width + unit
+    return out
+
+
+def _rapidocr_pages(doc: Any, numbers: Sequence[int]) -> list[tuple[Rendered, list[OcrWord]]]:
+    engine = _rapidocr(thread_count())
+    out = []
+    for n in numbers:
+        turn = rapidocr_turn(engine, render(doc[n - 1], dpi=PROBE_DPI))
+        image = render(doc[n - 1], turn=turn)
+        out.append((image, rapidocr_words(engine, image)))
+    return out
+
+
+# ----------------------------------------------------------------------------- Markdown
+
+
+def _groups(words: Iterable[OcrWord], key: str) -> list[list[OcrWord]]:
+    """Consecutive words grouped by `key` ("par" or "line"), in order of first appearance."""
+    groups: dict[int, list[OcrWord]] = {}
+    for w in words:
+        groups.setdefault(getattr(w, key), []).append(w)
+    return list(groups.values())
+
+
+def _height(words: Sequence[OcrWord]) -> float:
+    return statistics.median([w.box[3] - w.box[1] for w in words]) if words else 0.0
+
+
+def join_lines(lines: Sequence[str]) -> str:
+    """Lines of one paragraph as one string; "conver-" + "sion" -> "conversion"."""
+    out = ""
+    for line in lines:
+        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and line[:1].islower():
+            out = out[:-1] + line
+        else:
+            out = f"{out} {line}" if out else line
+    return out
+
+
+def _kept(words: Sequence[OcrWord]) -> list[OcrWord]:
+    """Words without noise: a word with no letter or digit needs a confident reading."""
+    return [w for w in words if _alnum(w.text) or w.conf >= 50]
+
+
+def _paragraph(words: list[OcrWord], body_height: float) -> str:
+    lines = [" ".join(w.text for w in line) for line in _groups(words, "line")]
+    text = join_lines(lines)
+    if not _alnum(text):
+        return ""
+    ratio = _height(words) / body_height if body_height else 1.0
+    n_words = len(text.split())
+    if (
+        ratio >= HEADING_RATIO
+        and len(lines) <= 2
+        and n_words <= HEADING_WORDS
+        and sum(ch.isalpha() for ch in text) >= 3
+        and not text.endswith(_SENTENCE_END)
+    ):
+        return ("# " if ratio >= TITLE_RATIO else "## ") + text
+    return "\\" + text if text.startswith("#") else text
+
+
+def to_markdown(words: Sequence[OcrWord]) -> str:
+    """One page's words as Markdown paragraphs (see the module rules)."""
+    words = _kept(words)
+    body = _height([w for w in words if _alnum(w.text) >= 2])
+    paragraphs = [_paragraph(par, body) for par in _groups(words, "par")]
+    return "\n\n".join(p for p in paragraphs if p)
+
+
+def page_text(number: int, words: Sequence[OcrWord], to_page: Any) -> PageText:
+    """The words as a `PageText` in unrotated page coordinates (block = paragraph)."""
+    blocks = {par: i for i, par in enumerate(dict.fromkeys(w.par for w in words))}
+    line_ids = {ln: i for i, ln in enumerate(dict.fromkeys(w.line for w in words))}
+    out_words = tuple(
+        Word(w.text, _page_box(w.box, to_page), blocks[w.par], line_ids[w.line])  # type: ignore[arg-type]
+        for w in words
+    )
+    lines = []
+    for line in _groups(words, "line"):
+        x0 = min(w.box[0] for w in line)
+        y0 = min(w.box[1] for w in line)
+        x1 = max(w.box[2] for w in line)
+        y1 = max(w.box[3] for w in line)
+        box = _page_box((x0, y0, x1, y1), to_page)
+        size = abs(to_page.a or to_page.b) * _height(line)
+        text = " ".join(w.text for w in line)
+        lines.append(Line(text, box, blocks[line[0].par], round(size, 2), False))  # type: ignore[arg-type]
+    return PageText(number, out_words, tuple(lines))
+
+
+# ----------------------------------------------------------------------------- entry point
+
+
+def _engine_pages(
+    doc: Any, numbers: Sequence[int], options: ConvertOptions
+) -> list[tuple[Rendered, list[OcrWord]]]:
+    if options.ocr_engine == "tesseract":
+        return _tesseract_pages(doc, numbers, options.ocr_languages)
+    return _rapidocr_pages(doc, numbers)
+
+
+def _fail(path: Path, options: ConvertOptions, numbers: Sequence[int], why: str) -> OcrOutcome:
+    if options.ocr == "force":
+        raise ConversionError(path, f"OCR (convert.ocr = 'force') impossible: {why}")
+    where = _ranges(numbers)
+    warning = f"pages without a text layer, not OCR'd: {where}: {why}"
+    return OcrOutcome(warnings=(warning,), attempted=tuple(numbers))
+
+
+def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOptions) -> OcrOutcome:
+    """OCR the pages of open `doc` that `options.ocr` selects (see the module rules)."""
+    numbers = select_pages(doc, pages, options.ocr)
+    if not numbers:
+        return OcrOutcome()
+    why = unavailable(options.ocr_engine, options.ocr_languages)
+    if why:
+        return _fail(path, options, numbers, why)
+    start = time.perf_counter()
+    try:
+        results = _engine_pages(doc, numbers, options)
+    except OcrUnavailable as exc:
+        return _fail(path, options, numbers, str(exc))
+    recognised = tuple(
+        RecognisedPage(
+            n,
+            to_markdown(words),
+            page_text(n, words, image.to_page),
+            confidence(words),
+            image.turned,
+        )
+        for n, (image, words) in zip(numbers, results, strict=True)
+    )
+    seconds = time.perf_counter() - start
+    log.info(
+        "%s: OCR (%s) of %d page(s) in %.1f s", path, options.ocr_engine, len(numbers), seconds
+    )
+    empty = [p.number for p in recognised if not p.markdown]
+    warnings = (f"pages OCR'd without any text found: {_ranges(empty)}",) if empty else ()
+    return OcrOutcome(recognised, seconds, warnings, options.ocr_engine, tuple(numbers))
+
+
+def _ranges(pages: Sequence[int]) -> str:
+    """[1, 2, 3, 5] -> "1-3, 5"."""
+    out: list[str] = []
+    start = prev = pages[0]
+    for p in [*pages[1:], -1]:
+        if p == prev + 1:
+            prev = p
+            continue
+        out.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = p
+    return ", ".join(out)
+
+
+__all__ = [
+    "OcrOutcome",
+    "RecognisedPage",
+    "recognise",
+    "select_pages",
+    "unavailable",
+]
