@@ -19,7 +19,7 @@ from typing import Any
 import pyarrow as pa
 
 from ..errors import CitechunkError
-from .schema import ARROW_SCHEMA, FIELDS, ChunkRecord
+from .schema import ARROW_SCHEMA, FIELDS, OPTIONAL_FIELDS, ChunkRecord
 
 _LINE_BREAKS = {"\u2028": "\\u2028", "\u2029": "\\u2029", "\u0085": "\\u0085"}
 
@@ -55,7 +55,7 @@ def _rows(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
                 raise CitechunkError(f"{path}:{number}: not valid JSON: {exc.msg}") from None
             if not isinstance(row, dict):
                 raise CitechunkError(f"{path}:{number}: not a JSON object")
-            missing = [f for f in FIELDS if f not in row]
+            missing = [f for f in FIELDS if f not in row and f not in OPTIONAL_FIELDS]
             if missing:
                 raise CitechunkError(f"{path}:{number}: missing fields {', '.join(missing)}")
             yield row
@@ -63,7 +63,11 @@ def _rows(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
 
 def read_table(paths: Sequence[str | os.PathLike[str]]) -> pa.Table:
     """All `paths` as one table with `ARROW_SCHEMA` (rows in file order, then line order)."""
-    rows = [{f: row[f] for f in FIELDS} for p in paths for row in iter_rows(Path(p))]
+    rows = [
+        {f: row.get(f, OPTIONAL_FIELDS.get(f)) for f in FIELDS}
+        for p in paths
+        for row in iter_rows(Path(p))
+    ]
     try:
         return pa.Table.from_pylist(rows, schema=ARROW_SCHEMA)
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:

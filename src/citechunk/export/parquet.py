@@ -13,10 +13,11 @@ import os
 from collections.abc import Mapping, Sequence
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..errors import CitechunkError
-from .schema import ARROW_SCHEMA, SCHEMA_VERSION, ChunkRecord, records_to_table
+from .schema import ARROW_SCHEMA, OPTIONAL_FIELDS, SCHEMA_VERSION, ChunkRecord, records_to_table
 
 SCHEMA_VERSION_KEY = "citechunk.schema_version"
 ZSTD_LEVEL = 3
@@ -64,6 +65,20 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, str]:
     return {k.decode(): v.decode() for k, v in raw.items() if not k.startswith(b"ARROW:")}
 
 
+def _fill_optional(table: pa.Table) -> pa.Table:
+    """Rows of a file written before an optional column existed read as its empty default."""
+    for name in OPTIONAL_FIELDS:
+        column = table.column(name)
+        if column.null_count:
+            empty = pa.scalar([], type=column.type)
+            table = table.set_column(
+                table.schema.get_field_index(name),
+                ARROW_SCHEMA.field(name),
+                pc.fill_null(column, empty),
+            )
+    return table
+
+
 def read_table(paths: Sequence[str | os.PathLike[str]]) -> pa.Table:
     """All `paths` as one table with `ARROW_SCHEMA` (pyarrow.dataset, files in the given order).
 
@@ -74,7 +89,7 @@ def read_table(paths: Sequence[str | os.PathLike[str]]) -> pa.Table:
         return ARROW_SCHEMA.empty_table()
     try:
         dataset = ds.dataset([os.fspath(p) for p in paths], format="parquet", schema=ARROW_SCHEMA)
-        return dataset.to_table()
+        return _fill_optional(dataset.to_table())
     except (pa.ArrowException, OSError) as exc:
         where = paths[0] if len(paths) == 1 else f"{len(paths)} Parquet files"
         raise CitechunkError(f"{where}: not a readable chunk file: {exc}") from None

@@ -16,6 +16,10 @@ Invariants of a record (checked by `make_records`, verified end to end by `offse
   heading path joined by " > ", a blank line, then the body; a split table's body starts with the
   repeated header rows, which lie outside the slice).
 * ``markdown_file`` is relative to OUT with POSIX separators.
+* ``boxes`` (added in 1.1) are the page regions of the cited span (`SourceMap.boxes` of
+  ``[char_start, char_end)``): 1-based page, PDF points, origin top-left, in reading order;
+  empty when the document has no source map. Files written before 1.1 have no ``boxes``
+  column/key; readers give those records ``boxes=()``.
 """
 
 from __future__ import annotations
@@ -28,11 +32,12 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..conversion.sourcemap import Box, SourceMap
 from ..markers import strip_markers
 from ..models import Chunk
 from .ids import chunk_id, doc_id
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 
 @dataclass(frozen=True)
@@ -54,19 +59,26 @@ class ChunkRecord:
     token_count: int
     tokenizer: str
     backend: str
+    boxes: tuple[Box, ...] = ()
     schema_version: str = SCHEMA_VERSION
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict in `FIELDS` order (``heading_path`` as a list)."""
+        """A JSON-ready dict in `FIELDS` order (``heading_path`` as a list, ``boxes`` as a list
+        of ``{page, x0, y0, x1, y1}`` objects)."""
         d = {f: getattr(self, f) for f in FIELDS}
         d["heading_path"] = list(self.heading_path)
+        d["boxes"] = [b.to_dict() for b in self.boxes]
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ChunkRecord:
-        """Inverse of `to_dict`; also accepts a row of `read_chunks(...).to_pylist()`."""
-        values = {f: d[f] for f in FIELDS}
+        """Inverse of `to_dict`; also accepts a row of `read_chunks(...).to_pylist()` and a
+        record written before a field in `OPTIONAL_FIELDS` existed."""
+        values = {f: d[f] if f in d else OPTIONAL_FIELDS[f] for f in FIELDS}
         values["heading_path"] = tuple(values["heading_path"] or ())
+        values["boxes"] = tuple(
+            b if isinstance(b, Box) else Box.from_dict(b) for b in values["boxes"] or ()
+        )
         return cls(**values)
 
     @property
@@ -85,6 +97,14 @@ class ChunkRecord:
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ChunkRecord))
 
+#: Fields added after 1.0, with the value a file written before them reads as.
+OPTIONAL_FIELDS: dict[str, Any] = {"boxes": ()}
+
+BOX_TYPE = pa.struct(
+    [pa.field("page", pa.int32(), nullable=False)]
+    + [pa.field(k, pa.float64(), nullable=False) for k in ("x0", "y0", "x1", "y1")]
+)
+
 _INT32 = {"chunk_index", "first_page", "last_page", "token_count"}
 _INT64 = {"char_start", "char_end"}
 
@@ -92,6 +112,8 @@ _INT64 = {"char_start", "char_end"}
 def _arrow_type(name: str) -> pa.DataType:
     if name == "heading_path":
         return pa.list_(pa.string())
+    if name == "boxes":
+        return pa.list_(pa.field("element", BOX_TYPE, nullable=False))
     if name in _INT32:
         return pa.int32()
     if name in _INT64:
@@ -101,7 +123,8 @@ def _arrow_type(name: str) -> pa.DataType:
 
 ARROW_SCHEMA: pa.Schema = pa.schema([pa.field(n, _arrow_type(n), nullable=False) for n in FIELDS])
 """Declared column types: strings, ``list<string>`` for heading_path, int32 pages/index/tokens,
-int64 character offsets. No column is nullable."""
+int64 character offsets, ``list<struct<page: int32, x0, y0, x1, y1: float64>>`` for boxes.
+No column is nullable."""
 
 
 def _check_relative_posix(path: str, what: str) -> None:
@@ -128,12 +151,14 @@ def make_records(
     tokenizer: str,
     backend: str,
     config_fingerprint: str,
+    source_map: SourceMap | None = None,
 ) -> list[ChunkRecord]:
     """Turn one document's chunks (from `chunk_markdown`) into export records.
 
     `source_file` is relative to INPUT, `markdown_file` relative to OUT (both POSIX);
     `config_fingerprint` comes from `citechunk.export.config_fingerprint` and enters every
-    `chunk_id`. Raises ValueError when a path is absolute or a chunk breaks the record invariants
+    `chunk_id`; `source_map` (the Markdown's, `conversion.sourcemap`) gives each record its
+    ``boxes`` (none without it). Raises ValueError when a path is absolute or a chunk breaks the record invariants
     (index out of order, empty/inverted page or character range).
     """
     _check_relative_posix(source_file, "source_file")
@@ -162,6 +187,7 @@ def make_records(
                 token_count=c.token_count,
                 tokenizer=tokenizer,
                 backend=backend,
+                boxes=tuple(source_map.boxes(c.char_start, c.char_end)) if source_map else (),
             )
         )
     return records
@@ -188,9 +214,12 @@ def records_to_table(records: Sequence[ChunkRecord]) -> pa.Table:
     """An Arrow table with `ARROW_SCHEMA` (columns in `FIELDS` order)."""
     columns = {f: [getattr(r, f) for r in records] for f in FIELDS}
     columns["heading_path"] = [list(r.heading_path) for r in records]
+    columns["boxes"] = [[b.to_dict() for b in r.boxes] for r in records]
     return pa.Table.from_pydict(columns, schema=ARROW_SCHEMA)
 
 
 def table_to_records(table: pa.Table) -> list[ChunkRecord]:
-    """Inverse of `records_to_table` (accepts any table with the `FIELDS` columns)."""
-    return [ChunkRecord.from_dict(row) for row in table.select(list(FIELDS)).to_pylist()]
+    """Inverse of `records_to_table` (accepts any table with the `FIELDS` columns; one without
+    an `OPTIONAL_FIELDS` column reads as that field's default)."""
+    names = [f for f in FIELDS if f in table.column_names]
+    return [ChunkRecord.from_dict(row) for row in table.select(names).to_pylist()]
