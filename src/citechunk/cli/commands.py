@@ -124,3 +124,4 @@ def backends_cmd() -> None:
 from . import eval as _eval  # noqa: E402,F401
 from . import ingest as _ingest  # noqa: E402,F401
 from . import inspect as _inspect  # noqa: E402,F401
+from . import review as _review  # noqa: E402,F401
