@@ -6,7 +6,7 @@ a question passes at >= 0.9. For each chunk and page: the share of its box area 
 chunks' boxes; passes below 0.02. Chunks use the default `ChunkOptions`, boxes come from the
 source map built after conversion (`conversion.sourcemap.of_pdf`), as `citechunk ingest` does.
 
-Usage: .venv/bin/python bench/box_fidelity.py [--backend pymupdf,docling] [--misses]
+Usage: .venv/bin/python bench/box_fidelity.py [--backend pymupdf,docling] [--misses] [--cache DIR]
 """
 
 from __future__ import annotations
@@ -18,12 +18,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pymupdf
-
-from citechunk import ConvertOptions, chunk_markdown, convert
-from citechunk.conversion import sourcemap
-from citechunk.evaluation.boxes import COVER, OVERLAP, Span, answer_cover, overlaps
-from citechunk.evaluation.match import contains
+from citechunk import ConvertOptions, convert
+from citechunk.conversion import read_markdown, save, saved_title
+from citechunk.evaluation.boxes import COVER, OVERLAP, fidelity
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 DEV_SETS = {
@@ -36,51 +33,38 @@ DEV_SETS = {
 class Tally:
     questions: int = 0
     intact: int = 0  # answer intact in a chunk citing the gold page
-    located: int = 0  # ... and PyMuPDF finds the answer's words on the gold page
-    covers: list[float] = field(default_factory=list)
+    covers: list[float] = field(default_factory=list)  # ... and PyMuPDF finds it on the page
     overlaps: list[float] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
 
 
-def document(pdf: Path, backend: str) -> list[tuple[Span, str, int, int]]:
-    """(span, text, first page, last page) of each default chunk of `pdf`."""
+def converted(pdf: Path, backend: str, cache: Path | None) -> tuple[str, str]:
+    """(Markdown, title) of `pdf`, from `cache` when it holds them (saved with `save`)."""
+    md_path = cache / backend / f"{pdf.name}.md" if cache else None
+    if md_path and md_path.is_file():
+        return read_markdown(md_path), saved_title(md_path)
     doc = convert(pdf, ConvertOptions(backend=backend))
-    smap = sourcemap.of_pdf(pdf, doc.markdown)
-    out = []
-    for c in chunk_markdown(doc.markdown, None, doc.provenance.title):
-        span = Span(c.char_start, c.char_end, tuple(smap.boxes(c.char_start, c.char_end)))
-        out.append((span, c.text, c.first_page, c.last_page))
-    return out
+    if md_path:
+        md_path.parent.mkdir(parents=True, exist_ok=True)
+        save(doc, md_path)
+    return doc.markdown, doc.provenance.title
 
 
-def score_question(q: dict[str, object], chunks: list, pdf: Path, t: Tally) -> None:
-    t.questions += 1
-    page_no, answer = int(q["page"]), str(q["answer"])  # type: ignore[call-overload]
-    held = [s for s, text, a, b in chunks if a <= page_no <= b and contains(text, answer)]
-    if not held:
-        return
-    t.intact += 1
-    with pymupdf.open(pdf) as doc:
-        shares = [answer_cover(doc[page_no - 1], answer, s.boxes) for s in held]
-    found = [s for s in shares if s is not None]
-    if not found:
-        return
-    t.located += 1
-    t.covers.append(max(found))
-    if max(found) < COVER:
-        t.misses.append(f"{q.get('id')} {pdf.name} p{page_no}: {max(found):.2f} {answer[:60]!r}")
-
-
-def run(name: str, backend: str) -> Tally:
+def run(name: str, backend: str, cache: Path | None) -> Tally:
     folder, questions = DEV_SETS[name]
     qs = [json.loads(line) for line in questions.read_text(encoding="utf-8").splitlines() if line]
     t = Tally()
     for pdf_name in sorted({str(q["pdf"]) for q in qs}):
         pdf = folder / pdf_name
-        chunks = document(pdf, backend)
-        t.overlaps += overlaps([s for s, *_ in chunks])
-        for q in (q for q in qs if q["pdf"] == pdf_name):
-            score_question(q, chunks, pdf, t)
+        markdown, title = converted(pdf, backend, cache)
+        f = fidelity(pdf, markdown, title, [q for q in qs if q["pdf"] == pdf_name])
+        t.questions, t.intact = t.questions + f.questions, t.intact + f.intact
+        t.covers += [c for _, c in f.covers]
+        t.overlaps += f.overlaps
+        t.misses += [f"{qid} {pdf_name}: cover {c:.2f}" for qid, c in f.covers if c < COVER]
+        bad = [f"{o:.2f}" for o in f.overlaps if o >= OVERLAP]
+        if bad:
+            t.misses.append(f"overlap {pdf_name}: {len(bad)} chunk-pages: {' '.join(bad[:12])}")
     return t
 
 
@@ -89,7 +73,7 @@ def row(name: str, backend: str, t: Tally) -> str:
     low = sum(o < OVERLAP for o in t.overlaps)
     median = statistics.median(t.covers) if t.covers else 0.0
     return (
-        f"| {name} | {backend} | {t.questions} | {t.intact} | {t.located} | "
+        f"| {name} | {backend} | {t.questions} | {t.intact} | {len(t.covers)} | "
         f"{ok}/{len(t.covers)} = {ok / max(1, len(t.covers)):.3f} | {median:.3f} | "
         f"{low}/{len(t.overlaps)} = {low / max(1, len(t.overlaps)):.3f} |"
     )
@@ -100,6 +84,7 @@ def main() -> int:
     ap.add_argument("--backend", default="pymupdf")
     ap.add_argument("--sets", default="dev,dev2")
     ap.add_argument("--misses", action="store_true")
+    ap.add_argument("--cache", type=Path, help="keep converted Markdown here between runs")
     a = ap.parse_args()
     print(
         "| set | backend | questions | intact on gold page | answer on page (PyMuPDF) "
@@ -108,7 +93,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|")
     for backend in a.backend.split(","):
         for name in a.sets.split(","):
-            t = run(name, backend)
+            t = run(name, backend, a.cache)
             print(row(name, backend, t), flush=True)
             if a.misses:
                 for m in t.misses:

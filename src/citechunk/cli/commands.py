@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..chunking import chunk_markdown
-from ..conversion import convert, describe, read_markdown, save, saved_title
+from ..conversion import convert, describe, read_markdown, save, saved_title, sourcemap
 from . import State, main, pass_state
 
 
@@ -90,7 +90,10 @@ def chunk_cmd(
     overlap_tokens: int | None,
     tokenizer: str | None,
 ) -> None:
-    """Split page-marked Markdown into heading-first chunks (one JSON object per line)."""
+    """Split page-marked Markdown into heading-first chunks (one JSON object per line).
+
+    With a source map beside the file (FILE.md.map.json, written by ingest), each chunk also
+    gets its "boxes" on the page."""
     cfg = state.config(
         {
             "chunk": {
@@ -103,7 +106,14 @@ def chunk_cmd(
     )
     markdown = read_markdown(markdown_file)
     chunks = chunk_markdown(markdown, cfg.chunk, saved_title(markdown_file))
-    lines = [json.dumps(dataclasses.asdict(c), ensure_ascii=False) + "\n" for c in chunks]
+    smap = sourcemap.load(markdown_file)
+    rows = []
+    for c in chunks:
+        row = dataclasses.asdict(c)
+        if smap is not None:
+            row["boxes"] = [b.to_dict() for b in smap.boxes(c.char_start, c.char_end)]
+        rows.append(row)
+    lines = [json.dumps(row, ensure_ascii=False) + "\n" for row in rows]
     if output:
         from ..fsutil import atomic_write_text
 

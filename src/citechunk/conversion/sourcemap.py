@@ -79,11 +79,13 @@ class Box:
 
 @dataclass(frozen=True)
 class MapLine:
-    """A text-layer line: its page, block and vertical extent."""
+    """A text-layer line: its page, block and extent."""
 
     page: int
     block: int
+    x0: float
     y0: float
+    x1: float
     y1: float
 
 
@@ -186,10 +188,12 @@ def _line_table(page: PageText) -> tuple[dict[tuple[int, int], MapLine], list[tu
     for w in page.words:
         key = (w.block, w.line)
         keys.append(key)
-        e = extent.setdefault(key, [w.box[1], w.box[3]])
-        e[0], e[1] = min(e[0], w.box[1]), max(e[1], w.box[3])
+        e = extent.setdefault(key, list(w.box))
+        e[0], e[1] = min(e[0], w.box[0]), min(e[1], w.box[1])
+        e[2], e[3] = max(e[2], w.box[2]), max(e[3], w.box[3])
     lines = {
-        k: MapLine(page.number, k[0], round(e[0], 2), round(e[1], 2)) for k, e in extent.items()
+        k: MapLine(page.number, k[0], *(round(v, 2) for v in e))  # type: ignore[arg-type]
+        for k, e in extent.items()
     }
     return lines, keys
 
@@ -297,14 +301,26 @@ def _group_boxes(group: Sequence[_Rect]) -> list[Box]:
     return [_union([r]) for r in head] + [_union(body)] + [_union([r]) for r in tail]
 
 
-def merge_lines(rects: Iterable[_Rect]) -> list[Box]:
-    """Rectangles for lines given in reading order (see `_continues` and `_group_boxes`)."""
+def _covers(box: Box, line: MapLine) -> bool:
+    """`box` covers a good part (30%) of `line`."""
+    w = min(box.x1, line.x1) - max(box.x0, line.x0)
+    h = min(box.y1, line.y1) - max(box.y0, line.y0)
+    area = (line.x1 - line.x0) * (line.y1 - line.y0)
+    return w > 0 and h > 0 and w * h > 0.3 * area
+
+
+def merge_lines(rects: Iterable[_Rect], foreign: Sequence[MapLine] = ()) -> list[Box]:
+    """Rectangles for lines given in reading order (see `_continues` and `_group_boxes`); a line
+    does not join a group when their union would cover one of the `foreign` lines (text the
+    range does not hold: figure labels, another chunk's lines around a caption)."""
     groups: list[list[_Rect]] = []
     for r in rects:
         if groups and _continues(groups[-1], r):
-            groups[-1].append(r)
-        else:
-            groups.append([r])
+            union = _union([*groups[-1], r])
+            if not any(ln.page == union.page and _covers(union, ln) for ln in foreign):
+                groups[-1].append(r)
+                continue
+        groups.append([r])
     return [b for g in groups for b in _group_boxes(g)]
 
 
@@ -316,8 +332,13 @@ class SourceMap:
     pieces: tuple[Piece, ...]
     _starts: list[int] = field(init=False, repr=False, compare=False)
     _ends: list[int] = field(init=False, repr=False, compare=False)
+    _by_page: dict[int, list[tuple[int, MapLine]]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        by_page: dict[int, list[tuple[int, MapLine]]] = {}
+        for k, ln in enumerate(self.lines):
+            by_page.setdefault(ln.page, []).append((k, ln))
+        object.__setattr__(self, "_by_page", by_page)
         object.__setattr__(self, "_starts", [p.start for p in self.pieces])
         object.__setattr__(self, "_ends", [p.end for p in self.pieces])
 
@@ -333,13 +354,17 @@ class SourceMap:
         for p in self.pieces_in(start, end):
             e = extent.setdefault(p.line, [p.x0, p.x1])
             e[0], e[1] = min(e[0], p.x0), max(e[1], p.x1)
-        return merge_lines((self.lines[k], e[0], e[1]) for k, e in extent.items())
+        pages = {self.lines[k].page for k in extent}
+        foreign = [
+            ln for page in sorted(pages) for k, ln in self._by_page.get(page, ()) if k not in extent
+        ]
+        return merge_lines(((self.lines[k], e[0], e[1]) for k, e in extent.items()), foreign)
 
     def to_json(self) -> str:
         data = {
             "format": FORMAT,
             "version": VERSION,
-            "lines": [[ln.page, ln.block, ln.y0, ln.y1] for ln in self.lines],
+            "lines": [[ln.page, ln.block, ln.x0, ln.y0, ln.x1, ln.y1] for ln in self.lines],
             "pieces": [[p.start, p.end, p.line, p.x0, p.x1] for p in self.pieces],
         }
         return json.dumps(data, separators=(",", ":")) + "\n"
@@ -349,7 +374,10 @@ class SourceMap:
         data = json.loads(text)
         if data.get("format") != FORMAT or data.get("version") != VERSION:
             raise ValueError(f"not a {FORMAT} version {VERSION} file")
-        lines = tuple(MapLine(int(a), int(b), float(c), float(d)) for a, b, c, d in data["lines"])
+        lines = tuple(
+            MapLine(int(a), int(b), float(c), float(d), float(e), float(f))
+            for a, b, c, d, e, f in data["lines"]
+        )
         pieces = tuple(
             Piece(int(a), int(b), int(c), float(d), float(e)) for a, b, c, d, e in data["pieces"]
         )

@@ -15,12 +15,16 @@ Two measures, both over PyMuPDF's own words of the page (independent of the sour
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..chunking import chunk_markdown
+from ..config import ChunkOptions
+from ..conversion import sourcemap
 from ..conversion.sourcemap import Box
-from .match import words
+from .match import contains, words
 
 COVER = 0.9
 OVERLAP = 0.02
@@ -103,3 +107,50 @@ def overlaps(chunks: Sequence[Span]) -> list[float]:
             ]
             out.append(min(1.0, _box_overlap(mine, others) / area))
     return out
+
+
+@dataclass(frozen=True)
+class Fidelity:
+    """Box fidelity of one document: question counts, each located answer's cover (with the
+    question's id) and each chunk-page's overlap share."""
+
+    questions: int
+    intact: int  # answer intact in a chunk citing the gold page
+    covers: tuple[tuple[str, float], ...]  # ... and PyMuPDF finds it on the gold page
+    overlaps: tuple[float, ...]
+
+
+def fidelity(
+    pdf: str | os.PathLike[str],
+    markdown: str,
+    title: str,
+    questions: Sequence[Mapping[str, Any]],
+    options: ChunkOptions | None = None,
+) -> Fidelity:
+    """Chunk `markdown` (converted from `pdf`), box it with its source map and measure
+    (questions: ``page``, ``answer`` and optionally ``id``; see the module docstring)."""
+    import pymupdf
+
+    smap = sourcemap.of_pdf(pdf, markdown)
+    chunks = chunk_markdown(markdown, options, title)
+    spans = [
+        Span(c.char_start, c.char_end, tuple(smap.boxes(c.char_start, c.char_end))) for c in chunks
+    ]
+    intact, covers = 0, []
+    with pymupdf.open(pdf) as doc:
+        for q in questions:
+            page, answer = int(q["page"]), str(q["answer"])
+            held = [
+                s
+                for c, s in zip(chunks, spans, strict=True)
+                if c.first_page <= page <= c.last_page and contains(c.text, answer)
+            ]
+            intact += bool(held)
+            found = [
+                x
+                for x in (answer_cover(doc[page - 1], answer, s.boxes) for s in held)
+                if x is not None
+            ]
+            if found:
+                covers.append((str(q.get("id", "")), max(found)))
+    return Fidelity(len(questions), intact, tuple(covers), tuple(overlaps(spans)))
