@@ -11,9 +11,9 @@ Alignment rules (per page: the Markdown between two page markers against that pa
 * words are compared normalised: NFKC, case-folded, only letters and digits kept; a token that
   normalises to nothing (heading ``#``, list bullets, table pipes and separator rows, bold and
   italic marks, HTML tags and comments, page markers) has no box;
-* Markdown words are matched in order against the page's words; on a mismatch the next Markdown
-  words are re-anchored at the nearest page position holding the same three (then two) words,
-  forward first; a single word re-anchors only when it is unique on the page or a few words
+* Markdown words are matched in order against the page's words, each page word at most once;
+  on a mismatch the next Markdown words are re-anchored at the nearest unused page position
+  holding the same three (then two) words, forward first; a single word re-anchors only when it is unique on the page or a few words
   ahead; a word joined or split differently (hyphenation, "e.g." written "e. g.") matches the
   concatenation of up to three neighbours; anything else (text the converter wrote itself, a
   word missing from the text layer) stays unmapped;
@@ -123,55 +123,61 @@ def _ngram_index(words: Sequence[str], n: int) -> dict[tuple[str, ...], list[int
     return index
 
 
-def _nearest(positions: list[int], p: int) -> int:
-    """The position to jump to: the first at or after `p`, else the last before it."""
-    k = bisect.bisect_left(positions, p)
-    return positions[k] if k < len(positions) else positions[-1]
-
-
 class _Aligner:
-    """Aligns one page's Markdown words (`md`) to its text-layer words (`page`)."""
+    """Aligns one page's Markdown words (`md`) to its text-layer words (`page`); each page word
+    is matched at most once (text the Markdown repeats keeps one box, not two)."""
 
     def __init__(self, md: Sequence[str], page: Sequence[str]) -> None:
         self.md, self.page = md, page
         self.index = {n: _ngram_index(page, n) for n in (3, 2, 1)}
+        self.used = bytearray(len(page))
+
+    def _free(self, positions: list[int], p: int) -> list[int]:
+        """Unused `positions`, the nearest to `p` first (forward, then backward)."""
+        k = bisect.bisect_left(positions, p)
+        ahead = [q for q in positions[k:] if not self.used[q]]
+        return ahead + [q for q in reversed(positions[:k]) if not self.used[q]]
 
     def _anchor(self, i: int, p: int) -> int | None:
         for n in (3, 2):
-            positions = (
-                self.index[n].get(tuple(self.md[i : i + n])) if i + n <= len(self.md) else None
-            )
-            if positions:
-                return _nearest(positions, p)
-        positions = self.index[1].get((self.md[i],))
-        if not positions:
+            if i + n <= len(self.md):
+                free = self._free(self.index[n].get(tuple(self.md[i : i + n]), []), p)
+                if free:
+                    return free[0]
+        free = self._free(self.index[1].get((self.md[i],), []), p)
+        if not free:
             return None
-        q = _nearest(positions, p)
-        return q if len(positions) == 1 or p <= q <= p + _NEAR else None
+        return free[0] if len(free) == 1 or p <= free[0] <= p + _NEAR else None
 
     def _joined(self, i: int, p: int) -> tuple[int, int] | None:
         """(md words, page words) when 1 md word = 2..3 page words or 2..3 md words = 1."""
         for n in range(2, _MAX_JOIN + 1):
             if p + n <= len(self.page) and self.md[i] == "".join(self.page[p : p + n]):
-                return 1, n
+                return (1, n) if not any(self.used[p : p + n]) else None
             if i + n <= len(self.md) and "".join(self.md[i : i + n]) == self.page[p]:
                 return n, 1
         return None
+
+    def _take(self, out: list[tuple[int, ...]], i: int, nm: int, p: int, nw: int) -> None:
+        for k in range(nm):
+            out[i + k] = tuple(range(p, p + nw))
+        for q in range(p, p + nw):
+            self.used[q] = 1
 
     def align(self) -> list[tuple[int, ...]]:
         """For each md word, the page word indices it matched (empty when none)."""
         out: list[tuple[int, ...]] = [()] * len(self.md)
         i, p = 0, 0
         while i < len(self.md):
-            if p < len(self.page) and self.md[i] == self.page[p]:
-                out[i], i, p = (p,), i + 1, p + 1
+            free = p < len(self.page) and not self.used[p]
+            if free and self.md[i] == self.page[p]:
+                self._take(out, i, 1, p, 1)
+                i, p = i + 1, p + 1
                 continue
-            joined = self._joined(i, p) if p < len(self.page) else None
+            joined = self._joined(i, p) if free else None
             if joined:
-                nm, nw = joined
-                for k in range(nm):
-                    out[i + k] = tuple(range(p, p + nw))
-                i, p = i + nm, p + nw
+                self._take(out, i, joined[0], p, joined[1])
+                i, p = i + joined[0], p + joined[1]
                 continue
             q = self._anchor(i, p)
             if q is None:
