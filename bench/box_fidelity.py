@@ -35,6 +35,7 @@ class Tally:
     intact: int = 0  # answer intact in a chunk citing the gold page
     covers: list[float] = field(default_factory=list)  # ... and PyMuPDF finds it on the page
     overlaps: list[float] = field(default_factory=list)
+    box_counts: list[int] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
 
 
@@ -61,6 +62,7 @@ def run(name: str, backend: str, cache: Path | None) -> Tally:
         t.questions, t.intact = t.questions + f.questions, t.intact + f.intact
         t.covers += [c for _, c in f.covers]
         t.overlaps += f.overlaps
+        t.box_counts += f.box_counts
         t.misses += [f"{qid} {pdf_name}: cover {c:.2f}" for qid, c in f.covers if c < COVER]
         bad = [f"{o:.2f}" for o in f.overlaps if o >= OVERLAP]
         if bad:
@@ -75,7 +77,8 @@ def row(name: str, backend: str, t: Tally) -> str:
     return (
         f"| {name} | {backend} | {t.questions} | {t.intact} | {len(t.covers)} | "
         f"{ok}/{len(t.covers)} = {ok / max(1, len(t.covers)):.3f} | {median:.3f} | "
-        f"{low}/{len(t.overlaps)} = {low / max(1, len(t.overlaps)):.3f} |"
+        f"{low}/{len(t.overlaps)} = {low / max(1, len(t.overlaps)):.3f} | "
+        f"{statistics.median(t.box_counts or [0]):.0f} / {statistics.mean(t.box_counts or [0]):.1f} |"
     )
 
 
@@ -88,9 +91,9 @@ def main() -> int:
     a = ap.parse_args()
     print(
         "| set | backend | questions | intact on gold page | answer on page (PyMuPDF) "
-        "| cover >= 0.9 | median cover | chunk-pages overlap < 2% |"
+        "| cover >= 0.9 | median cover | chunk-pages overlap < 2% | boxes per chunk-page (median / mean) |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for backend in a.backend.split(","):
         for name in a.sets.split(","):
             t = run(name, backend, a.cache)

@@ -53,6 +53,7 @@ _SYNTAX_RE = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|\|", re.DOTALL)
 _TOKEN_RE = re.compile(r"\S+")
 _MAX_JOIN = 3
 _NEAR = 8  # a repeated single word re-anchors only this many page words ahead
+_BESIDE = 8  # lines of one row (table cells) join across gaps up to this many line heights
 
 
 @dataclass(frozen=True)
@@ -282,7 +283,7 @@ def _continues(group: Sequence[_Rect], r: _Rect) -> bool:
         return True
     overlap_y = min(line.y1, last[0].y1) - max(line.y0, last[0].y0)
     gap_x = max(x0 - u.x1, u.x0 - x1)
-    return overlap_y >= 0.5 * min(_height(last), _height(r)) and gap_x <= 2 * h
+    return overlap_y >= 0.5 * min(_height(last), _height(r)) and gap_x <= _BESIDE * h
 
 
 def _own_row(a: _Rect, b: _Rect) -> bool:

@@ -118,6 +118,7 @@ class Fidelity:
     intact: int  # answer intact in a chunk citing the gold page
     covers: tuple[tuple[str, float], ...]  # ... and PyMuPDF finds it on the gold page
     overlaps: tuple[float, ...]
+    box_counts: tuple[int, ...]  # boxes of each (chunk, page with boxes)
 
 
 def fidelity(
@@ -153,4 +154,9 @@ def fidelity(
             ]
             if found:
                 covers.append((str(q.get("id", "")), max(found)))
-    return Fidelity(len(questions), intact, tuple(covers), tuple(overlaps(spans)))
+    counts = tuple(
+        sum(b.page == page for b in s.boxes)
+        for s in spans
+        for page in sorted({b.page for b in s.boxes})
+    )
+    return Fidelity(len(questions), intact, tuple(covers), tuple(overlaps(spans)), counts)
