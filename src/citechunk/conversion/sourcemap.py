@@ -13,8 +13,10 @@ Alignment rules (per page: the Markdown between two page markers against that pa
   italic marks, HTML tags and comments, page markers) has no box;
 * Markdown words are matched in order against the page's words, each page word at most once;
   on a mismatch the next Markdown words are re-anchored at the nearest unused page position
-  holding the same three (then two) words, forward first; a single word re-anchors only when it is unique on the page or a few words
-  ahead; a word joined or split differently (hyphenation, "e.g." written "e. g.") matches the
+  holding the same three (then two) words, forward first; a single word re-anchors only when
+  it is unique on the page or a few words ahead; a run of matches from a repeated 2-gram or a
+  word a few ahead must reach 3 words, else it is undone (common words of text that is not on
+  this page do not land on scattered lines); a word joined or split differently (hyphenation, "e.g." written "e. g.") matches the
   concatenation of up to three neighbours; anything else (text the converter wrote itself, a
   word missing from the text layer) stays unmapped;
 * a mapped word keeps the box of each page word it matched (two for a word hyphenated across
@@ -53,6 +55,7 @@ _SYNTAX_RE = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|\|", re.DOTALL)
 _TOKEN_RE = re.compile(r"\S+")
 _MAX_JOIN = 3
 _NEAR = 8  # a repeated single word re-anchors only this many page words ahead
+_MIN_RUN = 3  # matches after a weak anchor must run this many words to stay
 _BESIDE = 8  # lines of one row (table cells) join across gaps up to this many line heights
 
 
@@ -139,16 +142,18 @@ class _Aligner:
         ahead = [q for q in positions[k:] if not self.used[q]]
         return ahead + [q for q in reversed(positions[:k]) if not self.used[q]]
 
-    def _anchor(self, i: int, p: int) -> int | None:
+    def _anchor(self, i: int, p: int) -> tuple[int, bool] | None:
+        """(page position, weak) to re-anchor md word `i` at; weak when the words matched there
+        occur elsewhere on the page too (a 2-gram, or a word a few positions ahead)."""
         for n in (3, 2):
             if i + n <= len(self.md):
                 free = self._free(self.index[n].get(tuple(self.md[i : i + n]), []), p)
                 if free:
-                    return free[0]
+                    return free[0], n == 2 and len(free) > 1
         free = self._free(self.index[1].get((self.md[i],), []), p)
-        if not free:
-            return None
-        return free[0] if len(free) == 1 or p <= free[0] <= p + _NEAR else None
+        if len(free) == 1:
+            return free[0], False
+        return (free[0], True) if free and p <= free[0] <= p + _NEAR else None
 
     def _joined(self, i: int, p: int) -> tuple[int, int] | None:
         """(md words, page words) when 1 md word = 2..3 page words or 2..3 md words = 1."""
@@ -165,26 +170,37 @@ class _Aligner:
         for q in range(p, p + nw):
             self.used[q] = 1
 
+    def _undo(self, out: list[tuple[int, ...]], start: int, end: int) -> None:
+        for k in range(start, end):
+            for q in out[k]:
+                self.used[q] = 0
+            out[k] = ()
+
     def align(self) -> list[tuple[int, ...]]:
-        """For each md word, the page word indices it matched (empty when none)."""
+        """For each md word, the page word indices it matched (empty when none). A run of
+        matches that starts at a weak anchor and ends before `_MIN_RUN` words is undone: common
+        words of text that is not on this page do not land on scattered lines."""
         out: list[tuple[int, ...]] = [()] * len(self.md)
         i, p = 0, 0
+        run, weak = 0, False  # where the current run of matches started, and how
         while i < len(self.md):
             free = p < len(self.page) and not self.used[p]
-            if free and self.md[i] == self.page[p]:
-                self._take(out, i, 1, p, 1)
-                i, p = i + 1, p + 1
+            step = (1, 1) if free and self.md[i] == self.page[p] else None
+            step = step or (self._joined(i, p) if free else None)
+            if step:
+                self._take(out, i, step[0], p, step[1])
+                i, p = i + step[0], p + step[1]
                 continue
-            joined = self._joined(i, p) if free else None
-            if joined:
-                self._take(out, i, joined[0], p, joined[1])
-                i, p = i + joined[0], p + joined[1]
-                continue
-            q = self._anchor(i, p)
-            if q is None:
+            if weak and i - run < _MIN_RUN:
+                self._undo(out, run, i)
+            anchor = self._anchor(i, p)
+            if anchor is None:
                 i += 1
+                run, weak = i, False
             else:
-                p = q
+                (p, weak), run = anchor, i
+        if weak and i - run < _MIN_RUN:
+            self._undo(out, run, i)
         return out
 
 
