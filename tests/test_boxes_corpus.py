@@ -3,7 +3,7 @@ chunk options, measures from `citechunk.evaluation.boxes`.
 
 For the dev questions whose answer is intact in a chunk citing the gold page, the answer's words
 (PyMuPDF's, on the gold page) lie >= 90% by area inside that chunk's boxes for >= 98% of them;
-and chunks' boxes on a page mostly stay off other chunks' boxes.
+and on >= 95% of chunk-pages a chunk's boxes lie under other chunks' boxes by < 2% of their area.
 """
 
 from __future__ import annotations
@@ -41,4 +41,4 @@ def test_answers_lie_inside_their_chunks_boxes(shared_dir: Path, name: str) -> N
     assert len(covers) >= 0.9 * len(qs)  # the answers the check can locate at all
     passed = [qid for qid, c in covers if c >= COVER]
     assert len(passed) >= 0.98 * len(covers), [x for x in covers if x[1] < COVER]
-    assert sum(o < OVERLAP for o in shares) >= 0.9 * len(shares)
+    assert sum(o < OVERLAP for o in shares) >= 0.95 * len(shares)  # measured 0.997 and 0.965
