@@ -25,6 +25,8 @@ demo: $(VENV)/.base
 	rm -rf out
 	$(BIN)/citechunk -v ingest sample_pdfs --out out
 	$(BIN)/citechunk inspect out --doc report_outline.pdf --chunk 2
+	@echo "review page (open it in a browser):"
+	$(BIN)/citechunk review out --doc report_outline.pdf
 
 lint: $(VENV)/.all
 	$(BIN)/ruff check src tests bench sample_pdfs

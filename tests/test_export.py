@@ -53,6 +53,7 @@ CONTRACT = [
     "token_count",
     "tokenizer",
     "backend",
+    "boxes",
     "schema_version",
     "ocr_pages",
 ]

@@ -7,6 +7,8 @@ Public API (each CLI command has a function twin here):
     ingest(input, out, config) -> RunReport   (PDF or folder -> OUT/chunks, OUT/markdown, run.json)
     read_chunks(out) -> pyarrow.Table          (every ChunkRecord under OUT/chunks, one table)
     inspect(out) -> InspectReport; show_chunk(out, doc, n) -> ChunkView (with its Markdown span)
+    review(out, doc=None) -> list[Path]       (HTML pages drawing each chunk's boxes on its pages)
+    markdown_boxes(md_path, start, end) -> list[Box]  (page regions of any saved Markdown range)
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ __version__ = "0.2.1"
 from .chunking import chunk_markdown
 from .config import ChunkOptions, Config, ConvertOptions, load_config
 from .conversion import convert
+from .conversion.sourcemap import Box, markdown_boxes
 from .errors import CitechunkError, ConfigError, ConversionError
 from .evaluation import evaluate
 from .export import SCHEMA_VERSION, ChunkRecord, iter_records, read_chunks
 from .export.inspect import inspect, show_chunk
 from .models import Chunk, ConvertedDocument, Provenance
+from .review import review
 from .runner import RunReport, ingest
 
 __all__ = [
@@ -34,6 +38,9 @@ __all__ = [
     "iter_records",
     "inspect",
     "show_chunk",
+    "review",
+    "markdown_boxes",
+    "Box",
     "ChunkRecord",
     "SCHEMA_VERSION",
     "load_config",

@@ -12,7 +12,7 @@ import click
 from .. import __version__
 from ..chunking import chunk_markdown
 from ..config import ChunkOptions
-from ..conversion import convert, describe, provenance_path, read_markdown, save
+from ..conversion import convert, describe, provenance_path, read_markdown, save, sourcemap
 from ..models import Chunk, Provenance
 from . import State, main, pass_state
 from .options import Overrides, config_flags
@@ -59,7 +59,10 @@ def convert_cmd(state: State, pdf: str, output: str | None, overrides: Overrides
 @config_flags("chunk.max_tokens", "chunk.min_tokens", "chunk.overlap_tokens", "chunk.tokenizer")
 @pass_state
 def chunk_cmd(state: State, markdown_file: str, output: str | None, overrides: Overrides) -> None:
-    """Split page-marked Markdown into heading-first chunks (one JSON object per line)."""
+    """Split page-marked Markdown into heading-first chunks (one JSON object per line).
+
+    With a source map beside the file (FILE.md.map.json, written by ingest), each chunk also
+    gets its "boxes" on the page."""
     cfg = state.config(overrides)
     path = Path(markdown_file)
     prov_file = provenance_path(path)
@@ -69,7 +72,7 @@ def chunk_cmd(state: State, markdown_file: str, output: str | None, overrides: O
         else None
     )
     chunks = chunk_markdown(read_markdown(path), cfg.chunk, prov.title if prov else "")
-    records = chunk_records(chunks, path.name, prov, cfg.chunk)
+    records = chunk_records(chunks, path.name, prov, cfg.chunk, sourcemap.load(path))
     lines = [json.dumps(r, ensure_ascii=False) + "\n" for r in records]
     if output:
         from ..fsutil import atomic_write_text
@@ -80,7 +83,11 @@ def chunk_cmd(state: State, markdown_file: str, output: str | None, overrides: O
 
 
 def chunk_records(
-    chunks: list[Chunk], markdown_name: str, prov: Provenance | None, options: ChunkOptions
+    chunks: list[Chunk],
+    markdown_name: str,
+    prov: Provenance | None,
+    options: ChunkOptions,
+    source_map: sourcemap.SourceMap | None = None,
 ) -> list[dict[str, object]]:
     """Chunk records with ingest's fields (`export.ChunkRecord`), filled where known.
 
@@ -110,6 +117,8 @@ def chunk_records(
         tokenizer=options.tokenizer,
         backend=prov.backend if prov else "",
         config_fingerprint=config_fingerprint(produced),
+        ocr_pages=prov.ocr_pages if prov else (),
+        source_map=source_map,
     )
     return [r.to_dict() for r in records]
 
@@ -134,3 +143,4 @@ def passes_cmd() -> None:
 from . import eval as _eval  # noqa: E402,F401
 from . import ingest as _ingest  # noqa: E402,F401
 from . import inspect as _inspect  # noqa: E402,F401
+from . import review as _review  # noqa: E402,F401

@@ -7,7 +7,8 @@ Public API (used by the runner, `citechunk ingest` and `citechunk inspect`):
   config_fingerprint)` -- one document's `Chunk`s -> `ChunkRecord`s.
 * `doc_id`, `chunk_id`, `config_fingerprint` -- deterministic ids (ids.py documents the recipe).
 * `document_stem`, `chunks_relpath`, `markdown_relpath`, `chunks_path`, `markdown_path` -- the
-  OUT layout (layout.py): ``OUT/chunks/<stem>.<fmt>``, ``OUT/markdown/<stem>.md`` (+ ``.md.json``).
+  OUT layout (layout.py): ``OUT/chunks/<stem>.<fmt>``, ``OUT/markdown/<stem>.md`` (+ ``.md.json``,
+  ``.md.map.json``).
 * `write_chunks(records, path, fmt, metadata)` -- atomic, byte-reproducible file per document.
 * `read_chunks(path)` -> pyarrow.Table, `iter_records(path)` -- the whole folder as one table.
 * `run_metadata(config)` -- the metadata dict to pass to `write_chunks` (config JSON + fingerprint).

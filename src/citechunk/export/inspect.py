@@ -242,6 +242,11 @@ def inspect(out: str | os.PathLike[str], top: int = 5) -> InspectReport:
     )
 
 
+def load_documents(out: str | os.PathLike[str]) -> list[LoadedDocument]:
+    """Every document of the dataset in `out`, read back (ConfigError when `out` is not one)."""
+    return list(_load_documents(_out_dir(out)))
+
+
 def find_document(out: str | os.PathLike[str], doc: str) -> LoadedDocument:
     """The document named `doc`, read back.
 

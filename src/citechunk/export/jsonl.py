@@ -64,7 +64,10 @@ def _rows(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
 def read_table(paths: Sequence[str | os.PathLike[str]]) -> pa.Table:
     """All `paths` as one table with `ARROW_SCHEMA` (rows in file order, then line order)."""
     rows = [
-        {f: row.get(f, []) if f in OPTIONAL_FIELDS else row[f] for f in FIELDS}
+        {
+            f: row.get(f, list(OPTIONAL_FIELDS[f])) if f in OPTIONAL_FIELDS else row[f]
+            for f in FIELDS
+        }
         for p in paths
         for row in iter_rows(Path(p))
     ]

@@ -13,16 +13,11 @@ import os
 from collections.abc import Mapping, Sequence
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from ..errors import CitechunkError
-from .schema import (
-    ARROW_SCHEMA,
-    OPTIONAL_FIELDS,
-    SCHEMA_VERSION,
-    ChunkRecord,
-    records_to_table,
-)
+from .schema import ARROW_SCHEMA, OPTIONAL_FIELDS, SCHEMA_VERSION, ChunkRecord, records_to_table
 
 SCHEMA_VERSION_KEY = "citechunk.schema_version"
 ZSTD_LEVEL = 3
@@ -68,6 +63,20 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, str]:
     """The file's citechunk key-value metadata (Arrow's own ``ARROW:schema`` entry left out)."""
     raw = pq.read_schema(path).metadata or {}
     return {k.decode(): v.decode() for k, v in raw.items() if not k.startswith(b"ARROW:")}
+
+
+def _fill_optional(table: pa.Table) -> pa.Table:
+    """Rows of a file written before an optional column existed read as its empty default."""
+    for name in OPTIONAL_FIELDS:
+        column = table.column(name)
+        if column.null_count:
+            empty = pa.scalar([], type=column.type)
+            table = table.set_column(
+                table.schema.get_field_index(name),
+                ARROW_SCHEMA.field(name),
+                pc.fill_null(column, empty),
+            )
+    return table
 
 
 def read_table(paths: Sequence[str | os.PathLike[str]]) -> pa.Table:

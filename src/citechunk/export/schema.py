@@ -18,6 +18,10 @@ Invariants of a record (checked by `make_records`, verified end to end by `offse
 * ``markdown_file`` is relative to OUT with POSIX separators.
 * ``ocr_pages`` (added in 1.1) lists, ascending, the pages of ``first_page..last_page`` whose
   text came from OCR; readers fill it with ``[]`` for 1.0 files, which lack the column.
+* ``boxes`` (added in 1.1) are the page regions of the cited span (`SourceMap.boxes` of
+  ``[char_start, char_end)``): 1-based page, PDF points, origin top-left, in reading order;
+  empty when the document has no source map. Files written before 1.1 have no ``boxes``
+  column/key; readers give those records ``boxes=()``.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from ..conversion.sourcemap import Box, SourceMap
 from ..markers import strip_markers
 from ..models import Chunk
 from .ids import chunk_id, doc_id
@@ -56,22 +61,32 @@ class ChunkRecord:
     token_count: int
     tokenizer: str
     backend: str
+    boxes: tuple[Box, ...] = ()
     schema_version: str = SCHEMA_VERSION
     ocr_pages: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict in `FIELDS` order (``heading_path`` as a list)."""
+        """A JSON-ready dict in `FIELDS` order (``heading_path`` as a list, ``boxes`` as a list
+        of ``{page, x0, y0, x1, y1}`` objects)."""
         d = {f: getattr(self, f) for f in FIELDS}
         d["heading_path"] = list(self.heading_path)
         d["ocr_pages"] = list(self.ocr_pages)
+        d["boxes"] = [b.to_dict() for b in self.boxes]
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ChunkRecord:
-        """Inverse of `to_dict`; also accepts a row of `read_chunks(...).to_pylist()`."""
-        values = {f: d[f] for f in FIELDS if f not in OPTIONAL_FIELDS or d.get(f) is not None}
+        """Inverse of `to_dict`; also accepts a row of `read_chunks(...).to_pylist()` and a
+        record written before a field in `OPTIONAL_FIELDS` existed."""
+        values = {
+            f: OPTIONAL_FIELDS[f] if f in OPTIONAL_FIELDS and d.get(f) is None else d[f]
+            for f in FIELDS
+        }
         values["heading_path"] = tuple(values["heading_path"] or ())
-        values["ocr_pages"] = tuple(values.get("ocr_pages") or ())
+        values["ocr_pages"] = tuple(values["ocr_pages"] or ())
+        values["boxes"] = tuple(
+            b if isinstance(b, Box) else Box.from_dict(b) for b in values["boxes"] or ()
+        )
         return cls(**values)
 
     @property
@@ -89,8 +104,13 @@ class ChunkRecord:
 
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ChunkRecord))
-#: Fields added in a minor version: files written before lack them, readers use the default.
-OPTIONAL_FIELDS: frozenset[str] = frozenset({"ocr_pages"})
+#: Fields added after 1.0, with the value a file written before them reads as.
+OPTIONAL_FIELDS: dict[str, Any] = {"boxes": (), "ocr_pages": ()}
+
+BOX_TYPE = pa.struct(
+    [pa.field("page", pa.int32(), nullable=False)]
+    + [pa.field(k, pa.float64(), nullable=False) for k in ("x0", "y0", "x1", "y1")]
+)
 
 _INT32 = {"chunk_index", "first_page", "last_page", "token_count"}
 _INT64 = {"char_start", "char_end"}
@@ -101,6 +121,8 @@ def _arrow_type(name: str) -> pa.DataType:
         return pa.list_(pa.string())
     if name == "ocr_pages":
         return pa.list_(pa.int32())
+    if name == "boxes":
+        return pa.list_(pa.field("element", BOX_TYPE, nullable=False))
     if name in _INT32:
         return pa.int32()
     if name in _INT64:
@@ -110,7 +132,8 @@ def _arrow_type(name: str) -> pa.DataType:
 
 ARROW_SCHEMA: pa.Schema = pa.schema([pa.field(n, _arrow_type(n), nullable=False) for n in FIELDS])
 """Declared column types: strings, ``list<string>`` for heading_path, ``list<int32>`` for
-ocr_pages, int32 pages/index/tokens, int64 character offsets. No column is nullable."""
+ocr_pages, int32 pages/index/tokens, int64 character offsets,
+``list<struct<page: int32, x0, y0, x1, y1: float64>>`` for boxes. No column is nullable."""
 
 
 def _check_relative_posix(path: str, what: str) -> None:
@@ -138,13 +161,16 @@ def make_records(
     backend: str,
     config_fingerprint: str,
     ocr_pages: Collection[int] = (),
+    source_map: SourceMap | None = None,
 ) -> list[ChunkRecord]:
     """Turn one document's chunks (from `chunk_markdown`) into export records.
 
     `source_file` is relative to INPUT, `markdown_file` relative to OUT (both POSIX);
     `config_fingerprint` comes from `citechunk.export.config_fingerprint` and enters every
     `chunk_id`; `ocr_pages` are the document's OCR'd pages (provenance), each record gets those
-    within its page range. Raises ValueError when a path is absolute or a chunk breaks the record invariants
+    within its page range; `source_map` (the Markdown's, `conversion.sourcemap`) gives each record
+    its ``boxes`` (none without it). Raises ValueError when a path is absolute or a chunk breaks
+    the record invariants
     (index out of order, empty/inverted page or character range).
     """
     _check_relative_posix(source_file, "source_file")
@@ -175,6 +201,7 @@ def make_records(
                 tokenizer=tokenizer,
                 backend=backend,
                 ocr_pages=tuple(p for p in sorted(ocr) if c.first_page <= p <= c.last_page),
+                boxes=tuple(source_map.boxes(c.char_start, c.char_end)) if source_map else (),
             )
         )
     return records
@@ -202,11 +229,12 @@ def records_to_table(records: Sequence[ChunkRecord]) -> pa.Table:
     columns = {f: [getattr(r, f) for r in records] for f in FIELDS}
     columns["heading_path"] = [list(r.heading_path) for r in records]
     columns["ocr_pages"] = [list(r.ocr_pages) for r in records]
+    columns["boxes"] = [[b.to_dict() for b in r.boxes] for r in records]
     return pa.Table.from_pydict(columns, schema=ARROW_SCHEMA)
 
 
 def table_to_records(table: pa.Table) -> list[ChunkRecord]:
-    """Inverse of `records_to_table` (accepts any table with the `FIELDS` columns; the
-    `OPTIONAL_FIELDS` may be missing)."""
+    """Inverse of `records_to_table` (accepts any table with the `FIELDS` columns; one without
+    an `OPTIONAL_FIELDS` column reads as that field's default)."""
     names = [f for f in FIELDS if f in table.column_names]
     return [ChunkRecord.from_dict(row) for row in table.select(names).to_pylist()]

@@ -297,8 +297,9 @@ class FileMapper:
 
 
 def _write_order(rel: str) -> tuple[int, str]:
-    """`run_job`'s order: Markdown, its provenance, then the chunk file."""
-    return (0 if rel.endswith(".md") else 1 if rel.endswith(".md.json") else 2, rel)
+    """`run_job`'s order: Markdown, its provenance, its source map, then the chunk file."""
+    order = (".md", ".md.json", ".md.map.json")
+    return (next((i for i, end in enumerate(order) if rel.endswith(end)), len(order)), rel)
 
 
 def _write_outputs(out: str, files: dict[str, bytes]) -> None:

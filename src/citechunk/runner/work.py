@@ -4,7 +4,8 @@
 Contract: it is a pure top-level function of its picklable `Job`; it never raises for a bad file
 (any exception becomes a ``failed`` result carrying the error class and message); on success it
 has written, each atomically and in this order, ``OUT/markdown/<stem>.md``, its ``.md.json``
-provenance and ``OUT/chunks/<stem>.<fmt>``. Outputs are a function of the source bytes and the
+provenance, its ``.md.map.json`` source map (`conversion.sourcemap`, built here for every
+backend from the final Markdown and the PDF's text layer) and ``OUT/chunks/<stem>.<fmt>``. Outputs are a function of the source bytes and the
 job's options only (provenance ``source`` is the relative path, no clock values), so a rerun
 gives identical bytes. Cleaning up after a failure is the caller's job (see `runner.outputs`).
 """
@@ -21,7 +22,7 @@ from typing import Literal
 
 from ..chunking import chunk_markdown
 from ..config import ChunkOptions, ConvertOptions
-from ..conversion import convert, save
+from ..conversion import convert, save, sourcemap
 from ..errors import ConversionError
 from ..export import Format, chunks_relpath, make_records, markdown_relpath, write_chunks
 from ..models import ConvertedDocument
@@ -71,7 +72,7 @@ class FileResult:
 def planned_outputs(source_file: str, fmt: Format) -> tuple[str, ...]:
     """The files (relative to OUT, sorted) a successful job for `source_file` writes."""
     md = markdown_relpath(source_file)
-    return tuple(sorted((md, md + ".json", chunks_relpath(source_file, fmt))))
+    return tuple(sorted((md, md + ".json", md + ".map.json", chunks_relpath(source_file, fmt))))
 
 
 def _relative_provenance(doc: ConvertedDocument, source_file: str) -> ConvertedDocument:
@@ -89,6 +90,8 @@ def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...], ConvertedDocumen
     out = Path(job.out)
     md_rel = markdown_relpath(job.source_file)
     save(doc, out / md_rel)
+    smap = sourcemap.of_pdf(job.source, doc.markdown, job.convert.password)
+    sourcemap.save(smap, out / md_rel)
     chunks = chunk_markdown(doc.markdown, job.chunk, doc.provenance.title)
     records = make_records(
         chunks,
@@ -99,6 +102,7 @@ def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...], ConvertedDocumen
         backend=doc.provenance.backend,
         config_fingerprint=job.fingerprint,
         ocr_pages=doc.provenance.ocr_pages,
+        source_map=smap,
     )
     write_chunks(
         records, out / chunks_relpath(job.source_file, job.fmt), job.fmt, dict(job.metadata)

@@ -1,0 +1,263 @@
+"""`review(out, doc=...)`: one self-contained HTML page per document showing its chunks' boxes.
+
+Each page of the PDF is rendered with PyMuPDF and embedded as a PNG data URI; each chunk's
+boxes (`ChunkRecord.boxes`, else computed from the saved source map) are drawn over it as
+absolutely positioned rectangles, placed in percent of the page so they scale with the image.
+Chunks get distinct hues (golden-angle steps). Hovering a box shows the chunk's index, heading
+path, pages, token count and text; clicking pins it; the chunk list links to each chunk's first
+box and highlights all of its boxes (on every page it crosses). The page needs no server, no
+network and no outside script: its small script and style are inline.
+
+The PDF is found as the run's INPUT (``OUT/run.json``) joined with the record's ``source_file``
+(or in the folder given as `input`); a PDF whose bytes no longer match the records' sha256 is
+refused, since the boxes would point at another text.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import logging
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .conversion import sourcemap
+from .conversion.base import sha256_file
+from .conversion.sourcemap import Box
+from .errors import CitechunkError, ConfigError
+from .export import RUN_REPORT, ChunkRecord, document_stem
+from .export.inspect import LoadedDocument, find_document, load_documents
+from .fsutil import atomic_write_text
+
+log = logging.getLogger(__name__)
+
+REVIEW_DIR = "review"
+DEFAULT_DPI = 96
+
+
+@dataclass(frozen=True)
+class PageImage:
+    """One rendered page: its number, size in points (as displayed) and PNG bytes."""
+
+    number: int
+    width: float
+    height: float
+    png: bytes
+    rotation: tuple[float, ...]  # the page's rotation matrix (unrotated -> displayed)
+
+
+def _source_pdf(out: Path, source_file: str, input: str | os.PathLike[str] | None) -> Path:
+    if input is None:
+        report = out / RUN_REPORT
+        if not report.is_file():
+            raise ConfigError(f"{out}: no {RUN_REPORT}; pass the input folder (--input)")
+        input = json.loads(report.read_text(encoding="utf-8"))["input"]
+    base = Path(input)
+    pdf = base if base.is_file() else base / source_file
+    if not pdf.is_file():
+        raise ConfigError(f"{source_file}: source PDF not found at {pdf} (pass --input)")
+    return pdf
+
+
+def render_pages(pdf: Path, dpi: int = DEFAULT_DPI) -> list[PageImage]:
+    """Every page of `pdf` as a PNG at `dpi`."""
+    import pymupdf
+
+    pages = []
+    with pymupdf.open(pdf) as doc:
+        for page in doc:
+            pix = page.get_pixmap(dpi=dpi)
+            m = page.rotation_matrix
+            pages.append(
+                PageImage(
+                    page.number + 1,
+                    page.rect.width,
+                    page.rect.height,
+                    pix.tobytes("png"),
+                    (m.a, m.b, m.c, m.d, m.e, m.f),
+                )
+            )
+    return pages
+
+
+def displayed(box: Box, page: PageImage) -> tuple[float, float, float, float]:
+    """`box` (unrotated page coordinates) in the displayed page's coordinates."""
+    a, b, c, d, e, f = page.rotation
+    xs, ys = [], []
+    for x, y in ((box.x0, box.y0), (box.x1, box.y0), (box.x0, box.y1), (box.x1, box.y1)):
+        xs.append(a * x + c * y + e)
+        ys.append(b * x + d * y + f)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _chunk_boxes(out: Path, records: Sequence[ChunkRecord]) -> list[tuple[Box, ...]]:
+    """Each record's boxes; computed from the saved source map for records without any."""
+    if not records or any(r.boxes for r in records):
+        return [r.boxes for r in records]
+    smap = sourcemap.load(out / records[0].markdown_file)
+    if smap is None:
+        return [() for _ in records]
+    return [tuple(smap.boxes(r.char_start, r.char_end)) for r in records]
+
+
+def _hue(index: int) -> int:
+    return round(index * 137.508) % 360
+
+
+def _box_divs(index: int, boxes: Sequence[Box], page: PageImage) -> list[str]:
+    divs = []
+    for k, box in enumerate(b for b in boxes if b.page == page.number):
+        x0, y0, x1, y1 = displayed(box, page)
+        style = (
+            f"left:{100 * x0 / page.width:.3f}%;top:{100 * y0 / page.height:.3f}%;"
+            f"width:{100 * (x1 - x0) / page.width:.3f}%;height:{100 * (y1 - y0) / page.height:.3f}%;"
+            f"--h:{_hue(index)}"
+        )
+        divs.append(
+            f'<div class="box" id="b{index}-{page.number}-{k}" data-chunk="{index}" '
+            f'style="{style}"></div>'
+        )
+    return divs
+
+
+def _page_section(page: PageImage, chunk_boxes: Sequence[tuple[Box, ...]]) -> str:
+    data = base64.b64encode(page.png).decode("ascii")
+    divs = [d for i, boxes in enumerate(chunk_boxes) for d in _box_divs(i, boxes, page)]
+    return (
+        f'<section class="page" id="page-{page.number}" data-page="{page.number}" '
+        f'style="aspect-ratio:{page.width:.2f}/{page.height:.2f}">'
+        f'<img alt="page {page.number}" src="data:image/png;base64,{data}">'
+        + "".join(divs)
+        + f'<span class="pno">page {page.number}</span></section>'
+    )
+
+
+def _chunk_data(r: ChunkRecord, boxes: Sequence[Box]) -> dict[str, Any]:
+    return {
+        "index": r.chunk_index,
+        "heading_path": list(r.heading_path),
+        "pages": r.pages,
+        "tokens": r.token_count,
+        "text": r.text,
+        "boxes": len(boxes),
+        "hue": _hue(r.chunk_index),
+    }
+
+
+def _list_item(r: ChunkRecord, boxes: Sequence[Box]) -> str:
+    path = " > ".join(r.heading_path) or "(no heading)"
+    target = f"#b{r.chunk_index}-{boxes[0].page}-0" if boxes else "#"
+    return (
+        f'<li><a href="{target}" data-chunk="{r.chunk_index}" style="--h:{_hue(r.chunk_index)}">'
+        f"<b>#{r.chunk_index}</b> {html.escape(r.pages)} · {r.token_count} tok · "
+        f"{html.escape(path)}</a></li>"
+    )
+
+
+_STYLE = """
+body{margin:0;font:14px system-ui,sans-serif;display:flex;height:100vh}
+#list{width:320px;overflow:auto;border-right:1px solid #ccc;padding:8px;box-sizing:border-box}
+#list ol{list-style:none;padding:0;margin:0}
+#list a{display:block;padding:3px 6px;margin:2px 0;border-left:6px solid hsl(var(--h) 80% 45%);
+ color:#222;text-decoration:none;font-size:12px}
+#list a.on{background:hsl(var(--h) 80% 90%)}
+main{flex:1;overflow:auto;background:#888;padding:12px}
+.page{position:relative;max-width:900px;margin:0 auto 16px;background:#fff;box-shadow:0 1px 4px #0006}
+.page img{display:block;width:100%;height:100%}
+.pno{position:absolute;right:4px;bottom:2px;font-size:11px;color:#555}
+.box{position:absolute;box-sizing:border-box;border:2px solid hsl(var(--h) 80% 40%);
+ background:hsl(var(--h) 80% 55% / .18);cursor:pointer}
+.box.on{background:hsl(var(--h) 80% 55% / .42);border-width:3px}
+#info{position:fixed;right:12px;bottom:12px;width:420px;max-height:45vh;overflow:auto;
+ background:#fffff4;border:1px solid #999;padding:8px;font-size:12px;white-space:pre-wrap;display:none}
+"""
+
+_SCRIPT = """
+(function(){
+var chunks=JSON.parse(document.getElementById('chunk-data').textContent);
+var byIndex={};chunks.forEach(function(c){byIndex[c.index]=c;});
+var info=document.getElementById('info');var pinned=null;
+function mark(i,on){document.querySelectorAll('[data-chunk="'+i+'"]').forEach(function(e){
+ e.classList.toggle('on',on);});}
+function show(i){var c=byIndex[i];if(!c){return;}info.style.display='block';
+ info.textContent='chunk #'+c.index+'  '+c.pages+'  '+c.tokens+' tokens  '+c.boxes+' boxes\\n'+
+ (c.heading_path.join(' > ')||'(no heading)')+'\\n\\n'+c.text;}
+function hide(){if(pinned===null){info.style.display='none';}else{show(pinned);}}
+document.querySelectorAll('.box').forEach(function(b){var i=b.dataset.chunk;
+ b.addEventListener('mouseenter',function(){mark(i,true);show(i);});
+ b.addEventListener('mouseleave',function(){if(pinned!==i){mark(i,false);}hide();});
+ b.addEventListener('click',function(){if(pinned!==null){mark(pinned,false);}
+  pinned=(pinned===i)?null:i;if(pinned!==null){mark(i,true);show(i);}else{hide();}});});
+document.querySelectorAll('#list a').forEach(function(a){var i=a.dataset.chunk;
+ a.addEventListener('click',function(){if(pinned!==null){mark(pinned,false);}pinned=i;
+  mark(i,true);show(i);});});
+})();
+"""
+
+
+def render_html(
+    title: str,
+    records: Sequence[ChunkRecord],
+    boxes: Sequence[tuple[Box, ...]],
+    pages: Sequence[PageImage],
+) -> str:
+    """The review page for one document (see the module docstring)."""
+    data = json.dumps([_chunk_data(r, b) for r, b in zip(records, boxes, strict=True)])
+    data = data.replace("</", "<\\/")
+    items = "".join(_list_item(r, b) for r, b in zip(records, boxes, strict=True))
+    sections = "".join(_page_section(p, boxes) for p in pages)
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>citechunk review: {html.escape(title)}</title><style>{_STYLE}</style></head>"
+        f'<body><nav id="list"><h3>{html.escape(title)}</h3>'
+        f"<p>{len(records)} chunks, {len(pages)} pages</p><ol>{items}</ol></nav>"
+        f'<main id="pages">{sections}</main><div id="info"></div>'
+        f'<script type="application/json" id="chunk-data">{data}</script>'
+        f"<script>{_SCRIPT}</script></body></html>\n"
+    )
+
+
+def review_document(
+    out: Path, loaded: LoadedDocument, target: Path, input: str | os.PathLike[str] | None, dpi: int
+) -> Path:
+    records = sorted(loaded.records, key=lambda r: r.chunk_index)
+    pdf = _source_pdf(out, loaded.source_file, input)
+    if records and sha256_file(pdf) != records[0].source_sha256:
+        raise CitechunkError(f"{pdf}: changed since it was ingested (sha256 differs); re-ingest")
+    boxes = _chunk_boxes(out, records)
+    page_html = render_html(loaded.source_file, records, boxes, render_pages(pdf, dpi))
+    atomic_write_text(target, page_html)
+    log.info("%s: review page %s", loaded.source_file, target)
+    return target
+
+
+def review(
+    out: str | os.PathLike[str],
+    doc: str | None = None,
+    output: str | os.PathLike[str] | None = None,
+    input: str | os.PathLike[str] | None = None,
+    dpi: int = DEFAULT_DPI,
+) -> list[Path]:
+    """Write the review page of document `doc` (every document when None) and return the paths.
+
+    Pages go to ``OUT/review/<stem>.html`` unless `output` names the file (one document only).
+    `input` is the folder (or PDF) the documents were ingested from, when not the run's INPUT.
+    Raises ConfigError for an unknown document, a missing PDF or `output` with several documents.
+    """
+    root = Path(out)
+    docs = [find_document(root, doc)] if doc else load_documents(root)
+    if output is not None and len(docs) != 1:
+        raise ConfigError(f"-o names one file but {root} holds {len(docs)} documents; pass --doc")
+    paths = []
+    for loaded in docs:
+        target = (
+            Path(output)
+            if output
+            else root / REVIEW_DIR / f"{document_stem(loaded.source_file)}.html"
+        )
+        paths.append(review_document(root, loaded, target, input, dpi))
+    return paths
