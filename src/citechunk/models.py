@@ -21,6 +21,11 @@ class Provenance:
     warnings: tuple[str, ...] = ()
     #: The document's title (`conversion.title.document_title`); "" when it has none.
     title: str = ""
+    #: Share of the text layer's words (running lines excluded) the Markdown holds
+    #: (`conversion.coverage`); None when not measured.
+    word_coverage: float | None = None
+    #: (page, lines) the text-layer self-check put back, for pages where it restored any.
+    restored_lines: tuple[tuple[int, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -34,6 +39,8 @@ class Provenance:
             "pages_without_text": list(self.pages_without_text),
             "warnings": list(self.warnings),
             "title": self.title,
+            "word_coverage": self.word_coverage,
+            "restored_lines": [list(p) for p in self.restored_lines],
         }
 
     @classmethod
@@ -49,6 +56,8 @@ class Provenance:
             pages_without_text=tuple(d.get("pages_without_text", ())),
             warnings=tuple(d.get("warnings", ())),
             title=str(d.get("title", "")),
+            word_coverage=d.get("word_coverage"),
+            restored_lines=tuple((int(p), int(n)) for p, n in d.get("restored_lines", ())),
         )
 
 

@@ -58,11 +58,23 @@ def _documents(report: InspectReport) -> Table:
     for name, justify in [("source file", "left"), ("chunks", "right"), ("pages", "right")]:
         t.add_column(name, justify=justify)  # type: ignore[arg-type]
     t.add_column("tokens", justify="right")
+    t.add_column("word coverage", justify="right")
+    t.add_column("lines restored", justify="right")
     t.add_column("pages with no chunk")
     for d in report.documents:
         pages = "?" if d.page_count is None else str(d.page_count)
         gaps = _pages_text(d.pages_without_chunk, d.pages_without_text)
-        _row(t, d.source_file, str(d.chunks), pages, str(d.tokens), gaps)
+        cover = "-" if d.word_coverage is None else f"{d.word_coverage:.3f}"
+        _row(
+            t,
+            d.source_file,
+            str(d.chunks),
+            pages,
+            str(d.tokens),
+            cover,
+            str(d.restored_lines),
+            gaps,
+        )
     return t
 
 

@@ -4,12 +4,15 @@
 
 1. `open_pdf` (one opener, one error mapping): empty, non-PDF and unrepairable files raise
    `ConversionError`; encrypted files need ``options.password`` (`EncryptedPDFError` otherwise);
-2. `read_facts`: the selected pages, the outline, the document title, and a cheap text-layer
-   check per page (no text: ``pages_without_text``; mostly control characters: "garbled");
+2. `read_facts`: the selected pages, the outline, the document title, a cheap text-layer
+   check per page (no text: ``pages_without_text``; mostly control characters: "garbled")
+   and the lines repeated on several pages (`running.repeated_lines`);
 3. `Backend.extract`, the only backend-specific step: raw Markdown per selected page;
-4. `finish`: `pipeline.run_passes` (tidy, cross-page fixes, structure repairs), page markers
-   (`markers.render_pages`), provenance with the same fields and the same warnings for the same
-   conditions whatever the backend (`recorded_options` never writes the password).
+4. `finish`: `pipeline.run_passes` (tidy, cross-page fixes, structure repairs, the self-check
+   against the `TextLayer` read before the PDF closed), page markers (`markers.render_pages`),
+   provenance with the same fields and the same warnings for the same conditions whatever the
+   backend (`recorded_options` never writes the password; ``word_coverage`` and
+   ``restored_lines`` from `coverage`).
 """
 
 from __future__ import annotations
@@ -27,8 +30,11 @@ from ..config import ConvertOptions
 from ..errors import ConfigError, ConversionError, EncryptedPDFError
 from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
+from .coverage import Coverage, body_lines, page_coverage
 from .outline import OutlineEntry, from_toc
 from .pipeline import PassContext, run_passes
+from .repairs.running import repeated_lines
+from .textlayer import TextLayer
 from .title import pdf_title
 
 # A page is "garbled" when this share of its non-blank characters are control characters.
@@ -49,6 +55,7 @@ class PdfFacts:
     empty: tuple[int, ...]  # selected pages without any text
     garbled: tuple[int, ...]  # selected pages whose text is mostly control characters
     repaired: bool  # MuPDF repaired the file while opening it
+    running: frozenset[str] = frozenset()  # `running.repeated_lines` of all pages
 
 
 @dataclass(frozen=True)
@@ -93,13 +100,14 @@ class Backend(ABC):
         try:
             facts = read_facts(path, pdf, options)
             extraction = self.extract(path, pdf, facts.pages, options)
+            layer = TextLayer.of_document(pdf).preload(facts.pages)
         finally:
             pdf.close()
         if len(extraction.texts) != len(facts.pages):
             raise ConversionError(
                 path, f"{self.name} returned {len(extraction.texts)} pages for {len(facts.pages)}"
             )
-        return finish(self, path, facts, extraction, options)
+        return finish(self, path, facts, extraction, options, layer)
 
 
 def open_pdf(path: Path, password: str = "") -> Any:
@@ -137,6 +145,7 @@ def read_facts(path: Path, pdf: Any, options: ConvertOptions) -> PdfFacts:
     """Pages, outline, title and the text-layer check of an open PDF (module docstring)."""
     pages = parse_pages(options.pages, pdf.page_count)
     empty, garbled = text_layer_report(pdf, pages)
+    running = repeated_lines([page.get_text() for page in pdf])
     outline = from_toc(pdf.get_toc(simple=True)) if options.outline_repair else []
     return PdfFacts(
         page_count=pdf.page_count,
@@ -146,6 +155,7 @@ def read_facts(path: Path, pdf: Any, options: ConvertOptions) -> PdfFacts:
         empty=tuple(empty),
         garbled=tuple(garbled),
         repaired=bool(getattr(pdf, "is_repaired", False)),
+        running=running,
     )
 
 
@@ -176,9 +186,17 @@ def finish(
     facts: PdfFacts,
     extraction: Extraction,
     options: ConvertOptions,
+    layer: TextLayer | None = None,
 ) -> ConvertedDocument:
-    """The shared end of every conversion: passes, page markers, provenance."""
-    ctx = PassContext(options=options, outline=facts.outline, source=str(path))
+    """The shared end of every conversion: passes (with the text-layer self-check when
+    `layer` is given), page markers, provenance (with the word coverage against `layer`)."""
+    ctx = PassContext(
+        options=options,
+        outline=facts.outline,
+        source=str(path),
+        text_layer=layer,
+        running=facts.running,
+    )
     pages = run_passes(list(zip(facts.pages, extraction.texts, strict=True)), ctx)
     lost = [n for n, text in pages if n not in facts.empty and not text.strip()]
     provenance = Provenance(
@@ -192,8 +210,20 @@ def finish(
         pages_without_text=facts.empty,
         warnings=(*_fact_warnings(facts, lost), *extraction.warnings, *ctx.warnings),
         title=facts.title,
+        word_coverage=None if layer is None else _word_coverage(pages, layer, facts.running),
+        restored_lines=tuple(sorted(ctx.restored.items())),
     )
     return ConvertedDocument(render_pages(pages), provenance)
+
+
+def _word_coverage(
+    pages: Sequence[tuple[int, str]], layer: TextLayer, running: frozenset[str]
+) -> float:
+    """Pooled `coverage.page_coverage` of the final pages, rounded to 4 places."""
+    total = Coverage(0, 0)
+    for number, text in pages:
+        total += page_coverage(body_lines(layer.page(number).lines, running), text)
+    return round(total.share, 4)
 
 
 def _fact_warnings(facts: PdfFacts, lost: Sequence[int]) -> list[str]:

@@ -64,6 +64,7 @@ class FileResult:
     error: str = ""
     worker_pid: int = 0
     worker_peak_rss_kb: int = 0
+    word_coverage: float | None = None  # provenance ``word_coverage`` of the Markdown
 
 
 def planned_outputs(source_file: str, fmt: Format) -> tuple[str, ...]:
@@ -81,8 +82,8 @@ def _relative_provenance(doc: ConvertedDocument, source_file: str) -> ConvertedD
     return ConvertedDocument(doc.markdown, prov)
 
 
-def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...]]:
-    """Convert, save, chunk, export. Returns (pages, chunks, sha256, warnings)."""
+def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...], float | None]:
+    """Convert, save, chunk, export. Returns (pages, chunks, sha256, warnings, coverage)."""
     doc = _relative_provenance(convert(job.source, job.convert), job.source_file)
     out = Path(job.out)
     md_rel = markdown_relpath(job.source_file)
@@ -102,7 +103,7 @@ def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...]]:
     )
     prov = doc.provenance
     warnings = tuple(prov.warnings) + (() if records else ("no text found: 0 chunks",))
-    return len(prov.pages), len(records), prov.source_sha256, warnings
+    return len(prov.pages), len(records), prov.source_sha256, warnings, prov.word_coverage
 
 
 def error_text(exc: BaseException) -> str:
@@ -122,7 +123,7 @@ def run_job(job: Job) -> FileResult:
         )
     base = FileResult(job.source_file, "failed", size=st.st_size, mtime_ns=st.st_mtime_ns)
     try:
-        pages, chunks, sha, warnings = _produce(job)
+        pages, chunks, sha, warnings, coverage = _produce(job)
     except Exception as exc:  # noqa: BLE001 -- every per-file failure becomes a report row
         log.debug("%s failed", job.source_file, exc_info=True)
         return dataclasses.replace(
@@ -140,4 +141,5 @@ def run_job(job: Job) -> FileResult:
         source_sha256=sha,
         outputs=planned_outputs(job.source_file, job.fmt),
         warnings=warnings,
+        word_coverage=coverage,
     )
