@@ -54,12 +54,15 @@ def _pages_text(pages: tuple[int, ...], no_text: tuple[int, ...]) -> str:
 
 
 def _documents(report: InspectReport) -> Table:
-    t = Table(title="Documents (* = page without text)")
+    t = Table(
+        title="Documents (* = page without text; coverage: share of the text layer's words "
+        "in the Markdown; restored: lines the self-check put back)"
+    )
     for name, justify in [("source file", "left"), ("chunks", "right"), ("pages", "right")]:
         t.add_column(name, justify=justify)  # type: ignore[arg-type]
     t.add_column("tokens", justify="right")
-    t.add_column("word coverage", justify="right")
-    t.add_column("lines restored", justify="right")
+    t.add_column("coverage", justify="right", no_wrap=True)
+    t.add_column("restored", justify="right", no_wrap=True)
     t.add_column("pages with no chunk")
     for d in report.documents:
         pages = "?" if d.page_count is None else str(d.page_count)

@@ -7,7 +7,7 @@ text-layer check, the passes and the provenance are shared):
    path (``document_layout.parse_document``), otherwise the classic ``pymupdf_rag`` path; the
    choice is made per call; on the layout path the parsed boxes are fixed before rendering
    (`split_columns`, `reading_order.read_columns`, `detach_margin_notes`,
-   `spans.join_subscripts`);
+   `spans.join_subscripts`, `glyphgaps.rebuild_code_spaces`);
 2. with ``strip_headers_footers``, the running lines of the page-header / page-footer boxes
    found by the layout model are cut out: lines repeated on several pages and page numbers
    (`_without_running_boxes`); a line found once stays.
@@ -22,7 +22,7 @@ import io
 import logging
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
@@ -32,6 +32,7 @@ from typing import Any
 from ..config import ConvertOptions
 from ..errors import ConversionError
 from .base import Backend, Extraction
+from .glyphgaps import is_code_box, rebuild_code_spaces
 from .reading_order import read_columns
 from .repairs.running import is_page_number, line_signature, repeated_lines
 from .spans import join_subscripts
@@ -80,6 +81,9 @@ def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str,
             page.boxes = read_columns(page.boxes, page.width)
             page.boxes = detach_margin_notes(page.boxes, document_layout.LayoutBox)
             page.boxes = join_subscripts(page.boxes)
+            if any(is_code_box(box) for box in page.boxes):
+                glyphs = _glyph_lookup(doc[page.page_number - 1])
+                page.boxes = rebuild_code_spaces(page.boxes, glyphs)
         chunks = parsed.to_markdown(header=True, footer=True, page_chunks=True)
     else:
         from pymupdf4llm.helpers import pymupdf_rag
@@ -88,6 +92,22 @@ def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str,
             doc, pages=zero_based, page_chunks=True, show_progress=False
         )
     return list(chunks)
+
+
+def _glyph_lookup(page: Any) -> Callable[[dict[str, Any]], list[tuple[float, float, str]]]:
+    """span -> its glyphs (x0, x1, character) from the page's ``rawdict``, matched by the
+    span's origin (empty when no span of the page starts there)."""
+    by_origin: dict[tuple[float, float], list[tuple[float, float, str]]] = {}
+    for block in page.get_text("rawdict")["blocks"]:
+        for line in block.get("lines", ()):
+            for span in line["spans"]:
+                key = (round(span["bbox"][0], 1), round(span["bbox"][1], 1))
+                by_origin[key] = [(c["bbox"][0], c["bbox"][2], c["c"]) for c in span["chars"]]
+
+    def glyphs(span: dict[str, Any]) -> list[tuple[float, float, str]]:
+        return by_origin.get((round(span["bbox"][0], 1), round(span["bbox"][1], 1)), [])
+
+    return glyphs
 
 
 def _body_edges(boxes: list[Any]) -> tuple[float, float] | None:
