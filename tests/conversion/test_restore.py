@@ -144,3 +144,11 @@ def test_rotated_pages_with_text_are_never_empty() -> None:
     # never-empty rule brings it back (pages 1-3: rotated, the layout boxes have no text)
     assert dict(doc.provenance.restored_lines) == {1: 1, 2: 1, 3: 1, 4: 1}
     assert not any("gave no Markdown" in w for w in doc.provenance.warnings)
+
+
+def test_formula_fragments_are_not_restored() -> None:
+    layer = _layer(lines("The loss is defined below.", "(1)", "i , p−"))
+    ctx = PassContext(options=ConvertOptions(), text_layer=layer)
+    assert restore_dropped_lines([(1, "The loss is defined below.")], ctx)[0][1] == (
+        "The loss is defined below."
+    )

@@ -3,10 +3,10 @@
 `restore_dropped_lines` compares every page's Markdown with the page's own text lines
 (`coverage.body_lines`: no running lines, no page numbers). A line more than half of whose
 words the Markdown lacks (`coverage.dropped_lines`) was dropped by the backend; consecutive
-dropped lines come back as plain paragraphs (one per PDF text block), placed after the
-Markdown block that holds the layer line read just before them (or before the block of the
-line read just after them; else at the end of the page), so they keep the PDF's reading
-order. A page with text never ends up empty: when its Markdown has no letter or digit left,
+dropped lines with a real word (`_worth_restoring`) come back as plain paragraphs (one per
+PDF text block), placed after the Markdown block that holds the layer line read just before
+them (or before the block of the line read just after them; else at the end of the page), so
+they keep the PDF's reading order. A page with text never ends up empty: when its Markdown has no letter or digit left,
 all its lines come back, running lines included. The count of restored lines per page is
 recorded in `PassContext.restored` (the provenance's ``restored_lines``).
 """
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: A dropped line comes back when one of its words has this many letters or digits.
+MIN_WORD_CHARS = 3
 _SYNTAX_START_RE = re.compile(r"^(?=[#>|<`~=+*-]|\d+[.)]\s)")
 _HYPHEN_END_RE = re.compile(r"[^\W\d_]-$")
 
@@ -42,13 +44,19 @@ def restore_dropped_lines(pages: Pages, ctx: PassContext) -> Pages:
             lines, lost = all_lines, list(range(len(all_lines)))
         else:
             lines = body_lines(all_lines, ctx.running)
-            lost = dropped_lines(lines, text)
+            lost = [i for i in dropped_lines(lines, text) if _worth_restoring(lines[i])]
         if lost:
             log.debug("page %d: %d lines restored from the text layer", number, len(lost))
             ctx.restored[number] = ctx.restored.get(number, 0) + len(lost)
             text = restore_lines(text, lines, lost)
         out.append((number, text))
     return out
+
+
+def _worth_restoring(line: Line) -> bool:
+    """A line with a word of at least `MIN_WORD_CHARS` letters or digits: lone symbols, indices
+    and equation fragments ("(1)", "i , p−") are how the Markdown wrote a formula, not text lost."""
+    return any(len(w) >= MIN_WORD_CHARS for w in words(line.text))
 
 
 def restore_lines(markdown: str, lines: Sequence[Line], lost: Sequence[int]) -> str:
