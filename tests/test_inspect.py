@@ -245,3 +245,17 @@ def test_demo_command_shows_a_cited_chunk(ingested: Path) -> None:
     assert "Currency Exposure Review > Hedging policy" in result.output
     assert "report_outline.pdf, p." in result.output and "Markdown span" in result.output
     assert "Citation problem" not in result.output
+
+
+def test_word_coverage_is_shown_per_document_and_recorded_in_the_run_report(
+    ingested: Path,
+) -> None:
+    report = inspect(ingested)
+    coverage = {d.source_file: d.word_coverage for d in report.documents}
+    assert all(c is not None and 0.99 <= c <= 1.0 for c in coverage.values()), coverage
+    result = CliRunner().invoke(main, ["inspect", str(ingested)])
+    assert result.exit_code == 0, result.output
+    assert "coverage" in result.output and "restored" in result.output
+    assert f"{coverage['report_outline.pdf']:.3f}" in result.output
+    run = json.loads((ingested / "run.json").read_text(encoding="utf-8"))
+    assert {f["source_file"]: f["word_coverage"] for f in run["files"]} == coverage

@@ -25,6 +25,7 @@ class ConvertOptions:
     password: str = ""
     outline_repair: bool = True
     strip_headers_footers: bool = True
+    restore_text: bool = True  # self-check against the text layer: lost lines come back
     use_layout: bool = True
     docling_layout: Literal["offline", "model"] = "offline"
     docling_artifacts_path: str = ""

@@ -23,6 +23,11 @@ class Provenance:
     title: str = ""
     #: Pages whose text came from OCR (`conversion.ocr`), 1-based, ascending.
     ocr_pages: tuple[int, ...] = ()
+    #: Share of the text layer's words (running lines excluded) the Markdown holds
+    #: (`conversion.coverage`); None when not measured.
+    word_coverage: float | None = None
+    #: (page, lines) the text-layer self-check put back, for pages where it restored any.
+    restored_lines: tuple[tuple[int, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -37,6 +42,8 @@ class Provenance:
             "warnings": list(self.warnings),
             "title": self.title,
             "ocr_pages": list(self.ocr_pages),
+            "word_coverage": self.word_coverage,
+            "restored_lines": [list(p) for p in self.restored_lines],
         }
 
     @classmethod
@@ -53,6 +60,8 @@ class Provenance:
             warnings=tuple(d.get("warnings", ())),
             title=str(d.get("title", "")),
             ocr_pages=tuple(int(p) for p in d.get("ocr_pages", ())),
+            word_coverage=d.get("word_coverage"),
+            restored_lines=tuple((int(p), int(n)) for p, n in d.get("restored_lines", ())),
         )
 
 

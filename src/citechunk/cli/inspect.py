@@ -70,15 +70,30 @@ def _pages_text(pages: tuple[int, ...], no_text: tuple[int, ...]) -> str:
 
 
 def _documents(report: InspectReport) -> Table:
-    t = Table(title="Documents (* = page without text)")
+    t = Table(
+        title="Documents (* = page without text; coverage: share of the text layer's words "
+        "in the Markdown; restored: lines the self-check put back)"
+    )
     for name, justify in [("source file", "left"), ("chunks", "right"), ("pages", "right")]:
         t.add_column(name, justify=justify)  # type: ignore[arg-type]
     t.add_column("tokens", justify="right")
+    t.add_column("coverage", justify="right", no_wrap=True)
+    t.add_column("restored", justify="right", no_wrap=True)
     t.add_column("pages with no chunk")
     for d in report.documents:
         pages = "?" if d.page_count is None else str(d.page_count)
         gaps = _pages_text(d.pages_without_chunk, d.pages_without_text)
-        _row(t, d.source_file, str(d.chunks), pages, str(d.tokens), gaps)
+        cover = "-" if d.word_coverage is None else f"{d.word_coverage:.3f}"
+        _row(
+            t,
+            d.source_file,
+            str(d.chunks),
+            pages,
+            str(d.tokens),
+            cover,
+            str(d.restored_lines),
+            gaps,
+        )
     return t
 
 

@@ -4,14 +4,17 @@
 
 1. `open_pdf` (one opener, one error mapping): empty, non-PDF and unrepairable files raise
    `ConversionError`; encrypted files need ``options.password`` (`EncryptedPDFError` otherwise);
-2. `read_facts`: the selected pages, the outline, the document title, and a cheap text-layer
-   check per page (no text: ``pages_without_text``; mostly control characters: "garbled");
+2. `read_facts`: the selected pages, the outline, the document title, a cheap text-layer
+   check per page (no text: ``pages_without_text``; mostly control characters: "garbled")
+   and the lines repeated on several pages (`running.repeated_lines`);
 3. `Backend.extract`, the only backend-specific step: raw Markdown per selected page;
    `ocr.recognise` reads the pages `convert.ocr` selects (no usable text layer, or every page
    under "force") and their Markdown replaces the extracted text of those pages;
-4. `finish`: `pipeline.run_passes` (tidy, cross-page fixes, structure repairs), page markers
-   (`markers.render_pages`), provenance with the same fields and the same warnings for the same
-   conditions whatever the backend (`recorded_options` never writes the password).
+4. `finish`: `pipeline.run_passes` (tidy, cross-page fixes, structure repairs, the self-check
+   against the `TextLayer` read before the PDF closed), page markers (`markers.render_pages`),
+   provenance with the same fields and the same warnings for the same conditions whatever the
+   backend (`recorded_options` never writes the password; ``word_coverage`` and
+   ``restored_lines`` from `coverage`).
 """
 
 from __future__ import annotations
@@ -29,9 +32,12 @@ from ..config import ConvertOptions
 from ..errors import ConfigError, ConversionError, EncryptedPDFError
 from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
+from .coverage import Coverage, body_lines, page_coverage
 from .ocr import OcrOutcome, recognise
 from .outline import OutlineEntry, from_toc
 from .pipeline import PassContext, run_passes
+from .repairs.running import repeated_lines
+from .textlayer import TextLayer
 from .title import pdf_title
 
 # A page is "garbled" when this share of its non-blank characters are control characters.
@@ -52,6 +58,7 @@ class PdfFacts:
     empty: tuple[int, ...]  # selected pages without any text
     garbled: tuple[int, ...]  # selected pages whose text is mostly control characters
     repaired: bool  # MuPDF repaired the file while opening it
+    running: frozenset[str] = frozenset()  # `running.repeated_lines` of all pages
 
 
 @dataclass(frozen=True)
@@ -97,13 +104,14 @@ class Backend(ABC):
             facts = read_facts(path, pdf, options)
             extraction = self.extract(path, pdf, facts.pages, options)
             recognised = recognise(path, pdf, facts.pages, options)
+            layer = TextLayer.of_document(pdf).preload(facts.pages)
         finally:
             pdf.close()
         if len(extraction.texts) != len(facts.pages):
             raise ConversionError(
                 path, f"{self.name} returned {len(extraction.texts)} pages for {len(facts.pages)}"
             )
-        return finish(self, path, facts, extraction, recognised, options)
+        return finish(self, path, facts, extraction, recognised, options, layer)
 
 
 def open_pdf(path: Path, password: str = "") -> Any:
@@ -141,6 +149,7 @@ def read_facts(path: Path, pdf: Any, options: ConvertOptions) -> PdfFacts:
     """Pages, outline, title and the text-layer check of an open PDF (module docstring)."""
     pages = parse_pages(options.pages, pdf.page_count)
     empty, garbled = text_layer_report(pdf, pages)
+    running = repeated_lines([page.get_text() for page in pdf])
     outline = from_toc(pdf.get_toc(simple=True)) if options.outline_repair else []
     return PdfFacts(
         page_count=pdf.page_count,
@@ -150,6 +159,7 @@ def read_facts(path: Path, pdf: Any, options: ConvertOptions) -> PdfFacts:
         empty=tuple(empty),
         garbled=tuple(garbled),
         repaired=bool(getattr(pdf, "is_repaired", False)),
+        running=running,
     )
 
 
@@ -181,10 +191,18 @@ def finish(
     extraction: Extraction,
     recognised: OcrOutcome,
     options: ConvertOptions,
+    layer: TextLayer | None = None,
 ) -> ConvertedDocument:
     """The shared end of every conversion: OCR'd pages' text in place of the extracted text,
-    passes, page markers, provenance."""
-    ctx = PassContext(options=options, outline=facts.outline, source=str(path))
+    passes (with the text-layer self-check when `layer` is given), page markers, provenance
+    (with the word coverage against `layer`)."""
+    ctx = PassContext(
+        options=options,
+        outline=facts.outline,
+        source=str(path),
+        text_layer=layer,
+        running=facts.running,
+    )
     ocr = recognised.markdown
     texts = [ocr.get(n, text) for n, text in zip(facts.pages, extraction.texts, strict=True)]
     pages = run_passes(list(zip(facts.pages, texts, strict=True)), ctx)
@@ -207,8 +225,20 @@ def finish(
         ),
         title=facts.title,
         ocr_pages=recognised.numbers,
+        word_coverage=None if layer is None else _word_coverage(pages, layer, facts.running),
+        restored_lines=tuple(sorted(ctx.restored.items())),
     )
     return ConvertedDocument(render_pages(pages), provenance, recognised.seconds)
+
+
+def _word_coverage(
+    pages: Sequence[tuple[int, str]], layer: TextLayer, running: frozenset[str]
+) -> float:
+    """Pooled `coverage.page_coverage` of the final pages, rounded to 4 places."""
+    total = Coverage(0, 0)
+    for number, text in pages:
+        total += page_coverage(body_lines(layer.page(number).lines, running), text)
+    return round(total.share, 4)
 
 
 def _fact_warnings(facts: PdfFacts, unread: Sequence[int], lost: Sequence[int]) -> list[str]:

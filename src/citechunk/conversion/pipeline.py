@@ -31,6 +31,7 @@ from .repairs.lists import demote_list_heads
 from .repairs.numbering import repair_numbering
 from .repairs.outline import apply_outline
 from .repairs.pagebreaks import join_page_hyphens, join_page_tables
+from .repairs.restore import restore_dropped_lines
 from .repairs.runin import demote_label_headings, promote_run_in_labels
 from .repairs.running import strip_running_lines
 from .repairs.running_titles import demote_running_titles
@@ -40,6 +41,7 @@ from .repairs.tidy import tidy_page
 if TYPE_CHECKING:
     from ..config import ConvertOptions
     from .outline import OutlineEntry
+    from .textlayer import TextLayer
 
 log = logging.getLogger(__name__)
 
@@ -52,12 +54,19 @@ Pages = list[tuple[int, str]]
 class PassContext:
     """What a structure pass may read besides the pages, and where it reports.
 
-    `warnings` collects what a pass tells the user (it ends up in the provenance)."""
+    `warnings` collects what a pass tells the user (it ends up in the provenance), `restored`
+    the per-page counts of the text-layer self-check."""
 
     options: ConvertOptions
     outline: Sequence[OutlineEntry] = ()
     source: str = ""
     warnings: list[str] = field(default_factory=list)
+    #: The PDF's own text per page (None: no self-check against it).
+    text_layer: TextLayer | None = None
+    #: `running.repeated_lines` of the document's text layer.
+    running: frozenset[str] = frozenset()
+    #: Lines restored from the text layer, per page number (`restore.restore_dropped_lines`).
+    restored: dict[int, int] = field(default_factory=dict)
 
 
 Rule = Callable[[Pages, PassContext], Pages]
@@ -129,6 +138,7 @@ PASSES: tuple[Pass, ...] = (
     ),
     Pass("contents", "structure", _pages_only(level_contents_headings)),
     Pass("run-in-labels", "structure", _pages_only(promote_run_in_labels)),
+    Pass("restore-text", "structure", restore_dropped_lines, option="restore_text"),
 )
 PASS_NAMES = tuple(p.name for p in PASSES)
 

@@ -14,9 +14,10 @@ text-layer check, the passes and the provenance are shared):
    consults the model whenever it is installed). On the layout path the parsed boxes are fixed
    before rendering
    (`tablecheck.replace_disagreeing_tables`, `split_columns`, `reading_order.read_columns`,
-   `detach_margin_notes`, `spans.join_subscripts`);
-2. with ``strip_headers_footers``, page-header / page-footer boxes found by the layout model are
-   cut out (short ones only: a long "header" box is body text the model misread).
+   `detach_margin_notes`, `spans.join_subscripts`, `glyphgaps.rebuild_code_spaces`);
+2. with ``strip_headers_footers``, the running lines of the page-header / page-footer boxes
+   found by the layout model are cut out: lines repeated on several pages and page numbers
+   (`_without_running_boxes`); a line found once stays.
 
 Anything pymupdf4llm prints to stdout is captured and logged (stdout may carry Markdown).
 """
@@ -29,7 +30,7 @@ import logging
 import re
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
@@ -40,7 +41,9 @@ from ..config import ConvertOptions
 from ..errors import ConversionError
 from .base import Backend, Extraction
 from .geometry import ProseRule, gutters, prose_columns
+from .glyphgaps import is_code_box, rebuild_code_spaces
 from .reading_order import read_columns
+from .repairs.running import is_page_number, line_signature, repeated_lines
 from .spans import join_subscripts
 from .tablecheck import replace_disagreeing_tables
 
@@ -121,7 +124,26 @@ def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str,
         page.boxes = read_columns(page.boxes, page.width)
         page.boxes = detach_margin_notes(page.boxes, document_layout.LayoutBox)
         page.boxes = join_subscripts(page.boxes)
+        if any(is_code_box(box) for box in page.boxes):
+            glyphs = _glyph_lookup(doc[page.page_number - 1])
+            page.boxes = rebuild_code_spaces(page.boxes, glyphs)
     return list(parsed.to_markdown(header=True, footer=True, page_chunks=True))
+
+
+def _glyph_lookup(page: Any) -> Callable[[dict[str, Any]], list[tuple[float, float, str]]]:
+    """span -> its glyphs (x0, x1, character) from the page's ``rawdict``, matched by the
+    span's origin (empty when no span of the page starts there)."""
+    by_origin: dict[tuple[float, float], list[tuple[float, float, str]]] = {}
+    for block in page.get_text("rawdict")["blocks"]:
+        for line in block.get("lines", ()):
+            for span in line["spans"]:
+                key = (round(span["bbox"][0], 1), round(span["bbox"][1], 1))
+                by_origin[key] = [(c["bbox"][0], c["bbox"][2], c["c"]) for c in span["chars"]]
+
+    def glyphs(span: dict[str, Any]) -> list[tuple[float, float, str]]:
+        return by_origin.get((round(span["bbox"][0], 1), round(span["bbox"][1], 1)), [])
+
+    return glyphs
 
 
 def _body_edges(boxes: list[Any]) -> tuple[float, float] | None:
@@ -237,13 +259,17 @@ def _prose_columns(left: list[dict[str, Any]], right: list[dict[str, Any]], tota
     return prose_columns(sides, rule)
 
 
-def _without_running_boxes(page: Any, chunk: dict[str, Any]) -> str:
-    """The chunk's text with page-header/page-footer boxes cut out (layout path only).
+def _without_running_boxes(page: Any, chunk: dict[str, Any], repeated: frozenset[str]) -> str:
+    """The chunk's text with the running lines of its page-header/page-footer boxes cut out
+    (layout path only).
 
-    A short box is a running header/footer and is dropped. A long one is body text the model
-    misread: the text of its lines that no other box covers is kept, placed after the last
-    box above it in the same column (the model's own rendering of such a box repeats text of
-    the boxes it overlaps and sits at the top of the page).
+    The layout model calls any short line in the top or bottom band a header or footer, so a
+    box only goes when its lines really run: each repeats (`running.repeated_lines`, digits
+    blurred) on several pages of the document, or is a bare page number. A short box with no
+    running line is left as rendered. Otherwise the box is cut and the text of its other lines
+    that no other box covers is kept, placed after the last box above it in the same column
+    (a box over `MAX_RUNNING_BOX_CHARS` is body text the model misread: its rendering repeats
+    text of the boxes it overlaps and sits at the top of the page).
     """
     text: str = chunk["text"]
     boxes = chunk.get("page_boxes") or []
@@ -253,12 +279,32 @@ def _without_running_boxes(page: Any, chunk: dict[str, Any]) -> str:
         start, stop = box.get("pos", (0, 0))
         if box.get("class") not in _RUNNING_CLASSES:
             continue
+        long_box = len(text[start:stop].strip()) > MAX_RUNNING_BOX_CHARS
+        lines, top = _box_lines(page, box, boxes if long_box else [box])
+        if not long_box and not any(_is_running(line, repeated) for line in lines):
+            continue
         cuts.append((start, stop))
-        if len(text[start:stop].strip()) > MAX_RUNNING_BOX_CHARS:
-            recovered, top = _uncovered_text(page, box, boxes)
-            if recovered:
-                inserts.append((_insert_pos(box, top, boxes, start), "\n\n" + recovered + "\n\n"))
+        recovered = _paragraphs([ln for ln in lines if not _is_running(ln, repeated)])
+        if recovered:
+            inserts.append((_insert_pos(box, top, boxes, start), "\n\n" + recovered + "\n\n"))
     return _splice(text, cuts, inserts)
+
+
+def _is_running(line: tuple[int, str], repeated: frozenset[str]) -> bool:
+    return is_page_number(line[1]) or line_signature(line[1]) in repeated
+
+
+def _paragraphs(lines: list[tuple[int, str]]) -> str:
+    """(block, text) lines as plain paragraphs, one per PyMuPDF text block."""
+    paragraphs: list[str] = []
+    last = None
+    for block, line in lines:
+        if block == last:
+            paragraphs[-1] += " " + line
+        else:
+            paragraphs.append(line)
+        last = block
+    return "\n\n".join(paragraphs)
 
 
 def _splice(text: str, cuts: list[tuple[int, int]], inserts: list[tuple[int, str]]) -> str:
@@ -290,11 +336,11 @@ def _insert_pos(box: dict[str, Any], top: float, boxes: list[dict[str, Any]], de
     return best
 
 
-def _uncovered_text(
+def _box_lines(
     page: Any, box: dict[str, Any], boxes: list[dict[str, Any]]
-) -> tuple[str, float]:
-    """(plain text, top y) of `box`'s horizontal lines whose centre lies in no other
-    non-running box; one paragraph per PyMuPDF text block."""
+) -> tuple[list[tuple[int, str]], float]:
+    """((block number, plain text) of `box`'s horizontal lines whose centre lies in no other
+    non-running box of `boxes`, top y of those lines)."""
     import pymupdf
 
     others = [
@@ -302,10 +348,10 @@ def _uncovered_text(
         for b in boxes
         if b is not box and b.get("class") not in _RUNNING_CLASSES
     ]
-    paragraphs = []
+    kept: list[tuple[int, str]] = []
     top = float(box["bbox"][3])
-    for block in page.get_text("dict", clip=pymupdf.Rect(box["bbox"]))["blocks"]:
-        kept = []
+    blocks = page.get_text("dict", clip=pymupdf.Rect(box["bbox"]))["blocks"]
+    for number, block in enumerate(blocks):
         for line in block.get("lines", []):
             if abs(line["dir"][1]) > 0.01:
                 continue  # vertical text: margin stamps such as arXiv identifiers
@@ -313,11 +359,13 @@ def _uncovered_text(
             centre = pymupdf.Point((rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2)
             line_text = "".join(span["text"] for span in line["spans"]).strip()
             if line_text and not any(centre in other for other in others):
-                kept.append(line_text)
+                kept.append((number, line_text))
                 top = min(top, rect.y0)
-        if kept:
-            paragraphs.append(" ".join(kept))
-    return "\n\n".join(paragraphs), top
+    return kept, top
+
+
+def _has_running_box(chunk: dict[str, Any]) -> bool:
+    return any(b.get("class") in _RUNNING_CLASSES for b in chunk.get("page_boxes") or [])
 
 
 class PyMuPDFBackend(Backend):
@@ -344,10 +392,13 @@ class PyMuPDFBackend(Backend):
         """pymupdf4llm Markdown per page, page-header/-footer boxes cut when stripping."""
         layout = options.use_layout and layout_installed()
         chunks = self._run(path, pdf, pages, layout)
-        texts = tuple(
-            _without_running_boxes(pdf[p - 1], c) if options.strip_headers_footers else c["text"]
-            for p, c in zip(pages, chunks, strict=True)
-        )
+        texts = tuple(c["text"] for c in chunks)
+        if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
+            repeated = repeated_lines([page.get_text() for page in pdf])
+            texts = tuple(
+                _without_running_boxes(pdf[p - 1], c, repeated)
+                for p, c in zip(pages, chunks, strict=True)
+            )
         return Extraction(texts, recorded={"layout_active": layout})
 
     @staticmethod

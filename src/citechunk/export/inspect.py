@@ -53,7 +53,9 @@ class ChunkSummary:
 
 @dataclass(frozen=True)
 class DocumentSummary:
-    """One document of the dataset. `page_count` is None when its provenance file is missing."""
+    """One document of the dataset. `page_count` is None when its provenance file is missing;
+    `word_coverage` (share of the text layer's words its Markdown holds) is None when the
+    provenance does not record it; `restored_lines` counts lines the self-check put back."""
 
     source_file: str
     doc_id: str
@@ -63,6 +65,8 @@ class DocumentSummary:
     page_count: int | None
     pages_without_chunk: tuple[int, ...]
     pages_without_text: tuple[int, ...]
+    word_coverage: float | None = None
+    restored_lines: int = 0
 
 
 def nearest_rank(sorted_values: Sequence[int], q: float) -> int:
@@ -200,6 +204,8 @@ def _summarise(root: Path, doc: LoadedDocument) -> DocumentSummary:
         page_count=prov.page_count if prov else None,
         pages_without_chunk=tuple(p for p in (prov.pages if prov else ()) if p not in covered),
         pages_without_text=tuple(prov.pages_without_text) if prov else (),
+        word_coverage=prov.word_coverage if prov else None,
+        restored_lines=sum(n for _, n in prov.restored_lines) if prov else 0,
     )
 
 

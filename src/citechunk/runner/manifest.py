@@ -52,6 +52,7 @@ class Entry:
     warnings: tuple[str, ...] = ()
     error_class: str = ""
     error: str = ""
+    word_coverage: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)

@@ -56,6 +56,7 @@ def _skipped(e: Entry) -> FileResult:
         mtime_ns=e.mtime_ns,
         outputs=e.outputs,
         warnings=e.warnings,
+        word_coverage=e.word_coverage,
     )
 
 
@@ -97,4 +98,5 @@ def entry_for(result: FileResult, fingerprint: str, fmt: Format) -> Entry:
         warnings=result.warnings,
         error_class=result.error_class,
         error=result.error,
+        word_coverage=result.word_coverage,
     )

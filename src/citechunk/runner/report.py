@@ -124,6 +124,7 @@ def _file_row(f: FileResult) -> dict[str, Any]:
         "source_sha256": f.source_sha256,
         "outputs": list(f.outputs),
         "warnings": list(f.warnings),
+        "word_coverage": f.word_coverage,
         "error_class": f.error_class,
         "error": f.error,
     }

@@ -67,6 +67,7 @@ class FileResult:
     worker_peak_rss_kb: int = 0
     ocr_pages: int = 0  # pages whose text came from OCR in this run
     ocr_seconds: float = 0.0
+    word_coverage: float | None = None  # provenance ``word_coverage`` of the Markdown
 
 
 def planned_outputs(source_file: str, fmt: Format) -> tuple[str, ...]:
@@ -149,4 +150,5 @@ def run_job(job: Job) -> FileResult:
         warnings=warnings,
         ocr_pages=len(doc.provenance.ocr_pages),
         ocr_seconds=round(doc.ocr_seconds, 3),
+        word_coverage=doc.provenance.word_coverage,
     )

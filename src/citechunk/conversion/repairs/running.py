@@ -3,6 +3,11 @@
 `strip_running_lines` compares each page's first and last lines by a signature (plain text,
 case-folded, digits collapsed, so page numbers count as repeats) and drops those repeated on at
 least half of the pages (and at least 3).
+
+`repeated_lines` is the text-layer side of the same idea: the signatures of the PDF's own text
+lines that occur on at least `MIN_REPEAT_PAGES` pages. Only such lines (and bare page numbers,
+`is_page_number`) may be removed as running headers/footers anywhere in conversion; a line that
+appears on fewer pages is body text even when it sits in the top or bottom band.
 """
 
 from __future__ import annotations
@@ -17,11 +22,36 @@ from ..mdlines import iter_unfenced, strip_inline_markup, tidy_blank_lines
 
 log = logging.getLogger(__name__)
 
+#: A text-layer line is a running line when it occurs (digits blurred) on this many pages.
+MIN_REPEAT_PAGES = 3
+_PAGE_NUMBER_RE = re.compile(r"^\s*(?:page\s*)?(?:\d+|[ivxlc]+)(?:\s*(?:of|/)\s*\d+)?\s*$", re.I)
+
 
 def _signature(line: str) -> str:
     """Running-line identity: plain text, case-folded, digits collapsed (page numbers vary)."""
     text = unicodedata.normalize("NFKC", strip_inline_markup(line.lstrip("#> -"))).casefold()
     return re.sub(r"\d+", "#", text)
+
+
+def line_signature(text: str) -> str:
+    """A text-layer line's running-line identity: NFKC, case-folded, blanks collapsed, digit
+    runs as ``#`` (so "Page 2 of 9" and "Page 3 of 9" are one line)."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return re.sub(r"\d+", "#", " ".join(text.split()))
+
+
+def is_page_number(text: str) -> bool:
+    """A line that is only a page number ("7", "iv", "Page 3", "3 of 12", "3/12")."""
+    return bool(_PAGE_NUMBER_RE.match(text))
+
+
+def repeated_lines(page_texts: Sequence[str], min_pages: int = MIN_REPEAT_PAGES) -> frozenset[str]:
+    """Signatures (`line_signature`) of the lines found on at least `min_pages` of the pages
+    (each page counted once per line); `page_texts` are plain texts, one line per text line."""
+    counts: Counter[str] = Counter()
+    for text in page_texts:
+        counts.update({sig for sig in map(line_signature, text.split("\n")) if sig})
+    return frozenset(sig for sig, n in counts.items() if n >= min_pages)
 
 
 def _edge_lines(lines: list[str], depth: int) -> list[int]:
