@@ -48,4 +48,8 @@ def test_lines_repeated_on_several_pages_go(markdown: str) -> None:
 def test_repeated_lines_blur_digits_and_count_pages_once() -> None:
     pages = ["Page 1 of 4\nIntro", "Page 2 of 4\nIntro\nIntro", "Page 3 of 4", "Page 4 of 4"]
     assert repeated_lines(pages) == frozenset({"page # of #"})
+    assert repeated_lines(["Memo · Page 1 of 2\nA", "Memo · Page 2 of 2\nB"]) == {
+        "memo · page # of #"
+    }
+    assert repeated_lines(["Only page\nOnly page"]) == frozenset()
     assert is_page_number("iv") and is_page_number("Page 3 of 12") and not is_page_number("3 cats")

@@ -5,7 +5,8 @@ case-folded, digits collapsed, so page numbers count as repeats) and drops those
 least half of the pages (and at least 3).
 
 `repeated_lines` is the text-layer side of the same idea: the signatures of the PDF's own text
-lines that occur on at least `MIN_REPEAT_PAGES` pages. Only such lines (and bare page numbers,
+lines that occur on at least `MIN_REPEAT_PAGES` pages (on every page of a 2-page document).
+Only such lines (and bare page numbers,
 `is_page_number`) may be removed as running headers/footers anywhere in conversion; a line that
 appears on fewer pages is body text even when it sits in the top or bottom band.
 """
@@ -46,8 +47,10 @@ def is_page_number(text: str) -> bool:
 
 
 def repeated_lines(page_texts: Sequence[str], min_pages: int = MIN_REPEAT_PAGES) -> frozenset[str]:
-    """Signatures (`line_signature`) of the lines found on at least `min_pages` of the pages
-    (each page counted once per line); `page_texts` are plain texts, one line per text line."""
+    """Signatures (`line_signature`) of the lines found on at least `min_pages` of the pages,
+    or on every page of a shorter document of 2 or more pages (each page counted once per
+    line); `page_texts` are plain texts, one line per text line."""
+    min_pages = max(2, min(min_pages, len(page_texts)))
     counts: Counter[str] = Counter()
     for text in page_texts:
         counts.update({sig for sig in map(line_signature, text.split("\n")) if sig})
