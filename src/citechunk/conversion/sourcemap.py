@@ -214,10 +214,7 @@ def _line_table(page: PageText) -> tuple[dict[tuple[int, int], MapLine], list[tu
         e = extent.setdefault(key, list(w.box))
         e[0], e[1] = min(e[0], w.box[0]), min(e[1], w.box[1])
         e[2], e[3] = max(e[2], w.box[2]), max(e[3], w.box[3])
-    lines = {
-        k: MapLine(page.number, k[0], *(round(v, 2) for v in e))  # type: ignore[arg-type]
-        for k, e in extent.items()
-    }
+    lines = {k: MapLine(page.number, k[0], *(round(v, 2) for v in e)) for k, e in extent.items()}
     return lines, keys
 
 

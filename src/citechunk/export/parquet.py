@@ -93,16 +93,3 @@ def read_table(paths: Sequence[str | os.PathLike[str]]) -> pa.Table:
     except (pa.ArrowException, OSError) as exc:
         where = paths[0] if len(paths) == 1 else f"{len(paths)} Parquet files"
         raise CitechunkError(f"{where}: not a readable chunk file: {exc}") from None
-
-
-def _fill_optional(table: pa.Table) -> pa.Table:
-    """`OPTIONAL_FIELDS` list columns that older files lack (read as nulls) as empty lists."""
-    import pyarrow.compute as pc
-
-    for name in OPTIONAL_FIELDS:
-        column = table.column(name)
-        if column.null_count:
-            empty = pa.scalar([], type=column.type)
-            filled = pc.if_else(pc.is_null(column), empty, column)
-            table = table.set_column(table.schema.get_field_index(name), table.field(name), filled)
-    return table
