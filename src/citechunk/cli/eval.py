@@ -16,7 +16,7 @@ from ..evaluation import EvalReport, QuestionResult, evaluate
 from ..evaluation.compare import CompareReport, compare
 from ..evaluation.data import EvalChunk, load_chunk_set, load_questions
 from ..evaluation.metrics import PAST_WINDOW
-from ..evaluation.retrieval import RETRIEVERS, make_retriever
+from ..evaluation.retrieval import RETRIEVERS, make_retrievers
 from . import State, main, pass_state
 
 
@@ -27,8 +27,8 @@ def _pct(x: float) -> str:
 def summary_table(reports: Sequence[EvalReport]) -> Table:
     t = Table(title="Retrieval evaluation")
     t.add_column("retriever")
-    heads = ("questions", "chunks", f"found@{reports[0].k}", "page-correct", "MRR", "intact")
-    for col in (*heads, "in model window", "tokens/chunk", "tokens/top-k", "docs"):
+    heads = ("questions", "chunks", f"found{reports[0].cutoff}", "page-correct", "MRR", "intact")
+    for col in (*heads, "in model window", "tokens/chunk", "tokens/context", "docs"):
         t.add_column(col, justify="right")
     for r in reports:
         t.add_row(
@@ -52,7 +52,7 @@ def breakdown_table(reports: Sequence[EvalReport], field_name: str) -> Table:
     t.add_column(field_name)
     t.add_column("questions", justify="right")
     for r in reports:
-        for col in (f"found@{r.k}", "page", "MRR"):
+        for col in (f"found{r.cutoff}", "page", "MRR"):
             t.add_column(f"{r.retriever} {col}", justify="right")
     groups = [r.breakdown(field_name) for r in reports]
     for row in zip(*groups, strict=True):
@@ -112,12 +112,12 @@ def _print_chunk(console: Console, label: str, c: EvalChunk) -> None:
 
 
 def compare_table(report: CompareReport) -> Table:
-    t = Table(title=f"Chunking configurations compared (k={report.k})")
+    t = Table(title=f"Chunking configurations compared (found{report.cutoff})")
     t.add_column("configuration")
     for col in ("chunks", "tokens/chunk", "intact"):
         t.add_column(col, justify="right")
     for name in report.retrievers:
-        for col in (f"found@{report.k}", "page", "MRR", "tokens/top-k"):
+        for col in (f"found{report.cutoff}", "page", "MRR", "tokens/context"):
             t.add_column(f"{name} {col}", justify="right")
     for row in report.rows:
         first = row.reports[0]
@@ -148,9 +148,15 @@ def _retrievers(cfg: Config, names: tuple[str, ...]) -> list[str]:
     "retrievers",
     multiple=True,
     type=click.Choice(RETRIEVERS),
-    help="bm25 or embedding; repeat for both (default: config eval.retriever).",
+    help="bm25, bm25-stem, embedding or hybrid; repeatable (default: config eval.retriever).",
 )
 @click.option("--k", type=int, help="Top-k chunks a question may be found in.")
+@click.option(
+    "--budget",
+    type=int,
+    metavar="TOKENS",
+    help="Instead of top-k: ranked chunks while their tokens (characters/4) fit, at least one.",
+)
 @click.option(
     "--model-path", help="Local sentence-transformers model folder for --retriever embedding."
 )
@@ -177,6 +183,7 @@ def eval_cmd(
     chunks_path: str,
     retrievers: tuple[str, ...],
     k: int | None,
+    budget: int | None,
     model_path: str | None,
     do_compare: bool,
     misses: bool,
@@ -184,7 +191,7 @@ def eval_cmd(
     as_json: bool,
 ) -> None:
     """Measure how often a retriever finds the chunk holding each answer, on the right page."""
-    cfg = state.config({"eval": {"k": k, "model_path": model_path}})
+    cfg = state.config({"eval": {"k": k, "budget": budget, "model_path": model_path}})
     names = _retrievers(cfg, retrievers)
     qs = load_questions(questions)
     console = make_console() if not as_json else None
@@ -199,10 +206,8 @@ def eval_cmd(
         return
     chunk_set = load_chunk_set(chunks_path)
     reports = []
-    for name in names:
-        retriever = make_retriever(name, cfg.eval.model_path)
-        opts = cfg.eval
-        reports.append(evaluate(qs, chunk_set, opts, retriever=retriever))
+    for retriever in make_retrievers(names, cfg.eval.model_path):
+        reports.append(evaluate(qs, chunk_set, cfg.eval, retriever=retriever))
     if console is None:
         for rep in reports:
             click.echo(json.dumps(rep.summary()))
