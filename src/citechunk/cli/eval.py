@@ -15,7 +15,7 @@ from ..evaluation import EvalReport, evaluate
 from ..evaluation.compare import CompareReport, compare
 from ..evaluation.data import EvalChunk, load_chunk_set, load_questions
 from ..evaluation.misses import cause_counts, miss_record, misses
-from ..evaluation.retrieval import RETRIEVERS, make_retriever
+from ..evaluation.retrieval import RETRIEVERS, make_retrievers
 from . import State, main, pass_state
 from .options import Overrides, config_flags
 
@@ -27,8 +27,8 @@ def _pct(x: float) -> str:
 def summary_table(reports: Sequence[EvalReport]) -> Table:
     t = Table(title="Retrieval evaluation")
     t.add_column("retriever")
-    heads = ("questions", "chunks", f"found@{reports[0].k}", "page-correct", "MRR", "intact")
-    for col in (*heads, "in model window", "tokens/chunk", "tokens/top-k", "docs"):
+    heads = ("questions", "chunks", f"found{reports[0].cutoff}", "page-correct", "MRR", "intact")
+    for col in (*heads, "in model window", "tokens/chunk", "tokens/context", "docs"):
         t.add_column(col, justify="right")
     for r in reports:
         t.add_row(
@@ -52,7 +52,7 @@ def breakdown_table(reports: Sequence[EvalReport], field_name: str) -> Table:
     t.add_column(field_name)
     t.add_column("questions", justify="right")
     for r in reports:
-        for col in (f"found@{r.k}", "page", "MRR"):
+        for col in (f"found{r.cutoff}", "page", "MRR"):
             t.add_column(f"{r.retriever} {col}", justify="right")
     groups = [r.breakdown(field_name) for r in reports]
     for row in zip(*groups, strict=True):
@@ -99,12 +99,12 @@ def _print_chunk(console: Console, label: str, c: EvalChunk) -> None:
 
 
 def compare_table(report: CompareReport) -> Table:
-    t = Table(title=f"Chunking configurations compared (k={report.k})")
+    t = Table(title=f"Chunking configurations compared (found{report.cutoff})")
     t.add_column("configuration")
     for col in ("chunks", "tokens/chunk", "intact"):
         t.add_column(col, justify="right")
     for name in report.retrievers:
-        for col in (f"found@{report.k}", "page", "MRR", "tokens/top-k"):
+        for col in (f"found{report.cutoff}", "page", "MRR", "tokens/context"):
             t.add_column(f"{name} {col}", justify="right")
     for row in report.rows:
         first = row.reports[0]
@@ -135,9 +135,9 @@ def _retrievers(cfg: Config, names: tuple[str, ...]) -> list[str]:
     "retrievers",
     multiple=True,
     type=click.Choice(RETRIEVERS),
-    help="bm25 or embedding; repeat for both (default: config eval.retriever).",
+    help="bm25, bm25-stem, embedding or hybrid; repeatable (default: config eval.retriever).",
 )
-@config_flags("eval.k", "eval.model_path")
+@config_flags("eval.k", "eval.budget", "eval.model_path")
 @click.option(
     "--compare",
     "do_compare",
@@ -185,10 +185,8 @@ def eval_cmd(
         return
     chunk_set = load_chunk_set(chunks_path)
     reports = []
-    for name in names:
-        retriever = make_retriever(name, cfg.eval.model_path)
-        opts = cfg.eval
-        reports.append(evaluate(qs, chunk_set, opts, retriever=retriever))
+    for retriever in make_retrievers(names, cfg.eval.model_path):
+        reports.append(evaluate(qs, chunk_set, cfg.eval, retriever=retriever))
     if console is None:
         for rep in reports:
             click.echo(json.dumps(rep.summary()))

@@ -56,6 +56,7 @@ HELP: dict[str, str] = {
     "run.ray_address": "Ray cluster to join (default: a private local Ray).",
     "run.log_format": "Log line format on stderr (default: run.log_format of the config, text).",
     "eval.k": "Top-k chunks a question may be found in.",
+    "eval.budget": "Instead of top-k: ranked chunks while their tokens (characters/4) fit, at least one.",
     "eval.model_path": "Local sentence-transformers model folder for --retriever embedding.",
 }
 

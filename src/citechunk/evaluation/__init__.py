@@ -1,7 +1,7 @@
 """Evaluate stage: how well does a chunk set answer questions, and cite the right page?
 
-`evaluate(questions, chunks, options)` retrieves over the whole chunk set with BM25 or a local
-embedding model and returns an `EvalReport` (found@k, page-correct, MRR, answer-intact, token
+`evaluate(questions, chunks, options)` retrieves over the whole chunk set with BM25 (plain or
+stemmed), a local embedding model or their hybrid, top-k or within a token budget, and returns an `EvalReport` (found@k, page-correct, MRR, answer-intact, token
 sizes, per-question results with the reason of each miss). `compare(...)` re-chunks the
 Markdown of an ingest output with several configurations and evaluates each. Definitions are in
 `metrics`; answer matching in `match` (identical to ``shared/eval/check_retrieval.py``).
@@ -57,8 +57,8 @@ def evaluate(
     """Evaluate a chunk set against questions.
 
     `questions`: a JSONL path, or dicts / `Question`s. `chunks`: an ingest OUT folder, a folder
-    or file of chunk records, or a `ChunkSet`. `options` picks the retriever ("bm25" or
-    "embedding"), `k` and the local model folder; pass `retriever` to reuse a loaded one.
+    or file of chunk records, or a `ChunkSet`. `options` picks the retriever ("bm25",
+    "bm25-stem", "embedding" or "hybrid"), `k`, the token `budget` and the local model folder; pass `retriever` to reuse a loaded one.
     Raises ConfigError for unreadable inputs or a missing optional dependency.
     """
     options = options or EvalOptions()
@@ -66,4 +66,6 @@ def evaluate(
     chunk_set = chunks if isinstance(chunks, ChunkSet) else load_chunk_set(chunks)
     r = retriever or make_retriever(options.retriever, options.model_path)
     index = r.index([c.text for c in chunk_set.chunks])
-    return score(qs, chunk_set, index, k=options.k, retriever=r.name, label=label)
+    return score(
+        qs, chunk_set, index, k=options.k, retriever=r.name, label=label, budget=options.budget
+    )

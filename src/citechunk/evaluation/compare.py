@@ -21,7 +21,7 @@ from ..markers import strip_markers
 from ..models import Chunk
 from .data import ChunkSet, EvalChunk, Question, load_chunk_set, read_records
 from .metrics import EvalReport, score
-from .retrieval import Retriever, make_retriever
+from .retrieval import Retriever, make_retrievers
 
 ChunkFn = Callable[["SavedDocument"], list[Chunk]]
 HEADING_SIZES = (256, 512, 1024)
@@ -55,6 +55,12 @@ class CompareReport:
     k: int
     retrievers: tuple[str, ...]
     rows: tuple[CompareRow, ...]
+    budget: int = 0  # token budget of every row (0 = top-k)
+
+    @property
+    def cutoff(self) -> str:
+        """Top-k ("@5") or token budget ("@1500 tok"), as `EvalReport.cutoff`."""
+        return f"@{self.budget} tok" if self.budget else f"@{self.k}"
 
 
 def heading_variant(options: ChunkOptions, label: str = "") -> Variant:
@@ -132,11 +138,16 @@ def chunk_documents(documents: dict[str, SavedDocument], chunker: ChunkFn) -> Ch
 
 
 def _evaluate_all(
-    questions: Sequence[Question], chunk_set: ChunkSet, retrievers: Sequence[Retriever], k: int
+    questions: Sequence[Question],
+    chunk_set: ChunkSet,
+    retrievers: Sequence[Retriever],
+    k: int,
+    budget: int,
 ) -> tuple[EvalReport, ...]:
     texts = [c.text for c in chunk_set.chunks]
     return tuple(
-        score(questions, chunk_set, r.index(texts), k=k, retriever=r.name) for r in retrievers
+        score(questions, chunk_set, r.index(texts), k=k, retriever=r.name, budget=budget)
+        for r in retrievers
     )
 
 
@@ -148,21 +159,15 @@ def compare(
     variants: Sequence[Variant] | None = None,
 ) -> CompareReport:
     """Evaluate the ingested chunk set and each variant (default: `default_variants` of the
-    configured chunk options) with every retriever. Raises ConfigError when OUT lacks chunks
-    or Markdown."""
+    configured chunk options) with every retriever, top-k or within ``config.eval.budget``.
+    Raises ConfigError when OUT lacks chunks or Markdown."""
     config = config or Config()
-    models = [make_retriever(n, config.eval.model_path) for n in retrievers]
-    k = config.eval.k
-    rows = [
-        CompareRow(
-            "as ingested (OUT/chunks)", _evaluate_all(questions, load_chunk_set(out_dir), models, k)
-        )
-    ]
+    models = make_retrievers(retrievers, config.eval.model_path)
+    k, budget = config.eval.k, config.eval.budget
+    ingested = _evaluate_all(questions, load_chunk_set(out_dir), models, k, budget)
+    rows = [CompareRow("as ingested (OUT/chunks)", ingested)]
     documents = markdown_documents(out_dir)
     for v in variants if variants is not None else default_variants(config.chunk):
-        rows.append(
-            CompareRow(
-                v.name, _evaluate_all(questions, chunk_documents(documents, v.chunker), models, k)
-            )
-        )
-    return CompareReport(k, tuple(m.name for m in models), tuple(rows))
+        chunk_set = chunk_documents(documents, v.chunker)
+        rows.append(CompareRow(v.name, _evaluate_all(questions, chunk_set, models, k, budget)))
+    return CompareReport(k, tuple(m.name for m in models), tuple(rows), budget)

@@ -8,8 +8,12 @@ Definitions (shared with ``shared/eval/check_retrieval.py``):
 * MRR@k: mean of 1/rank of that first chunk (0 when not found in the top k).
 * answer-intact: some chunk of the document contains the answer at all, whatever its rank:
   the ceiling the chunking allows.
-* tokens: a chunk's ``token_count`` when every chunk has one, else len(text)/4; the context of
-  a question is the sum over its top-k chunks.
+* budget (instead of top-k, when `budget` > 0): a question's context is its ranked chunks taken
+  while their tokens fit in `budget`, at least one (`within_budget`); tokens are len(text)/4 for
+  every chunk set, so a chunk set does not win by sending more text. found / page-correct / MRR
+  then count within that context; ranking goes max(k, `BUDGET_DEPTH`) deep.
+* tokens: a chunk's ``token_count`` when every chunk has one, else len(text)/4 (always
+  len(text)/4 under a budget); the context of a question is the sum over its retrieved chunks.
 * answer-visible (dense retrievers only): some chunk holds the answer inside the part of its
   text the model reads (MiniLM truncates at 256 word pieces); the ceiling for that model.
 
@@ -46,6 +50,7 @@ class MissCause(enum.Enum):
 
 
 PAST_WINDOW = "answer past the model's input window"
+BUDGET_DEPTH = 200  # ranked chunks considered for a budget (as the reference script)
 
 
 @dataclass(frozen=True)
@@ -126,10 +131,16 @@ class EvalReport:
     documents_asked: int
     documents_covered: int
     answer_visible: float | None = None
+    budget: int = 0
 
     @property
     def questions(self) -> int:
         return len(self.results)
+
+    @property
+    def cutoff(self) -> str:
+        """How the context was cut: "@5" (top-k) or "@1500 tok" (a token budget)."""
+        return f"@{self.budget} tok" if self.budget else f"@{self.k}"
 
     @property
     def misses(self) -> list[QuestionResult]:
@@ -151,6 +162,7 @@ class EvalReport:
             "label": self.label,
             "retriever": self.retriever,
             "k": self.k,
+            "budget": self.budget,
             "questions": self.questions,
             "found": round(self.found, 4),
             "page_correct": round(self.page_correct, 4),
@@ -167,11 +179,26 @@ class EvalReport:
         )
 
 
-def chunk_tokens(chunks: Sequence[EvalChunk]) -> tuple[list[float], str]:
-    """Per-chunk token counts and their source ("token_count" or "chars/4")."""
-    if chunks and all(c.token_count is not None for c in chunks):
+def chunk_tokens(chunks: Sequence[EvalChunk], budget: int = 0) -> tuple[list[float], str]:
+    """Per-chunk token counts and their source ("token_count" or "chars/4"); under a budget
+    always chars/4, the budget's measure."""
+    if not budget and chunks and all(c.token_count is not None for c in chunks):
         return [float(c.token_count or 0) for c in chunks], "token_count"
     return [len(c.text) / 4 for c in chunks], "chars/4"
+
+
+def within_budget(ranked: Sequence[int], tokens: Sequence[float], budget: int) -> list[int]:
+    """The longest prefix of `ranked` whose `tokens` sum fits in `budget`, but at least its first
+    chunk (one chunk larger than the budget is still sent). Stops at the first chunk that would
+    exceed the budget, even when a later, smaller one would fit."""
+    kept: list[int] = []
+    used = 0.0
+    for i in ranked:
+        if kept and used + tokens[i] > budget:
+            break
+        kept.append(i)
+        used += tokens[i]
+    return kept
 
 
 class _Matcher:
@@ -264,17 +291,26 @@ def score(
     k: int,
     retriever: str,
     label: str = "",
+    budget: int = 0,
 ) -> EvalReport:
-    """Retrieve the top `k` chunks for every question from `index` (built over `chunk_set`
-    in the same order) and compute the figures above. Raises ValueError with no questions."""
+    """Retrieve the top `k` chunks (or, with `budget` > 0, the ranked chunks that fit in
+    `budget` tokens) for every question from `index` (built over `chunk_set` in the same order)
+    and compute the figures above. Raises ValueError with no questions or a negative budget."""
     if not questions:
         raise ValueError("no questions to evaluate")
+    if budget < 0:
+        raise ValueError(f"budget must be 0 (top-k) or positive, got {budget}")
     m = _Matcher(chunk_set)
-    tops = index.search([q.question for q in questions], k)
+    tokens, token_source = chunk_tokens(chunk_set.chunks, budget)
+    queries = [q.question for q in questions]
+    if budget:
+        ranked = index.search(queries, max(k, BUDGET_DEPTH))
+        tops = [within_budget(top, tokens, budget) for top in ranked]
+    else:
+        tops = index.search(queries, k)
     scored = [_score(m, q, top) for q, top in zip(questions, tops, strict=True)]
     results = _visibility(m, index, _rank_misses(m, index, scored))
     visible = [r.visible for r in results if r.visible is not None]
-    tokens, token_source = chunk_tokens(chunk_set.chunks)
     n = len(results)
     asked = {q.pdf for q in questions}
     overall = GroupFigures.of("all", results)
@@ -294,4 +330,5 @@ def score(
         documents_asked=len(asked),
         documents_covered=len(asked & set(m.by_doc)),
         answer_visible=sum(visible) / n if visible else None,
+        budget=budget,
     )

