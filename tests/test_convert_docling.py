@@ -183,7 +183,7 @@ def test_output_is_reproducible(shared_dir: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "error", "cause"),
     [
-        ("corrupted_not_pdf.pdf", ConversionError, "not a readable PDF"),
+        ("corrupted_not_pdf.pdf", ConversionError, "not a PDF"),
         ("empty_zero_bytes.pdf", ConversionError, "empty file"),
         ("encrypted_password_test.pdf", EncryptedPDFError, "password is required"),
     ],
