@@ -35,6 +35,7 @@ from ..models import ConvertedDocument, Provenance
 from .coverage import Coverage, body_lines, page_coverage
 from .ocr import OcrOutcome, recognise
 from .outline import OutlineEntry, from_toc
+from .pagelist import page_ranges
 from .pipeline import PassContext, run_passes
 from .repairs.running import repeated_lines
 from .textlayer import TextLayer
@@ -272,19 +273,6 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
-
-
-def page_ranges(pages: Sequence[int]) -> str:
-    """[1, 2, 3, 5] -> "1-3, 5"."""
-    out: list[str] = []
-    start = prev = pages[0]
-    for p in [*pages[1:], -1]:
-        if p == prev + 1:
-            prev = p
-            continue
-        out.append(str(start) if start == prev else f"{start}-{prev}")
-        start = prev = p
-    return ", ".join(out)
 
 
 def parse_pages(spec: str, page_count: int) -> list[int]:

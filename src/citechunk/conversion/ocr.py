@@ -59,6 +59,7 @@ from typing import Any
 
 from ..config import ConvertOptions
 from ..errors import ConversionError
+from .pagelist import page_ranges
 from .textlayer import Line, PageText, Word
 
 log = logging.getLogger(__name__)
@@ -553,7 +554,7 @@ def _engine_pages(
 def _fail(path: Path, options: ConvertOptions, numbers: Sequence[int], why: str) -> OcrOutcome:
     if options.ocr == "force":
         raise ConversionError(path, f"OCR (convert.ocr = 'force') impossible: {why}")
-    where = _ranges(numbers)
+    where = page_ranges(numbers)
     warning = f"pages without a text layer, not OCR'd: {where}: {why}"
     return OcrOutcome(warnings=(warning,), attempted=tuple(numbers))
 
@@ -586,21 +587,8 @@ def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOption
         "%s: OCR (%s) of %d page(s) in %.1f s", path, options.ocr_engine, len(numbers), seconds
     )
     empty = [p.number for p in recognised if not p.markdown]
-    warnings = (f"pages OCR'd without any text found: {_ranges(empty)}",) if empty else ()
+    warnings = (f"pages OCR'd without any text found: {page_ranges(empty)}",) if empty else ()
     return OcrOutcome(recognised, seconds, warnings, options.ocr_engine, tuple(numbers))
-
-
-def _ranges(pages: Sequence[int]) -> str:
-    """[1, 2, 3, 5] -> "1-3, 5"."""
-    out: list[str] = []
-    start = prev = pages[0]
-    for p in [*pages[1:], -1]:
-        if p == prev + 1:
-            prev = p
-            continue
-        out.append(str(start) if start == prev else f"{start}-{prev}")
-        start = prev = p
-    return ", ".join(out)
 
 
 __all__ = [
