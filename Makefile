@@ -33,12 +33,14 @@ lint: $(VENV)/.all
 	$(BIN)/ruff format --check src tests bench sample_pdfs
 	$(BIN)/mypy
 
+# the whole suite on 2 xdist workers (tests are independent: each writes into its own tmp_path)
 test: $(VENV)/.all lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
-# the edit loop: no lint, no tests marked corpus or slow (`make test` stays the full CI suite)
+# the edit loop: the pure units (conversion rules, chunking, schema); no test marked heavy, corpus
+# or slow (`make test` stays the full CI suite)
 test-fast: $(VENV)/.all
-	$(BIN)/python -m pytest -q -m "not corpus and not slow"
+	$(BIN)/python -m pytest -q -n 2 -m "not heavy and not corpus and not slow"
 
 samples: $(VENV)/.base
 	$(BIN)/python sample_pdfs/make_samples.py

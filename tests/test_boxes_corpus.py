@@ -16,7 +16,7 @@ import pytest
 from citechunk import convert
 from citechunk.evaluation.boxes import COVER, OVERLAP, fidelity
 
-pytestmark = [pytest.mark.corpus, pytest.mark.slow]
+pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.heavy]
 
 SETS = {
     "dev": ("corpus/pdfs", "eval/dev_questions.jsonl"),

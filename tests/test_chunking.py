@@ -571,6 +571,7 @@ def test_a_section_that_fits_is_one_chunk_even_across_a_page_break(tokenizer: st
     assert _needless_splits(markdown, chunks, options) == []
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
 def test_sample_pdfs_have_no_needless_splits(sample_pdfs: Path, tokenizer: str) -> None:
     from citechunk import convert

@@ -56,6 +56,7 @@ def test_version_matches_the_installed_distribution() -> None:
     assert __version__ == version("citechunk")
 
 
+@pytest.mark.heavy
 def test_python_dash_m_citechunk_runs_the_same_cli() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "citechunk", "--help"],

@@ -24,7 +24,7 @@ from citechunk.conversion.repairs.contents import is_list_title
 from citechunk.conversion.repairs.numbering import section_number
 from citechunk.markers import iter_markers, strip_markers
 
-pytestmark = [pytest.mark.corpus, pytest.mark.slow]
+pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.heavy]
 
 # The targets for the default backend, pooled over every outlined PDF ...
 FOUND_TARGET, ORDER_TARGET = 0.99, 0.98

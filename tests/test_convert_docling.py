@@ -23,6 +23,8 @@ from citechunk.markers import iter_markers, page_spans
 from citechunk.models import ConvertedDocument
 from conftest import SAMPLE_NAMES
 
+pytestmark = pytest.mark.heavy
+
 
 def test_module_imports_without_loading_docling() -> None:
     code = (

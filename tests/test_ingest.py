@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
+import pytest
 
 from citechunk import ingest
 from citechunk.config import Config, load_config
@@ -17,6 +18,8 @@ from citechunk.conversion import read_markdown
 from citechunk.export import ARROW_SCHEMA, ChunkRecord, offset_problems, read_chunks
 from citechunk.runner import RunReport
 from conftest import output_tree
+
+pytestmark = pytest.mark.heavy
 
 
 def config(**overrides: dict[str, Any]) -> Config:

@@ -14,6 +14,8 @@ from click.testing import CliRunner
 from citechunk.cli import main
 from citechunk.runner.lock import OutputLock
 
+pytestmark = pytest.mark.heavy
+
 
 def invoke(*args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(main, list(args), catch_exceptions=False)

@@ -22,6 +22,8 @@ from citechunk.runner.lock import LOCK_NAME
 from citechunk.runner.manifest import JOURNAL_NAME
 from conftest import output_tree
 
+pytestmark = pytest.mark.heavy
+
 Condition = Callable[[Path, int], bool]
 
 

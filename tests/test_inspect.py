@@ -22,6 +22,8 @@ from citechunk.export.inspect import document_chunks, inspect, nearest_rank, sho
 from citechunk.markers import render_pages
 from citechunk.models import Chunk, ConvertedDocument, Provenance
 
+pytestmark = pytest.mark.heavy
+
 # (page, heading path, body, token_count) per section; page 3 of "guide.pdf" has no chunk.
 GUIDE = [
     (1, ("Guide",), "# Guide\n\nHow to cite pages.", 7),

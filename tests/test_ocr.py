@@ -24,6 +24,8 @@ from citechunk.errors import ConversionError
 from citechunk.evaluation.scans import make_scan, page_words, word_error_rate, word_recall, words
 from citechunk.export import read_chunks
 
+pytestmark = pytest.mark.heavy
+
 needs_tesseract = pytest.mark.skipif(
     bool(unavailable("tesseract", ["eng"])), reason="Tesseract with English data not installed"
 )

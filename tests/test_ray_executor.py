@@ -23,7 +23,7 @@ pytest.importorskip("ray.data", reason="ray not installed (pip install 'citechun
 
 from citechunk.runner.ray_executor import ray_session  # noqa: E402
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.heavy]
 
 
 @pytest.fixture(scope="module")

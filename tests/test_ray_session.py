@@ -19,6 +19,8 @@ from citechunk.cli import main
 from citechunk.errors import BackendError
 from citechunk.runner.ray_executor import import_ray
 
+pytestmark = pytest.mark.heavy
+
 
 def test_missing_ray_gives_the_install_hint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # what an environment without ray sees

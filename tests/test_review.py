@@ -19,6 +19,8 @@ from citechunk.cli import main
 from citechunk.errors import ConfigError
 from citechunk.export import iter_records
 
+pytestmark = pytest.mark.heavy
+
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_pdfs"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

@@ -5,11 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 
 from citechunk.config import load_config
 from citechunk.conversion.registry import register
 from citechunk.runner import ingest
 from runner_backends import chaos_input
+
+pytestmark = pytest.mark.heavy
 
 
 def test_hang_crash_abort_are_isolated(tmp_path: Path, sample_pdfs: Path) -> None:

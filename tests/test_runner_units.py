@@ -60,6 +60,7 @@ def test_lock_refuses_second_holder_and_names_it(tmp_path: Path) -> None:
         pass
 
 
+@pytest.mark.heavy
 def test_lock_held_by_other_process_and_freed_by_kill9(tmp_path: Path) -> None:
     code = (
         "import sys, time; from citechunk.runner.lock import OutputLock; "

@@ -15,6 +15,8 @@ from citechunk.errors import CitechunkError, ConfigError
 from citechunk.runner import ingest
 from s3_server import get_tree, make_bucket, moto_s3, put_tree
 
+pytestmark = pytest.mark.heavy
+
 pytest.importorskip("moto", reason="moto[server] not installed (pip install 'citechunk[ray]')")
 
 

@@ -15,6 +15,8 @@ from citechunk.conversion.textlayer import PageText, TextLayer, Word
 from citechunk.evaluation.boxes import Span, answer_cover, overlaps
 from citechunk.export import iter_records
 
+pytestmark = pytest.mark.heavy
+
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_pdfs"
 
 

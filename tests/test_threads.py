@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.heavy
+
 ort = pytest.importorskip("onnxruntime")
 layout = pytest.importorskip("pymupdf.layout")
 

@@ -25,6 +25,8 @@ from docling_core.types.doc.page import BoundingRectangle, TextCell  # noqa: E40
 from citechunk.conversion import docling_layout  # noqa: E402
 from citechunk.conversion.docling import build_converter  # noqa: E402
 
+pytestmark = pytest.mark.heavy
+
 HEIGHT = 800.0
 
 

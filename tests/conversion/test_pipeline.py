@@ -70,6 +70,7 @@ def test_each_pass_that_changes_pages_logs_at_debug(caplog: pytest.LogCaptureFix
     assert not any("pass page-hyphens" in m for m in messages)
 
 
+@pytest.mark.heavy
 def test_cli_no_pass_and_passes_command(sample_pdfs: Path) -> None:
     runner = CliRunner()
     listed = runner.invoke(main, ["passes"])
@@ -83,6 +84,7 @@ def test_cli_no_pass_and_passes_command(sample_pdfs: Path) -> None:
     assert raw.output != full.output
 
 
+@pytest.mark.heavy
 def test_both_backends_record_the_same_provenance_fields(sample_pdfs: Path) -> None:
     pytest.importorskip("docling")
     pdf = sample_pdfs / "report_outline.pdf"

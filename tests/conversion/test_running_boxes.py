@@ -10,6 +10,8 @@ import pytest
 from citechunk.conversion import convert
 from citechunk.conversion.repairs.running import is_page_number, repeated_lines
 
+pytestmark = pytest.mark.heavy
+
 TOPICS = ["budget", "staffing", "ethics", "schedule", "risks"]
 
 
