@@ -34,6 +34,10 @@ class ConvertOptions:
     ocr_engine: Literal["tesseract", "rapidocr"] = "tesseract"
     ocr_languages: tuple[str, ...] = ("eng",)
 
+    def redacted(self) -> dict[str, Any]:
+        """The options as a mapping without the password: the one form any output may record."""
+        return {k: v for k, v in dataclasses.asdict(self).items() if k != "password"}
+
 
 @dataclass(frozen=True)
 class ChunkOptions:

@@ -26,12 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from .conversion import sourcemap
-from .conversion.base import sha256_file
 from .conversion.sourcemap import Box
 from .errors import CitechunkError, ConfigError
 from .export import RUN_REPORT, ChunkRecord, document_stem
 from .export.inspect import LoadedDocument, find_document, load_documents
-from .fsutil import atomic_write_text
+from .fsutil import atomic_write_text, sha256_file
 
 log = logging.getLogger(__name__)
 

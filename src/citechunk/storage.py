@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
-import hashlib
 import logging
 import os
 import shutil
@@ -34,7 +33,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from .errors import CitechunkError, ConfigError
-from .fsutil import atomic_open
+from .fsutil import atomic_open, sha256_file
 
 log = logging.getLogger(__name__)
 
@@ -222,14 +221,6 @@ def delete(loc: Location) -> None:
         raise _storage_error(loc, "delete", exc) from exc
 
 
-def _digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(_COPY_BLOCK), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 @dataclass(frozen=True)
 class Staged:
     """Local stand-ins for a run's INPUT and OUT (the originals when both are local).
@@ -278,7 +269,7 @@ def _mirror_out(loc: Location, root: Path) -> dict[str, str]:
         return {}
     before: dict[str, str] = {}
     for entry in list_files(loc):
-        before[entry.rel] = _digest(fetch(loc.child(entry.rel), root / entry.rel))
+        before[entry.rel] = sha256_file(fetch(loc.child(entry.rel), root / entry.rel))
     return before
 
 
@@ -287,7 +278,7 @@ def _local_files(root: Path, skip: Callable[[str], bool]) -> dict[str, str]:
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = path.relative_to(root).as_posix()
         if not skip(rel):
-            found[rel] = _digest(path)
+            found[rel] = sha256_file(path)
     return found
 
 

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from pathlib import Path, PurePath
 
 import click
 
-from .. import __version__
 from ..chunking import chunk_markdown
 from ..config import ChunkOptions
 from ..conversion import convert, describe, provenance_path, read_markdown, save, sourcemap
@@ -96,19 +94,17 @@ def chunk_records(
     folder); without provenance ``source_sha256`` and ``backend`` are empty. ``chunk_id`` hashes
     what produced the text (backend, its version and options from the provenance, the chunk
     options), so it differs from the id `ingest` gives the same chunk."""
-    from ..export import SCHEMA_VERSION, config_fingerprint, make_records
+    from ..export import config_fingerprint, make_records, produced_config
 
     source = prov.source.replace("\\", "/") if prov else markdown_name
     if PurePath(source).is_absolute() or ".." in PurePath(source).parts:
         source = PurePath(source).name
-    produced = {
-        "citechunk_version": __version__,
-        "backend": prov.backend if prov else "",
-        "backend_version": prov.backend_version if prov else "",
-        "convert": {k: v for k, v in (prov.options if prov else {}).items() if k != "password"},
-        "chunk": dataclasses.asdict(options),
-        "schema_version": SCHEMA_VERSION,
-    }
+    produced = produced_config(
+        prov.backend if prov else "",
+        prov.backend_version if prov else "",
+        prov.options if prov else {},
+        options,
+    )
     records = make_records(
         chunks,
         source_file=source,

@@ -19,8 +19,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -30,6 +28,7 @@ from typing import Any, ClassVar
 
 from ..config import ConvertOptions
 from ..errors import ConfigError, ConversionError, EncryptedPDFError
+from ..fsutil import sha256_file
 from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
 from .coverage import Coverage, body_lines, page_coverage
@@ -261,18 +260,7 @@ def _fact_warnings(facts: PdfFacts, unread: Sequence[int], lost: Sequence[int]) 
 
 def recorded_options(options: ConvertOptions) -> dict[str, Any]:
     """The options as recorded in provenance: never the password, only whether one was given."""
-    recorded = dataclasses.asdict(options)
-    recorded.pop("password", None)
-    recorded["password_given"] = bool(options.password)
-    return recorded
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    return {**options.redacted(), "password_given": bool(options.password)}
 
 
 def parse_pages(spec: str, page_count: int) -> list[int]:

@@ -13,7 +13,7 @@ A pass runs when its enabling option (a boolean field of `ConvertOptions`, if an
 outline condition holds, and its name is not in ``ConvertOptions.skip_passes`` (the
 ``--no-pass NAME`` debug switch). At debug level (``-vv``) each pass logs how many pages and
 lines it changed. `pass_table` renders the list for ``docs/architecture.md`` (a test keeps the
-two equal; ``citechunk convert --list-passes`` prints it).
+two equal; ``citechunk passes`` prints it).
 """
 
 from __future__ import annotations

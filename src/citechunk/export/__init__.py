@@ -49,6 +49,7 @@ from .schema import (
     ChunkRecord,
     make_records,
     offset_problems,
+    produced_config,
     records_to_table,
     table_to_records,
 )
@@ -77,6 +78,7 @@ __all__ = [
     "document_stem",
     "iter_records",
     "make_records",
+    "produced_config",
     "markdown_path",
     "markdown_relpath",
     "offset_problems",

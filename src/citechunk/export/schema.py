@@ -27,19 +27,38 @@ Invariants of a record (checked by `make_records`, verified end to end by `offse
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
 import pyarrow as pa
 
+from .. import __version__
+from ..config import ChunkOptions
 from ..conversion.sourcemap import Box, SourceMap
 from ..markers import strip_markers
 from ..models import Chunk
 from .ids import chunk_id, doc_id
 
 SCHEMA_VERSION = "1.1"
+
+
+def produced_config(
+    backend: str, backend_version: str, convert: Mapping[str, Any], chunk: ChunkOptions
+) -> dict[str, Any]:
+    """Everything that changes the bytes of a document's outputs, the input of
+    `ids.config_fingerprint`: versions, the backend's options as given (`convert`, never with a
+    password) and the chunk options."""
+    return {
+        "citechunk_version": __version__,
+        "backend": backend,
+        "backend_version": backend_version,
+        "convert": dict(convert),
+        "chunk": dataclasses.asdict(chunk),
+        "tokenizer": chunk.tokenizer,
+        "schema_version": SCHEMA_VERSION,
+    }
 
 
 @dataclass(frozen=True)

@@ -24,11 +24,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from .. import __version__
 from ..config import Config
 from ..conversion.registry import get_backend_class
 from ..errors import ConfigError
-from ..export import SCHEMA_VERSION, Format, config_fingerprint, run_metadata
+from ..export import Format, config_fingerprint, produced_config, run_metadata
 from ..storage import is_remote, staged_ingest
 from . import outputs
 from .discover import Source, discover
@@ -58,18 +57,11 @@ class Executor(Protocol):
 
 
 def output_config(config: Config) -> dict[str, Any]:
-    """Everything that changes the bytes of a document's outputs (the password does not)."""
+    """What changes the bytes of a document's outputs (`export.produced_config`) for `config`."""
     backend = get_backend_class(config.convert.backend)
-    convert = {k: v for k, v in dataclasses.asdict(config.convert).items() if k != "password"}
-    return {
-        "citechunk_version": __version__,
-        "backend": config.convert.backend,
-        "backend_version": backend.version(),
-        "convert": convert,
-        "chunk": dataclasses.asdict(config.chunk),
-        "tokenizer": config.chunk.tokenizer,
-        "schema_version": SCHEMA_VERSION,
-    }
+    return produced_config(
+        config.convert.backend, backend.version(), config.convert.redacted(), config.chunk
+    )
 
 
 def _executor(config: Config, workers: int) -> Executor:
@@ -77,7 +69,7 @@ def _executor(config: Config, workers: int) -> Executor:
     setup = WorkerSetup.current(config.convert.backend, run.log_format, run.threads_per_worker)
     if config.run.executor == "local":
         return LocalExecutor(workers, config.run.timeout, setup)
-    if config.run.executor == "ray":  # hook owned by ray_executor.py (issue 7)
+    if config.run.executor == "ray":  # hook owned by ray_executor.py
         from ..storage import current_origins
         from .ray_executor import RayExecutor
 
@@ -244,8 +236,7 @@ def _run(
 
 
 def _public(config: Config) -> dict[str, Any]:
-    """The configuration for run.json, without the password."""
+    """The configuration for run.json: the password never, only whether one was given."""
     data = config.to_dict()
-    if data["convert"].get("password"):
-        data["convert"]["password"] = "***"
+    data["convert"] = {**config.convert.redacted(), "password_given": bool(config.convert.password)}
     return data

@@ -13,8 +13,8 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..conversion.base import sha256_file
 from ..export import Format
+from ..fsutil import sha256_file
 from .discover import Source
 from .manifest import Entry, Manifest
 from .outputs import missing

@@ -77,9 +77,9 @@ def planned_outputs(source_file: str, fmt: Format) -> tuple[str, ...]:
 
 
 def _relative_provenance(doc: ConvertedDocument, source_file: str) -> ConvertedDocument:
-    """Provenance naming the source by its relative path, never storing a password."""
-    options = {k: v for k, v in doc.provenance.options.items() if k != "password"}
-    prov = dataclasses.replace(doc.provenance, source=source_file, options=options)
+    """Provenance naming the source by its relative path (its options never hold the password:
+    `conversion.base.recorded_options`)."""
+    prov = dataclasses.replace(doc.provenance, source=source_file)
     if not prov.source_sha256:
         raise ConversionError(source_file, "backend returned no source_sha256")
     return ConvertedDocument(doc.markdown, prov, doc.ocr_seconds)
