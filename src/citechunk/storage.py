@@ -19,8 +19,6 @@ Contract:
 from __future__ import annotations
 
 import contextlib
-import contextvars
-import dataclasses
 import logging
 import os
 import shutil
@@ -29,7 +27,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlparse
 
 from .errors import CitechunkError, ConfigError
@@ -344,36 +341,3 @@ def staged(
         yield Staged(local_in, local_out, origins)
         if out_loc.remote:
             push_changes(Path(local_out), out_loc, before, commit_last, _is_scratch)
-
-
-_ORIGINS: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar("citechunk_origins")
-
-
-def current_origins() -> dict[str, str]:
-    """Inside `staged_ingest`: mirrored local source path -> remote URI (else empty)."""
-    return _ORIGINS.get({})
-
-
-def staged_ingest(
-    run: Callable[..., Any], input_uri: str, out_uri: str, config: Any, progress: Any = None
-) -> Any:
-    """`run(input, out, config, progress)` (the runner's `ingest`) on local stand-ins for a
-    remote INPUT/OUT; the returned report names the URIs. OUT is pushed only when `run`
-    returns (failed files included), never after an exception."""
-    from .runner.discover import selected
-    from .runner.manifest import JOURNAL_NAME, MANIFEST_NAME
-    from .runner.report import REPORT_NAME, write_report
-
-    def accept(rel: str) -> bool:
-        return selected(rel, config.export)
-
-    commit = (JOURNAL_NAME, MANIFEST_NAME, REPORT_NAME)
-    with staged(input_uri, out_uri, accept, commit) as st:
-        token = _ORIGINS.set(st.origins)
-        try:
-            report = run(st.input, st.out, config, progress)
-        finally:
-            _ORIGINS.reset(token)
-        report = dataclasses.replace(report, input=locate(input_uri).uri, out=locate(out_uri).uri)
-        write_report(st.out, report)
-    return report

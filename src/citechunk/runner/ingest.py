@@ -20,7 +20,7 @@ import logging
 import os
 import resource
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,7 +28,7 @@ from ..config import Config
 from ..conversion.registry import get_backend_class
 from ..errors import ConfigError
 from ..export import Format, config_fingerprint, produced_config, run_metadata
-from ..storage import is_remote, staged_ingest
+from ..storage import is_remote
 from . import outputs
 from .discover import Source, discover
 from .isolate import WorkerSetup
@@ -37,6 +37,7 @@ from .manifest import Entry, Manifest
 from .plan import entry_for, plan
 from .pool import LocalExecutor, default_workers
 from .report import RunReport, utc_now, worker_stats, write_report
+from .staged import staged_ingest
 from .work import FileResult, Job, planned_outputs
 
 log = logging.getLogger(__name__)
@@ -64,18 +65,17 @@ def output_config(config: Config) -> dict[str, Any]:
     )
 
 
-def _executor(config: Config, workers: int) -> Executor:
+def _executor(config: Config, workers: int, origins: Mapping[str, str]) -> Executor:
     run = config.run
     setup = WorkerSetup.current(config.convert.backend, run.log_format, run.threads_per_worker)
     if config.run.executor == "local":
         return LocalExecutor(workers, config.run.timeout, setup)
     if config.run.executor == "ray":  # hook owned by ray_executor.py
-        from ..storage import current_origins
         from .ray_executor import RayExecutor
 
         ray_workers = min(config.run.workers, workers) if config.run.workers else 0
         return RayExecutor(
-            ray_workers, config.run.timeout, setup, config.run.ray_address, current_origins()
+            ray_workers, config.run.timeout, setup, config.run.ray_address, dict(origins)
         )
     raise ConfigError(
         f"run.executor {config.run.executor!r} is not available in this build (use 'local')"
@@ -134,10 +134,15 @@ def _record(manifest: Manifest, r: FileResult, fp: str, fmt: Format) -> None:
 
 
 def _execute(
-    jobs: list[Job], config: Config, workers: int, manifest: Manifest, progress: Progress | None
+    jobs: list[Job],
+    config: Config,
+    workers: int,
+    manifest: Manifest,
+    progress: Progress | None,
+    origins: Mapping[str, str],
 ) -> list[FileResult]:
     """Run the jobs; record, log and report each result as it arrives."""
-    executor = _executor(config, min(workers, len(jobs)))
+    executor = _executor(config, min(workers, len(jobs)), origins)
     on_start = (lambda j: progress.started(j.source_file)) if progress else None
     done: list[FileResult] = []
     for r in executor.run(jobs, on_start):
@@ -174,7 +179,18 @@ def ingest(
     """Bring OUT up to date with INPUT (a PDF or a folder); see the module docstring."""
     config = config or Config()
     if is_remote(input) or is_remote(out):  # s3:// INPUT or OUT: run on local mirrors
-        return staged_ingest(ingest, str(input), str(out), config, progress)
+        return staged_ingest(_ingest_local, str(input), str(out), config, progress)
+    return _ingest_local(input, out, config, progress, {})
+
+
+def _ingest_local(
+    input: str | os.PathLike[str],
+    out: str | os.PathLike[str],
+    config: Config,
+    progress: Progress | None,
+    origins: Mapping[str, str],
+) -> RunReport:
+    """`ingest` on local folders; `origins` maps mirrored sources to their remote URIs."""
     t0 = time.perf_counter()
     out_dir = Path(out).resolve()
     sources = discover(input, config.export, skip=out_dir)
@@ -182,7 +198,15 @@ def ingest(
     workers = config.run.workers or default_workers()
     with OutputLock(out_dir):
         return _run(
-            Path(input).resolve(), out_dir, config, sources, out_config, workers, progress, t0
+            Path(input).resolve(),
+            out_dir,
+            config,
+            sources,
+            out_config,
+            workers,
+            progress,
+            t0,
+            origins,
         )
 
 
@@ -195,6 +219,7 @@ def _run(
     workers: int,
     progress: Progress | None,
     t0: float,
+    origins: Mapping[str, str],
 ) -> RunReport:
     started = utc_now()
     fp, fmt = config_fingerprint(out_config), config.export.format
@@ -218,7 +243,7 @@ def _run(
         progress.planned(len(sources), len(p.todo))
     meta = run_metadata(out_config)
     jobs = [_job(s, out, config, fp, meta) for s in p.todo]
-    done = _execute(jobs, config, workers, manifest, progress) if jobs else []
+    done = _execute(jobs, config, workers, manifest, progress, origins) if jobs else []
     manifest.commit()
     orphans = outputs.sweep(out, manifest.outputs())
     report = dataclasses.replace(
