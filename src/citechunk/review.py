@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .conversion import sourcemap
-from .conversion.sourcemap import Box
 from .errors import CitechunkError, ConfigError
-from .export import RUN_REPORT, ChunkRecord, document_stem
+from .export import RUN_REPORT, ChunkRecord, document_stem, sourcemap
 from .export.inspect import LoadedDocument, find_document, load_documents
+from .export.sourcemap import Box
 from .fsutil import atomic_write_text, sha256_file
 
 log = logging.getLogger(__name__)

@@ -4,7 +4,7 @@
 Contract: it is a pure top-level function of its picklable `Job`; it never raises for a bad file
 (any exception becomes a ``failed`` result carrying the error class and message); on success it
 has written, each atomically and in this order, ``OUT/markdown/<stem>.md``, its ``.md.json``
-provenance, its ``.md.map.json`` source map (`conversion.sourcemap`, built here for every
+provenance, its ``.md.map.json`` source map (`export.sourcemap`, built here for every
 backend from the final Markdown and the PDF's text layer) and ``OUT/chunks/<stem>.<fmt>``. Outputs are a function of the source bytes and the
 job's options only (provenance ``source`` is the relative path, no clock values), so a rerun
 gives identical bytes. Cleaning up after a failure is the caller's job (see `runner.outputs`).
@@ -22,9 +22,9 @@ from typing import Literal
 
 from ..chunking import chunk_markdown
 from ..config import ChunkOptions, ConvertOptions
-from ..conversion import convert, save, sourcemap
+from ..conversion import convert, save
 from ..errors import ConversionError
-from ..export import Format, chunks_relpath, make_records, markdown_relpath, write_chunks
+from ..export import Format, chunks_relpath, make_records, markdown_relpath, sourcemap, write_chunks
 from ..models import ConvertedDocument
 
 log = logging.getLogger(__name__)

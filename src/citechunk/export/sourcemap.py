@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..conversion.textlayer import PageText, TextLayer
 from ..fsutil import atomic_write_text
 from ..markers import marker_spans
-from .textlayer import PageText, TextLayer
 
 FORMAT = "citechunk.sourcemap"
 VERSION = 1
