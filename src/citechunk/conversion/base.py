@@ -35,7 +35,8 @@ from .coverage import Coverage, body_lines, page_coverage
 from .ocr import OcrOutcome, recognise
 from .outline import OutlineEntry, from_toc
 from .pagelist import page_ranges
-from .pipeline import PassContext, run_passes
+from .passcontext import PassContext
+from .pipeline import run_passes
 from .repairs.running import repeated_lines
 from .textlayer import TextLayer
 from .title import pdf_title
