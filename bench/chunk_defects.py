@@ -57,7 +57,9 @@ def main() -> int:
     ap.add_argument("--show", choices=KINDS, help="list the chunks with this defect")
     ap.add_argument("--by-doc", action="store_true", help="one row per document too")
     args = ap.parse_args()
-    print(f"{'set':<40} {'chunks':>7} " + " ".join(f"{k:>8}" for k in KINDS) + "  defects  per 1000")
+    print(
+        f"{'set':<40} {'chunks':>7} " + " ".join(f"{k:>8}" for k in KINDS) + "  defects  per 1000"
+    )
     for spec in args.sets:
         name, _, out = spec.partition("=")
         total = Tally()

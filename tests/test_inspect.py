@@ -281,7 +281,9 @@ def test_sample_draws_whole_chunks_across_documents(out: Path) -> None:
     assert (everything[2].path_line, everything[2].body) == ("", GUIDE[2][2])
     two = sample_chunks(out, 2, seed=7)
     assert len(two) == 2 and two == sample_chunks(out, 2, seed=7)
-    seeds = {tuple((c.source_file, c.chunk_index) for c in sample_chunks(out, 2, s)) for s in range(8)}
+    seeds = {
+        tuple((c.source_file, c.chunk_index) for c in sample_chunks(out, 2, s)) for s in range(8)
+    }
     assert len(seeds) > 1  # the seed chooses
 
 

@@ -342,9 +342,7 @@ class SampledChunk:
         return f"pp. {self.first_page}-{self.last_page}"
 
 
-def sample_chunks(
-    out: str | os.PathLike[str], n: int, seed: int = 0
-) -> tuple[SampledChunk, ...]:
+def sample_chunks(out: str | os.PathLike[str], n: int, seed: int = 0) -> tuple[SampledChunk, ...]:
     """`n` chunks drawn uniformly without replacement from every chunk of the dataset in `out`
     (all of them when it holds fewer), in document then chunk order. The same `seed` and dataset
     give the same sample."""
