@@ -11,6 +11,7 @@ import dataclasses
 import os
 import tomllib
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -65,6 +66,7 @@ class RunOptions:
     full: bool = False
     ray_address: str = ""
     log_format: Literal["text", "json"] = "text"
+    passwords_file: str = ""  # TOML of "glob" = "password" pairs for encrypted PDFs
 
 
 @dataclass(frozen=True)
@@ -195,18 +197,44 @@ def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 def load_config(
     path: str | os.PathLike[str] | None = None,
-    overrides: dict[str, dict[str, Any]] | None = None,
+    overrides: Mapping[str, Any] | None = None,
 ) -> Config:
     """Defaults, then the TOML file at `path` (if any), then `overrides` (command-line flags).
 
-    `overrides` values that are None are ignored, so a CLI can pass every flag unconditionally.
+    `overrides` maps dotted keys as the CLI spells them (``{"chunk.max_tokens": 256}``) or
+    sections to tables (``{"chunk": {"max_tokens": 256}}``); see `nest_overrides`. Values that
+    are None are ignored, so a CLI can pass every flag unconditionally.
     """
     config = Config()
     if path is not None:
         config = merge(config, read_toml(path), str(path))
     if overrides:
+        nested = nest_overrides(overrides)
         cleaned = {
-            s: {k: v for k, v in vals.items() if v is not None} for s, vals in overrides.items()
+            s: {k: v for k, v in vals.items() if v is not None} for s, vals in nested.items()
         }
         config = merge(config, {s: v for s, v in cleaned.items() if v}, "command line")
     return config
+
+
+_OVERRIDES_FORMS = "{'chunk.max_tokens': 256} or {'chunk': {'max_tokens': 256}}"
+
+
+def nest_overrides(overrides: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """``{"section.key": value}`` and ``{"section": {"key": value}}`` (mixed freely) as the
+    nested form; any other key or shape raises `ConfigError` naming the accepted forms."""
+    nested: dict[str, dict[str, Any]] = {}
+    for key, value in overrides.items():
+        if not isinstance(key, str):
+            raise ConfigError(f"overrides: key {key!r} is not a string; use {_OVERRIDES_FORMS}")
+        section, dot, name = key.partition(".")
+        if dot and section and name and "." not in name:
+            nested.setdefault(section, {})[name] = value
+        elif not dot and isinstance(value, Mapping):
+            nested.setdefault(key, {}).update(value)
+        else:
+            raise ConfigError(
+                f"overrides: {key!r} = {value!r} is neither 'section.key': value nor "
+                f"'section': {{key: value}}; use {_OVERRIDES_FORMS}"
+            )
+    return nested

@@ -45,6 +45,22 @@ class WorkerError(ConversionError):
     """A per-file worker timed out or its process died (for example a segfault in a C extension)."""
 
 
+class OutputError(CitechunkError):
+    """The output folder cannot be created or written (read-only, permission denied, a path
+    through a file, ...): the message names the folder and the operating system's cause."""
+
+    exit_code = 2
+
+
+class ReviewError(CitechunkError):
+    """`review` wrote some documents' pages and skipped others; names each skipped one and why.
+    `written` holds the pages that were written."""
+
+    def __init__(self, message: str, written: tuple[Path, ...] = ()) -> None:
+        self.written = written
+        super().__init__(message)
+
+
 class LockedError(CitechunkError):
     """Another run holds the output folder's lock."""
 

@@ -10,7 +10,8 @@ network and no outside script: its small script and style are inline.
 
 The PDF is found as the run's INPUT (``OUT/run.json``) joined with the record's ``source_file``
 (or in the folder given as `input`); a PDF whose bytes no longer match the records' sha256 is
-refused, since the boxes would point at another text.
+refused, since the boxes would point at another text; reviewing every document, such a
+document is skipped and the others are written (`ReviewError` names the skipped ones).
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import CitechunkError, ConfigError
-from .export import RUN_REPORT, ChunkRecord, document_stem, sourcemap
+from .conversion import sourcemap
+from .conversion.sourcemap import Box
+from .errors import CitechunkError, ConfigError, ReviewError
+from .export import RUN_REPORT, ChunkRecord, document_stem
 from .export.inspect import LoadedDocument, find_document, load_documents
-from .export.sourcemap import Box
 from .fsutil import atomic_write_text, sha256_file
 
 log = logging.getLogger(__name__)
@@ -61,7 +63,7 @@ def _source_pdf(out: Path, source_file: str, input: str | os.PathLike[str] | Non
     return pdf
 
 
-def page_images(pdf: Path, dpi: int = DEFAULT_DPI) -> list[PageImage]:
+def render_pages(pdf: Path, dpi: int = DEFAULT_DPI) -> list[PageImage]:
     """Every page of `pdf` as a PNG at `dpi`."""
     import pymupdf
 
@@ -227,7 +229,7 @@ def review_document(
     if records and sha256_file(pdf) != records[0].source_sha256:
         raise CitechunkError(f"{pdf}: changed since it was ingested (sha256 differs); re-ingest")
     boxes = _chunk_boxes(out, records)
-    page_html = render_html(loaded.source_file, records, boxes, page_images(pdf, dpi))
+    page_html = render_html(loaded.source_file, records, boxes, render_pages(pdf, dpi))
     atomic_write_text(target, page_html)
     log.info("%s: review page %s", loaded.source_file, target)
     return target
@@ -244,18 +246,33 @@ def review(
 
     Pages go to ``OUT/review/<stem>.html`` unless `output` names the file (one document only).
     `input` is the folder (or PDF) the documents were ingested from, when not the run's INPUT.
-    Raises ConfigError for an unknown document, a missing PDF or `output` with several documents.
+    Raises ConfigError for an unknown document or `output` with several documents. One
+    document that cannot be reviewed (its PDF missing or changed since the ingest) raises its
+    error when it is the one asked for; among all documents it is skipped with an error log,
+    the others are written, and `ReviewError` at the end names every skipped one.
     """
     root = Path(out)
     docs = [find_document(root, doc)] if doc else load_documents(root)
     if output is not None and len(docs) != 1:
         raise ConfigError(f"-o names one file but {root} holds {len(docs)} documents; pass --doc")
-    paths = []
+    if doc is not None or output is not None:
+        return [review_document(root, docs[0], Path(output or _target(root, docs[0])), input, dpi)]
+    paths: list[Path] = []
+    skipped: list[str] = []
     for loaded in docs:
-        target = (
-            Path(output)
-            if output
-            else root / REVIEW_DIR / f"{document_stem(loaded.source_file)}.html"
+        try:
+            paths.append(review_document(root, loaded, _target(root, loaded), input, dpi))
+        except (CitechunkError, OSError) as exc:
+            log.error("%s: skipped: %s", loaded.source_file, exc)
+            skipped.append(f"{loaded.source_file} ({exc})")
+    if skipped:
+        raise ReviewError(
+            f"review pages written for {len(paths)} of {len(docs)} documents; skipped "
+            f"{len(skipped)}: {'; '.join(skipped)}",
+            tuple(paths),
         )
-        paths.append(review_document(root, loaded, target, input, dpi))
     return paths
+
+
+def _target(out: Path, loaded: LoadedDocument) -> Path:
+    return out / REVIEW_DIR / f"{document_stem(loaded.source_file)}.html"

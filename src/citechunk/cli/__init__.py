@@ -2,7 +2,8 @@
 
 Each command parses options, builds a `Config` (defaults < --config FILE < flags), calls one API
 function and renders its result. `CitechunkError` becomes a message on stderr and a non-zero
-exit (its `exit_code`: 2 for usage/configuration, 1 for failed work).
+exit (its `exit_code`: 2 for usage/configuration, 1 for failed work). A reader that closes
+stdout early (`| head`) is not an error (`console.closed_pipe_ok`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from .. import __version__
 from ..config import Config, load_config
 from ..errors import CitechunkError
 from ..logsetup import setup_logging
+from .console import closed_pipe_ok
 from .options import Overrides, config_flags
 
 log = logging.getLogger("citechunk")
@@ -38,7 +40,8 @@ class State:
 class CitechunkGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with closed_pipe_ok():  # `citechunk inspect OUT | head`: exit 0
+                return super().invoke(ctx)
         except CitechunkError as exc:
             click.echo(f"Error: {exc}", err=True)
             raise click.exceptions.Exit(exc.exit_code) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 from collections.abc import Sequence
 
 import click
@@ -13,11 +14,21 @@ from rich.table import Table
 from ..config import Config
 from ..evaluation import EvalReport, evaluate
 from ..evaluation.compare import CompareReport, compare
-from ..evaluation.data import EvalChunk, load_chunk_set, load_questions
+from ..evaluation.data import (
+    ChunkSet,
+    EvalChunk,
+    Question,
+    load_chunk_set,
+    load_questions,
+    unmatched_questions,
+)
 from ..evaluation.misses import cause_counts, miss_record, misses
 from ..evaluation.retrieval import RETRIEVERS, make_retrievers
 from . import State, main, pass_state
+from .console import StdoutConsole
 from .options import Overrides, config_flags
+
+log = logging.getLogger("citechunk.eval")
 
 
 def _pct(x: float) -> str:
@@ -65,8 +76,8 @@ def breakdown_table(reports: Sequence[EvalReport], field_name: str) -> Table:
 
 def make_console() -> Console:
     """Rich output; wide enough for the tables when stdout is a file or a pipe."""
-    console = Console(soft_wrap=True)
-    return console if console.is_terminal else Console(soft_wrap=True, width=200)
+    console = StdoutConsole(soft_wrap=True)
+    return console if console.is_terminal else StdoutConsole(soft_wrap=True, width=200)
 
 
 def _snippet(text: str, width: int = 300) -> str:
@@ -115,6 +126,11 @@ def compare_table(report: CompareReport) -> Table:
             cells.append(f"{rep.mean_context_tokens:.0f}")
         t.add_row(*cells)
     return t
+
+
+def _warn_unmatched(qs: Sequence[Question], chunk_set: ChunkSet) -> None:
+    for warning in unmatched_questions(qs, chunk_set):
+        log.warning("%s", warning)
 
 
 def _retrievers(cfg: Config, names: tuple[str, ...]) -> list[str]:
@@ -175,6 +191,7 @@ def eval_cmd(
     qs = load_questions(questions)
     console = make_console() if not as_json else None
     if do_compare:
+        _warn_unmatched(qs, load_chunk_set(chunks_path))
         report = compare(qs, chunks_path, cfg, names)
         if console is None:
             for row in report.rows:
@@ -184,6 +201,7 @@ def eval_cmd(
             console.print(compare_table(report))
         return
     chunk_set = load_chunk_set(chunks_path)
+    _warn_unmatched(qs, chunk_set)
     reports = []
     for retriever in make_retrievers(names, cfg.eval.model_path):
         reports.append(evaluate(qs, chunk_set, cfg.eval, retriever=retriever))

@@ -29,6 +29,7 @@ from rich.table import Table
 from ..runner import RunReport, ingest
 from ..runner.work import FileResult
 from . import State, main, pass_state
+from .console import StdoutConsole, closed_pipe_ok
 from .options import Overrides, config_flags
 
 log = logging.getLogger("citechunk.runner")
@@ -109,15 +110,6 @@ class LogProgress:
         pass
 
 
-def _stage_line(seconds: dict[str, float]) -> str:
-    """ "extract 41.2 s (81%), passes 3.1 s (6%), ..." (stages over 1% of the total)."""
-    total = sum(seconds.values())
-    if not total:
-        return "-"
-    shown = [(n, s) for n, s in seconds.items() if s / total >= 0.01]
-    return ", ".join(f"{n} {s:.1f} s ({s / total:.0%})" for n, s in shown)
-
-
 def _summary(report: RunReport, console: Console) -> None:
     c = report.counts
     table = Table(title="citechunk ingest", show_header=False, title_justify="left")
@@ -134,7 +126,6 @@ def _summary(report: RunReport, console: Console) -> None:
         ("chunks", report.chunks),
         ("pages OCR'd", f"{report.ocr_pages} ({report.ocr_seconds:.1f} s)"),
         ("time", f"{report.seconds:.1f} s"),
-        ("time by stage (all workers)", _stage_line(report.stage_seconds)),
     ]
     for name, value in rows:
         table.add_row(name, str(value))
@@ -157,6 +148,8 @@ def _summary(report: RunReport, console: Console) -> None:
     "export.format",
     "convert.backend",
     "convert.ocr",
+    "convert.password",
+    "run.passwords_file",
     "run.workers",
     "run.threads_per_worker",
     "run.timeout",
@@ -184,6 +177,7 @@ def ingest_cmd(state: State, input_path: str, out: str, overrides: Overrides) ->
             report = ingest(input_path, out, cfg, LogProgress())
         finally:
             log.setLevel(level)
-    _summary(report, Console(file=sys.stdout, highlight=False))
+    with closed_pipe_ok():  # `| head` keeps the run's own exit status
+        _summary(report, StdoutConsole(file=sys.stdout, highlight=False))
     if not report.ok:
         raise click.exceptions.Exit(1)

@@ -27,7 +27,7 @@ T = TypeVar("T")
 HELP: dict[str, str] = {
     "convert.backend": "Conversion backend (see `citechunk backends`).",
     "convert.pages": "Pages to convert, 1-based: 3-7 or 1,3,5-6 (converted in page order).",
-    "convert.password": "Password for an encrypted PDF.",
+    "convert.password": "Password for encrypted PDFs (or set CITECHUNK_PASSWORD); never saved.",
     "convert.outline_repair": "Fix heading levels from the PDF outline, else the section numbers.",
     "convert.docling_layout": (
         "docling backend: built-in weight-free layout stage, or docling's layout model."
@@ -55,6 +55,9 @@ HELP: dict[str, str] = {
     "run.executor": "local processes, or Ray (pip install 'citechunk[ray]').",
     "run.ray_address": "Ray cluster to join (default: a private local Ray).",
     "run.log_format": "Log line format on stderr (default: run.log_format of the config, text).",
+    "run.passwords_file": (
+        'TOML file of "glob" = "password" pairs for encrypted PDFs (first match wins).'
+    ),
     "eval.k": "Top-k chunks a question may be found in.",
     "eval.budget": "Instead of top-k: ranked chunks while their tokens (characters/4) fit, at least one.",
     "eval.model_path": "Local sentence-transformers model folder for --retriever embedding.",
@@ -64,6 +67,8 @@ EXTRA: dict[str, dict[str, Any]] = {
     "run.workers": {"type": click.IntRange(min=0)},
     "run.threads_per_worker": {"type": click.IntRange(min=1)},
     "run.timeout": {"type": click.FloatRange(min=0, min_open=True)},
+    "convert.password": {"envvar": "CITECHUNK_PASSWORD", "show_envvar": True},
+    "run.passwords_file": {"type": click.Path(exists=True, dir_okay=False)},
 }
 
 
@@ -77,6 +82,7 @@ def _hint(key: str) -> Any:
 FLAG_NAMES: dict[str, str] = {
     "convert.skip_passes": "--no-pass",
     "convert.ocr_languages": "--ocr-language",
+    "run.passwords_file": "--passwords",
 }
 
 

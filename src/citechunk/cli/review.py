@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import ReviewError
 from ..review import DEFAULT_DPI, review
 from . import main
 
@@ -29,6 +30,15 @@ from . import main
 def review_cmd(
     out: str, doc: str | None, output: str | None, input_path: str | None, dpi: int
 ) -> None:
-    """Write a self-contained HTML review page per document: pages with chunk boxes."""
-    for path in review(out, doc=doc, output=output, input=input_path, dpi=dpi):
+    """Write a self-contained HTML review page per document: pages with chunk boxes.
+
+    A document whose PDF is missing or changed is skipped; the others are written and the
+    command exits 1 naming the skipped ones."""
+    try:
+        paths = review(out, doc=doc, output=output, input=input_path, dpi=dpi)
+    except ReviewError as exc:
+        for path in exc.written:
+            click.echo(str(path))
+        raise
+    for path in paths:
         click.echo(str(path))

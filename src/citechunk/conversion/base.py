@@ -19,7 +19,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -32,13 +31,11 @@ from ..errors import ConfigError, ConversionError, EncryptedPDFError
 from ..fsutil import sha256_file
 from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
-from ..timing import StageClock
 from .coverage import Coverage, body_lines, page_coverage
 from .ocr import OcrOutcome, recognise
 from .outline import OutlineEntry, from_toc
 from .pagelist import page_ranges
-from .passcontext import PassContext
-from .pipeline import run_passes
+from .pipeline import PassContext, run_passes
 from .repairs.running import repeated_lines
 from .textlayer import TextLayer
 from .title import pdf_title
@@ -102,26 +99,26 @@ class Backend(ABC):
     def convert(self, path: Path, options: ConvertOptions) -> ConvertedDocument:
         """Convert one PDF. Raises `ConversionError` (naming the file and cause) on bad input."""
         path = Path(path)
-        clock = StageClock()
         pdf = open_pdf(path, options.password)
         try:
-            with clock.stage("text layer"):
-                facts = read_facts(path, pdf, options)
-            with clock.stage("extract"):
-                extraction = self.extract(path, pdf, facts.pages, options)
-            with clock.stage("ocr"):
-                recognised = recognise(path, pdf, facts.pages, options)
-            with clock.stage("text layer"):
-                layer = TextLayer.of_document(pdf).preload(facts.pages)
+            facts = read_facts(path, pdf, options)
+            extraction = self.extract(path, pdf, facts.pages, options)
+            recognised = recognise(path, pdf, facts.pages, options)
+            layer = TextLayer.of_document(pdf).preload(facts.pages)
         finally:
             pdf.close()
         if len(extraction.texts) != len(facts.pages):
             raise ConversionError(
                 path, f"{self.name} returned {len(extraction.texts)} pages for {len(facts.pages)}"
             )
-        with clock.stage("passes"):
-            doc = finish(self, path, facts, extraction, recognised, options, layer)
-        return dataclasses.replace(doc, stages=clock.frozen())
+        return finish(self, path, facts, extraction, recognised, options, layer)
+
+
+ENCRYPTED_HELP = (
+    "encrypted PDF: give its password (--password PW or the CITECHUNK_PASSWORD environment "
+    'variable; for ingest, per file: --passwords FILE, a TOML file of "glob" = "password" '
+    "pairs; or convert.password in a --config file)"
+)
 
 
 def open_pdf(path: Path, password: str = "") -> Any:
@@ -145,7 +142,7 @@ def open_pdf(path: Path, password: str = "") -> Any:
     if doc.needs_pass:
         if not password:
             doc.close()
-            raise EncryptedPDFError(path, "encrypted PDF: give its password (--password)")
+            raise EncryptedPDFError(path, ENCRYPTED_HELP)
         if not doc.authenticate(password):
             doc.close()
             raise EncryptedPDFError(path, "encrypted PDF: the password given is wrong")

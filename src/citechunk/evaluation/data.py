@@ -1,7 +1,10 @@
 """Inputs of an evaluation: questions (JSONL) and a chunk set (an ingest OUT folder or files).
 
-A question line has ``pdf`` (file name), ``question``, ``answer`` (verbatim snippet) and
-``page`` (1-based); other fields pass through untouched in `Question.extra`.
+A question line (UTF-8) is a JSON object with ``pdf`` (file name), ``question``, ``answer``
+(verbatim snippet), each a non-empty string, and ``page`` (1-based integer); other fields pass
+through untouched in `Question.extra`. A line that breaks this is a `ConfigError` naming it.
+`unmatched_questions` warns of questions that can only be misses (a ``pdf`` no chunk comes
+from, a ``page`` past the document's chunks).
 
 A chunk set is every record of ``OUT/chunks/*.parquet|*.jsonl`` (read through
 `citechunk.export.read_chunks` when the folder is an ingest output), or of any folder / file of
@@ -81,10 +84,18 @@ class ChunkSet:
     documents: Mapping[str, str] = field(default_factory=dict)
 
 
-def question_from_dict(d: Mapping[str, Any], where: str) -> Question:
+def question_from_dict(d: Any, where: str) -> Question:
+    """A validated question: a JSON object whose ``pdf``, ``question`` and ``answer`` are
+    non-empty strings and ``page`` a 1-based integer; else `ConfigError` naming `where`."""
+    if not isinstance(d, Mapping):
+        raise ConfigError(f"{where}: a question must be a JSON object, got {type(d).__name__}")
     missing = [f for f in REQUIRED_QUESTION_FIELDS if f not in d]
     if missing:
         raise ConfigError(f"{where}: question lacks {', '.join(missing)}")
+    for name in ("pdf", "question", "answer"):
+        value = d[name]
+        if not isinstance(value, str) or not value.strip():
+            raise ConfigError(f"{where}: '{name}' must be a non-empty string, got {value!r}")
     page = d["page"]
     if isinstance(page, bool) or not isinstance(page, int) or page < 1:
         raise ConfigError(f"{where}: 'page' must be a 1-based integer, got {page!r}")
@@ -103,11 +114,12 @@ def load_questions(source: str | os.PathLike[str] | Iterable[Mapping[str, Any]])
     if isinstance(source, str | os.PathLike):
         path = Path(source)
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            data = path.read_bytes()
         except OSError as exc:
             raise ConfigError(f"{path}: cannot read questions: {exc.strerror}") from None
         out = []
-        for n, line in enumerate(lines, 1):
+        for n, raw in enumerate(data.split(b"\n"), 1):
+            line = _decode(raw, f"{path}:{n}")
             if not line.strip():
                 continue
             try:
@@ -117,6 +129,45 @@ def load_questions(source: str | os.PathLike[str] | Iterable[Mapping[str, Any]])
             out.append(question_from_dict(d, f"{path}:{n}"))
         return out
     return [question_from_dict(d, f"question {i}") for i, d in enumerate(source, 1)]
+
+
+def _decode(raw: bytes, where: str) -> str:
+    """One line of a questions file as text (a UTF-8 byte order mark is allowed)."""
+    try:
+        return raw.decode("utf-8-sig" if where.endswith(":1") else "utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{where}: not UTF-8 text (byte {exc.start + 1} of the line is "
+            f"{raw[exc.start : exc.start + 1]!r}); save the questions file as UTF-8"
+        ) from None
+
+
+def unmatched_questions(questions: Sequence[Question], chunk_set: ChunkSet) -> list[str]:
+    """Warnings for questions that can only count as misses: their ``pdf`` is no chunk's
+    document (with the count and the names), or their ``page`` lies after the last page any
+    chunk of that document cites."""
+    last: dict[str, int] = {}
+    for c in chunk_set.chunks:
+        last[c.document] = max(last.get(c.document, 0), c.last_page)
+    unknown: dict[str, int] = {}
+    for q in questions:
+        if q.pdf not in last:
+            unknown[q.pdf] = unknown.get(q.pdf, 0) + 1
+    beyond = [q for q in questions if q.pdf in last and q.page > last[q.pdf]]
+    warnings = []
+    if unknown:
+        names = ", ".join(f"{name} ({n})" for name, n in sorted(unknown.items()))
+        warnings.append(
+            f"{sum(unknown.values())} question(s) name a PDF no chunk comes from, so they "
+            f"count as misses: {names}"
+        )
+    if beyond:
+        where = ", ".join(f"{q.id or q.pdf} (p. {q.page} > {last[q.pdf]})" for q in beyond[:20])
+        warnings.append(
+            f"{len(beyond)} question(s) ask for a page after the last page their PDF's chunks "
+            f"cite: {where}" + (" ..." if len(beyond) > 20 else "")
+        )
+    return warnings
 
 
 def chunk_from_dict(d: Mapping[str, Any], where: str) -> EvalChunk:

@@ -4,11 +4,15 @@ Contract: `discover` returns `Source`s sorted by `rel` (POSIX path relative to I
 file, its name). In a folder, a file is kept when its relative path matches one `include` glob
 and no `exclude` glob; matching is case-insensitive, and a glob without "/" may also match the
 file name alone (so "*.pdf" finds "a/b/c.PDF"). Symlinked folders are not followed (no cycles);
-`skip` (the output folder, when it lies inside INPUT) is never entered.
+`skip` (the output folder, when it lies inside INPUT) is never entered. A selected name that is
+a symbolic link to nothing (dangling, or a loop) is a file the user meant to ingest: it is
+kept as a `Source` whose `broken` says why (and a warning names it), so the run reports it as
+a failed row instead of skipping it in silence.
 """
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import logging
 import os
@@ -23,15 +27,19 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Source:
-    """One input file: absolute path, path relative to INPUT (POSIX), size and mtime (ns)."""
+    """One input file: absolute path, path relative to INPUT (POSIX), size and mtime (ns);
+    `broken` is why a symbolic link cannot be read ("" for a readable file; size is then -1)."""
 
     path: str
     rel: str
     size: int
     mtime_ns: int
+    broken: str = ""
 
 
-def _matches(rel: str, patterns: tuple[str, ...]) -> bool:
+def matches(rel: str, patterns: tuple[str, ...]) -> bool:
+    """True when `rel` matches one glob (case-insensitive; a glob without \"/\" also matches
+    the file name alone)."""
     low = rel.lower()
     name = low.rsplit("/", 1)[-1]
     for pattern in patterns:
@@ -43,15 +51,29 @@ def _matches(rel: str, patterns: tuple[str, ...]) -> bool:
 
 def selected(rel: str, options: ExportOptions) -> bool:
     """True when a relative path passes the include/exclude globs."""
-    return _matches(rel, options.include) and not _matches(rel, options.exclude)
+    return matches(rel, options.include) and not matches(rel, options.exclude)
+
+
+def _link_problem(path: Path, exc: OSError) -> str:
+    """Why the symbolic link `path` cannot be read."""
+    if exc.errno == errno.ELOOP:
+        return "symbolic link loop (it never reaches a file)"
+    return f"dangling symbolic link (its target {os.readlink(path)!r} does not exist)"
 
 
 def _source(path: Path, rel: str) -> Source | None:
-    """The file's Source, or None when it vanished since the folder was listed."""
+    """The file's Source, a broken one for a link to nothing, or None when it vanished since
+    the folder was listed."""
     try:
         st = path.stat()
-    except FileNotFoundError:
-        return None
+    except OSError as exc:
+        if not path.is_symlink():
+            if isinstance(exc, FileNotFoundError):
+                return None
+            raise
+        problem = _link_problem(path, exc)
+        log.warning("%s: %s; not ingested", path, problem, extra={"file": rel})
+        return Source(str(path), rel, -1, 0, problem)
     return Source(str(path), rel, st.st_size, st.st_mtime_ns)
 
 
@@ -62,7 +84,7 @@ def _walk(root: Path, skip: Path | None) -> list[tuple[Path, str]]:
         dirnames[:] = sorted(d for d in dirnames if skip is None or (here / d).resolve() != skip)
         for name in filenames:
             full = here / name
-            if full.is_file():
+            if full.is_file() or (full.is_symlink() and not full.exists()):
                 found.append((full, full.relative_to(root).as_posix()))
     return found
 

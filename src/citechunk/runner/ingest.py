@@ -6,9 +6,13 @@ function for the rest in isolated worker processes, record each finished file in
 as it completes, commit the manifest, sweep files no source owns, write ``OUT/run.json``.
 
 Contract: per-file failures never raise; they are rows of the returned `RunReport` (check
-`report.ok`). Raises `ConfigError` (bad input path or options, or an INPUT without PDFs
-while OUT holds earlier documents: never read as "all deleted"), `BackendError` (unknown or
-unavailable backend) and `LockedError` (another run holds OUT) before touching any output.
+`report.ok`). Raises `ConfigError` (bad input path or options, or an INPUT without PDFs while
+OUT holds earlier documents: never read as "all deleted"), `BackendError` (unknown or
+unavailable backend) and `LockedError` (another run holds OUT) before touching any output, and
+`OutputError` for any operating-system error on OUT (read-only, permission denied, a path
+through a file), naming the folder and the cause. Whatever ends a run early (Ctrl-C, a worker
+that cannot start, an OS error on OUT) leaves ``run.json`` in state ``aborted`` with the
+cause, never ``running``.
 Same input + configuration -> byte-identical chunk and Markdown files, whether the folder was
 built in one run or by reruns after `kill -9`.
 """
@@ -26,7 +30,7 @@ from typing import Any, Protocol
 
 from ..config import Config
 from ..conversion.registry import get_backend_class
-from ..errors import ConfigError
+from ..errors import ConfigError, OutputError
 from ..export import Format, config_fingerprint, produced_config, run_metadata
 from ..storage import is_remote
 from . import outputs
@@ -34,6 +38,7 @@ from .discover import Source, discover
 from .isolate import WorkerSetup
 from .lock import OutputLock
 from .manifest import Entry, Manifest
+from .passwords import Passwords, load_passwords
 from .plan import entry_for, plan
 from .pool import LocalExecutor, default_workers
 from .report import RunReport, utc_now, worker_stats, write_report
@@ -82,12 +87,14 @@ def _executor(config: Config, workers: int, origins: Mapping[str, str]) -> Execu
     )
 
 
-def _job(s: Source, out: Path, config: Config, fp: str, meta: dict[str, str]) -> Job:
+def _job(
+    s: Source, out: Path, config: Config, fp: str, meta: dict[str, str], passwords: Passwords
+) -> Job:
     return Job(
         source=s.path,
         source_file=s.rel,
         out=str(out),
-        convert=config.convert,
+        convert=dataclasses.replace(config.convert, password=passwords.for_file(s.rel)),
         chunk=config.chunk,
         fmt=config.export.format,
         fingerprint=fp,
@@ -140,18 +147,34 @@ def _execute(
     manifest: Manifest,
     progress: Progress | None,
     origins: Mapping[str, str],
-) -> list[FileResult]:
-    """Run the jobs; record, log and report each result as it arrives."""
+    done: list[FileResult],
+) -> None:
+    """Run the jobs; record, log, report and append to `done` each result as it arrives."""
     executor = _executor(config, min(workers, len(jobs)), origins)
     on_start = (lambda j: progress.started(j.source_file)) if progress else None
-    done: list[FileResult] = []
     for r in executor.run(jobs, on_start):
-        _record(manifest, r, jobs[0].fingerprint, config.export.format)
-        _log_result(r)
-        done.append(r)
-        if progress:
-            progress.finished(r)
-    return done
+        _finish(manifest, r, jobs[0].fingerprint, config.export.format, progress, done)
+
+
+def _finish(
+    manifest: Manifest,
+    r: FileResult,
+    fp: str,
+    fmt: Format,
+    progress: Progress | None,
+    done: list[FileResult],
+) -> None:
+    """Record, log, report and append to `done` one finished file."""
+    _record(manifest, r, fp, fmt)
+    _log_result(r)
+    done.append(r)
+    if progress:
+        progress.finished(r)
+
+
+def _broken(s: Source) -> FileResult:
+    """The failed row of a source that is a symbolic link to nothing."""
+    return FileResult(s.rel, "failed", error_class="BrokenLinkError", error=s.broken)
 
 
 def _removed(manifest: Manifest, vanished: Sequence[Entry]) -> list[FileResult]:
@@ -194,20 +217,42 @@ def _ingest_local(
     t0 = time.perf_counter()
     out_dir = Path(out).resolve()
     sources = discover(input, config.export, skip=out_dir)
+    load_passwords(config.run.passwords_file)  # an unusable file fails before OUT is touched
     out_config = output_config(config)
     workers = config.run.workers or default_workers()
-    with OutputLock(out_dir):
-        return _run(
-            Path(input).resolve(),
-            out_dir,
-            config,
-            sources,
-            out_config,
-            workers,
-            progress,
-            t0,
-            origins,
-        )
+    try:
+        with OutputLock(out_dir):
+            return _run(
+                Path(input).resolve(),
+                out_dir,
+                config,
+                sources,
+                out_config,
+                workers,
+                progress,
+                t0,
+                origins,
+            )
+    except OSError as exc:
+        if not _concerns(exc, out_dir):
+            raise
+        raise output_error(out_dir, exc) from exc
+
+
+def _concerns(exc: OSError, out: Path) -> bool:
+    """True when `exc` is about a path in (or above) the output folder."""
+    name = exc.filename
+    if name is None:
+        return False
+    path = Path(os.fsdecode(name))
+    return path == out or out in path.parents or path in out.parents
+
+
+def output_error(out: Path, exc: OSError) -> OutputError:
+    """One line: the folder, what failed and the operating system's cause."""
+    cause = exc.strerror or str(exc)
+    where = os.fsdecode(exc.filename) if exc.filename else str(out)
+    return OutputError(f"{out}: cannot write the output folder: {cause} ({where})")
 
 
 def _run(
@@ -222,7 +267,7 @@ def _run(
     origins: Mapping[str, str],
 ) -> RunReport:
     started = utc_now()
-    fp, fmt = config_fingerprint(out_config), config.export.format
+    fp = config_fingerprint(out_config)
     manifest = Manifest.load(out)
     if not sources and manifest.entries:
         raise ConfigError(
@@ -234,18 +279,14 @@ def _run(
         str(input_dir), str(out), "running", started, "", 0.0, workers, fp, _public(config)
     )
     write_report(out, base)
-    outputs.remove_temp_files(out)
-    p = plan(sources, manifest, fp, fmt, config.run.full)
-    rows = _removed(manifest, p.vanished) + list(p.skipped)
-    for entry in p.touched:
-        manifest.put(entry)
-    if progress:
-        progress.planned(len(sources), len(p.todo))
-    meta = run_metadata(out_config)
-    jobs = [_job(s, out, config, fp, meta) for s in p.todo]
-    done = _execute(jobs, config, workers, manifest, progress, origins) if jobs else []
-    manifest.commit()
-    orphans = outputs.sweep(out, manifest.outputs())
+    done: list[FileResult] = []
+    try:
+        rows, orphans = _process(
+            out, config, sources, manifest, out_config, workers, progress, origins, done
+        )
+    except BaseException as exc:  # Ctrl-C, a worker that cannot start, a disk error: say so
+        _abort(out, base, done, t0, exc)
+        raise
     report = dataclasses.replace(
         base,
         state="finished",
@@ -260,8 +301,61 @@ def _run(
     return report
 
 
+def _process(
+    out: Path,
+    config: Config,
+    sources: list[Source],
+    manifest: Manifest,
+    out_config: dict[str, Any],
+    workers: int,
+    progress: Progress | None,
+    origins: Mapping[str, str],
+    done: list[FileResult],
+) -> tuple[list[FileResult], list[str]]:
+    """Plan, convert the changed files (their results appended to `done` as they arrive),
+    commit the manifest and sweep orphans. Returns (removed and skipped rows, orphans)."""
+    fp, fmt = config_fingerprint(out_config), config.export.format
+    outputs.remove_temp_files(out)
+    p = plan(sources, manifest, fp, fmt, config.run.full)
+    rows = _removed(manifest, p.vanished) + list(p.skipped)
+    for entry in p.touched:
+        manifest.put(entry)
+    if progress:
+        progress.planned(len(sources), len(p.todo))
+    for s in (s for s in p.todo if s.broken):  # a link to nothing: failed without a worker
+        _finish(manifest, _broken(s), fp, fmt, progress, done)
+    meta = run_metadata(out_config)
+    passwords = load_passwords(config.run.passwords_file, config.convert.password)
+    jobs = [_job(s, out, config, fp, meta, passwords) for s in p.todo if not s.broken]
+    if jobs:
+        _execute(jobs, config, workers, manifest, progress, origins, done)
+    manifest.commit()
+    return rows, outputs.sweep(out, manifest.outputs())
+
+
+def _abort(
+    out: Path, base: RunReport, done: list[FileResult], t0: float, exc: BaseException
+) -> None:
+    """Replace the ``running`` report by an ``aborted`` one naming the cause (best effort: the
+    original exception is what the caller sees)."""
+    cause = f"{type(exc).__name__}: {exc}".rstrip(": ")
+    report = dataclasses.replace(
+        base,
+        state="aborted",
+        finished=utc_now(),
+        seconds=round(time.perf_counter() - t0, 3),
+        files=tuple(sorted(done, key=lambda r: r.source_file)),
+        error=cause,
+    )
+    try:
+        write_report(out, report)
+    except OSError:
+        log.debug("could not mark %s aborted", out, exc_info=True)
+
+
 def _public(config: Config) -> dict[str, Any]:
-    """The configuration for run.json: the password never, only whether one was given."""
+    """The configuration for run.json: the password never, only whether one was given
+    (the passwords file is named, its content never read into the report)."""
     data = config.to_dict()
     data["convert"] = {**config.convert.redacted(), "password_given": bool(config.convert.password)}
     return data

@@ -1,7 +1,11 @@
 """Run `run_job` in a child process, so a crash, hang or leak in a PDF library stays contained.
 
-A `Worker` is one spawned process (fresh interpreter: no inherited threads, locks or file
-descriptors) that handles jobs one at a time. The parent sends a `Job`, then waits for the
+A `Worker` is one child process (a fresh interpreter started as ``python -P -c <bootstrap>``:
+no inherited threads, locks or file descriptors, and the caller's ``__main__`` is never
+imported again, so a plain script without an ``if __name__ == "__main__":`` guard can call
+`citechunk.ingest`) that handles jobs one at a time. The child gets the parent's ``sys.path``
+(run-time plugins, tests), a socket for `Job`/`FileResult` messages and a pipe whose end closes
+when it dies (the sentinel the parent waits on). The parent sends a `Job`, then waits for the
 result with a deadline. Contract: whatever the file does to its process -- raise, segfault,
 `abort()`, hang past the timeout, get OOM-killed -- the parent gets exactly one `FileResult` for
 it (``failed`` with error class ``WorkerError`` and the signal or timeout in the message) and the
@@ -14,22 +18,21 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import logging
-import multiprocessing
 import os
 import resource
 import signal
+import socket
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 
 from ..conversion.registry import get_backend, register, registrations
 from ..errors import WorkerError
 from .work import FileResult, Job, run_job
 
 log = logging.getLogger(__name__)
-_CTX = multiprocessing.get_context("spawn")
 _PR_SET_PDEATHSIG = 1
 READY = "ready"
 STARTUP_TIMEOUT = 300.0  # seconds a fresh worker may take to import and load its backend
@@ -80,11 +83,20 @@ def _prepare(setup: WorkerSetup) -> None:
         log.debug("backend %s failed to load in worker", setup.backend, exc_info=True)
 
 
+def child_main(conn_fd: int, sentinel_fd: int) -> None:
+    """The bootstrap's entry point in the child: adopt the inherited descriptors (not passed on
+    to the child's own children), read the `WorkerSetup`, then serve jobs."""
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    os.set_inheritable(sentinel_fd, False)  # stays open until this process ends
+    os.set_inheritable(conn_fd, False)
+    conn = Connection(conn_fd)
+    _worker_main(conn, conn.recv())
+
+
 def _worker_main(conn: Connection, setup: WorkerSetup) -> None:
     """Child process loop: send READY, then receive a Job and send back its FileResult; stop
     on None or EOF."""
-    _die_with_parent()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _prepare(setup)
     conn.send(READY)
     while True:
@@ -110,17 +122,67 @@ def _signal_name(exitcode: int | None) -> str:
     return f"exit code {exitcode}"
 
 
+def _bootstrap_code(conn_fd: int, sentinel_fd: int) -> str:
+    """The child's ``-c`` program: the parent's import path, then `child_main`."""
+    paths = [p for p in sys.path if p]
+    return (
+        f"import sys; sys.path[:0] = {paths!r}; "
+        f"from citechunk.runner.isolate import child_main; child_main({conn_fd}, {sentinel_fd})"
+    )
+
+
+class ChildProcess:
+    """A worker interpreter started by `_bootstrap_code`, with the parts of
+    `multiprocessing.Process` the pool uses: `pid`, `sentinel` (readable once the child is
+    gone), `exitcode` (negative: killed by that signal), `is_alive`, `kill`, `join`."""
+
+    def __init__(self) -> None:
+        mine, theirs = socket.socketpair()
+        sentinel_r, sentinel_w = os.pipe()
+        fds = (theirs.fileno(), sentinel_w)
+        try:
+            self.popen = subprocess.Popen(
+                [sys.executable, "-P", "-c", _bootstrap_code(*fds)],
+                stdin=subprocess.DEVNULL,
+                pass_fds=fds,
+            )
+        finally:
+            theirs.close()
+            os.close(sentinel_w)
+        self.conn = Connection(mine.detach())
+        self.sentinel = sentinel_r
+        self.pid = self.popen.pid
+
+    @property
+    def exitcode(self) -> int | None:
+        return self.popen.poll()
+
+    def is_alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.popen.kill()
+
+    def join(self, timeout: float) -> None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.popen.wait(timeout)
+
+    def close(self) -> None:
+        """Release the sentinel (after the child ended or was killed)."""
+        if self.sentinel >= 0:
+            os.close(self.sentinel)
+            self.sentinel = -1
+
+
 class Worker:
     """One child process and the job it is running (if any)."""
 
     def __init__(self, setup: WorkerSetup) -> None:
-        parent_conn, child_conn = _CTX.Pipe(duplex=True)
-        self.conn: Connection = parent_conn
-        self.process: BaseProcess = _CTX.Process(
-            target=_worker_main, args=(child_conn, setup), name="citechunk-worker", daemon=True
-        )
-        self.process.start()
-        child_conn.close()
+        self.process = ChildProcess()
+        self.conn: Connection = self.process.conn
+        with contextlib.suppress(OSError):  # a child dead at birth fails in mark_ready
+            self.conn.send(setup)
         self.job: Job | None = None
         self.ready = False
         self.started = time.monotonic()
@@ -197,6 +259,7 @@ class Worker:
         if self.process.is_alive():
             self.kill()
         self.conn.close()
+        self.process.close()
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -204,3 +267,4 @@ class Worker:
         self.process.join(5)
         with contextlib.suppress(OSError):
             self.conn.close()
+        self.process.close()

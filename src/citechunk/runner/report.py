@@ -3,7 +3,8 @@
 Contract: `RunReport.files` holds one `FileResult` per source seen (converted, skipped or failed)
 plus one ``removed`` row per vanished source, sorted by source path. Totals count the dataset as
 it stands after the run (converted + skipped files). `write_report` writes atomically; a run
-writes it once at start (``"state": "running"``) and once at the end (``"finished"``).
+writes it once at start (``"state": "running"``) and once at the end (``"finished"``, or
+``"aborted"`` with ``error`` naming the cause when something other than a file stopped it).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from ..fsutil import atomic_write_text
-from ..timing import total_by_stage
 from .work import FileResult
 
 REPORT_NAME = "run.json"
@@ -41,7 +41,7 @@ class WorkerStat:
 class RunReport:
     input: str
     out: str
-    state: str  # "running" or "finished"
+    state: str  # "running", "finished" or "aborted"
     started: str
     finished: str
     seconds: float
@@ -52,6 +52,7 @@ class RunReport:
     worker_stats: tuple[WorkerStat, ...] = ()
     parent_peak_rss_mb: float = 0.0
     removed_orphans: tuple[str, ...] = field(default_factory=tuple)
+    error: str = ""  # why an aborted run stopped
 
     def count(self, status: str) -> int:
         return sum(1 for f in self.files if f.status == status)
@@ -86,11 +87,6 @@ class RunReport:
         return round(sum(f.ocr_seconds for f in self.files if f.status == "converted"), 3)
 
     @property
-    def stage_seconds(self) -> dict[str, float]:
-        """Seconds per stage summed over the files converted in this run (`timing.STAGES`)."""
-        return total_by_stage(f.stages for f in self.files if f.status == "converted")
-
-    @property
     def ok(self) -> bool:
         return not self.failures
 
@@ -109,12 +105,12 @@ class RunReport:
             "pages": self.pages,
             "chunks": self.chunks,
             "ocr": {"pages": self.ocr_pages, "seconds": self.ocr_seconds},
-            "stage_seconds": self.stage_seconds,
             "memory": {
                 "parent_peak_rss_mb": self.parent_peak_rss_mb,
                 "workers": [dataclasses.asdict(w) for w in self.worker_stats],
             },
             "removed_orphans": list(self.removed_orphans),
+            "error": self.error,
             "files": [_file_row(f) for f in self.files],
         }
 
@@ -128,7 +124,6 @@ def _file_row(f: FileResult) -> dict[str, Any]:
         "seconds": f.seconds,
         "ocr_pages": f.ocr_pages,
         "ocr_seconds": f.ocr_seconds,
-        "stage_seconds": dict(f.stages),
         "source_sha256": f.source_sha256,
         "outputs": list(f.outputs),
         "warnings": list(f.warnings),

@@ -44,7 +44,7 @@ from ..outline import (
 )
 
 if TYPE_CHECKING:
-    from ..passcontext import PassContext
+    from ..pipeline import PassContext
 
 log = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from ..mdlines import iter_unfenced, normalize_text, tidy_blank_lines
 from ..textlayer import Line
 
 if TYPE_CHECKING:
-    from ..passcontext import Pages, PassContext
+    from ..pipeline import Pages, PassContext
 
 log = logging.getLogger(__name__)
 
