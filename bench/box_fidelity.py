@@ -4,7 +4,7 @@ For each dev question whose answer is intact in a chunk that cites the gold page
 the answer's word area (PyMuPDF's words of the gold page) inside that chunk's boxes on the page;
 a question passes at >= 0.9. For each chunk and page: the share of its box area covered by other
 chunks' boxes; passes below 0.02. Chunks use the default `ChunkOptions`, boxes come from the
-source map built after conversion (`conversion.sourcemap.of_pdf`), as `citechunk ingest` does.
+source map built after conversion (`export.sourcemap.of_pdf`), as `citechunk ingest` does.
 
 Usage: .venv/bin/python bench/box_fidelity.py [--backend pymupdf,docling] [--misses] [--cache DIR]
 """

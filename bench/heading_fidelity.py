@@ -2,12 +2,12 @@
 
 For every PDF of each folder (default: ../shared/corpus/pdfs and ../shared/eval/dev2/pdfs):
   found       (PDFs with an outline) share of outline entries that appear, in order, as a
-              Markdown heading on their page (+-1) -- `conversion.outline.heading_fidelity`
+              Markdown heading on their page (+-1) -- `evaluation.headings.heading_fidelity`
   level order share of consecutive found entries whose heading-level change (up/same/down)
               matches the outline's
   siblings    (every PDF, no outline needed) share of numbered headings whose level equals
               their previous same-pattern sibling's ("Note 6" after "Note 5", "2.1" after
-              "1.3") -- `conversion.outline.numbered_siblings`
+              "1.3") -- `evaluation.headings.numbered_siblings`
 Variants: bare pymupdf4llm (layout model on, OCR off, page markers added), citechunk `pymupdf`
 with and without outline repair, and `docling` (each layout mode) when installed; or, with
 --markdown LABEL=OUT[:OUT...][,LABEL=...], the saved Markdown of `citechunk ingest` outputs
@@ -32,15 +32,9 @@ import pymupdf
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert, describe, read_markdown
-from citechunk.conversion.outline import (
-    Fidelity,
-    OutlineEntry,
-    Siblings,
-    from_toc,
-    heading_fidelity,
-    numbered_siblings,
-)
+from citechunk.conversion.outline import OutlineEntry, from_toc
 from citechunk.errors import CitechunkError
+from citechunk.evaluation.headings import Fidelity, Siblings, heading_fidelity, numbered_siblings
 from citechunk.markers import render_pages
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"

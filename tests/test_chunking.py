@@ -19,7 +19,7 @@ from citechunk.chunking import FixedChunker, HeadingChunker, get_counter, make_c
 from citechunk.cli import main
 from citechunk.errors import ConfigError, TokenizerError
 from citechunk.export import FIELDS
-from citechunk.markers import page_spans, render_pages, strip_markers
+from citechunk.markers import page_bodies, page_spans, render_pages, strip_markers
 from citechunk.models import Chunk
 
 APPROX = "approx"
@@ -278,6 +278,13 @@ def test_markdown_without_a_first_page_marker() -> None:
     (chunk,) = run(md)
     assert (chunk.first_page, chunk.last_page) == (1, 2)
     assert chunk.body == "first page text\n\n\nsecond page text"
+
+
+def test_page_bodies_are_the_text_between_markers() -> None:
+    md = "preamble\n<!-- page 2 -->\nsecond\n<!-- page 3 -->\n"
+    bodies = page_bodies(md)
+    assert [(md[a:b], page) for a, b, page in bodies] == [("\nsecond\n", 2), ("\n", 3)]
+    assert page_bodies("no markers") == []
 
 
 def test_markers_inside_fences_set_the_page_and_vanish() -> None:

@@ -18,10 +18,11 @@ import pytest
 from citechunk.chunking import chunk_markdown
 from citechunk.conversion import convert
 from citechunk.conversion.mdlines import HEADING_RE
-from citechunk.conversion.outline import Fidelity, from_toc, heading_fidelity
+from citechunk.conversion.outline import from_toc
 from citechunk.conversion.repairs.captions import demote_table_titles
 from citechunk.conversion.repairs.contents import is_list_title
 from citechunk.conversion.repairs.numbering import section_number
+from citechunk.evaluation.headings import Fidelity, heading_fidelity
 from citechunk.markers import iter_markers, strip_markers
 
 pytestmark = [pytest.mark.corpus, pytest.mark.slow, pytest.mark.heavy]

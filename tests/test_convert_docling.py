@@ -17,8 +17,9 @@ import pytest
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
 from citechunk.conversion.mdlines import heading_level, heading_text, iter_unfenced
-from citechunk.conversion.outline import from_toc, heading_fidelity
+from citechunk.conversion.outline import from_toc
 from citechunk.errors import BackendError, ConversionError, EncryptedPDFError
+from citechunk.evaluation.headings import heading_fidelity
 from citechunk.markers import iter_markers, page_spans
 from citechunk.models import ConvertedDocument
 from conftest import SAMPLE_NAMES

@@ -23,8 +23,9 @@ from citechunk.cli import main
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
 from citechunk.conversion.base import parse_pages
-from citechunk.conversion.outline import OutlineEntry, heading_fidelity
+from citechunk.conversion.outline import OutlineEntry
 from citechunk.errors import ConfigError
+from citechunk.evaluation.headings import heading_fidelity
 from citechunk.markers import iter_markers
 from conftest import SAMPLE_NAMES
 

@@ -17,6 +17,7 @@ from citechunk.config import Config, load_config
 from citechunk.conversion import read_markdown
 from citechunk.export import ARROW_SCHEMA, ChunkRecord, offset_problems, read_chunks
 from citechunk.runner import RunReport
+from citechunk.timing import STAGES
 from conftest import output_tree
 
 pytestmark = pytest.mark.heavy
@@ -68,6 +69,14 @@ def test_layout_records_and_byte_identical_reruns(tmp_path: Path, sample_pdfs: P
     assert report["state"] == "finished" and report["counts"]["converted"] == len(pdfs)
     assert report["memory"]["workers"] and all(
         w["peak_rss_mb"] > 0 for w in report["memory"]["workers"]
+    )
+    stages = report["stage_seconds"]  # per stage, summed over files, in processing order
+    assert list(stages) == [s for s in STAGES if s in stages]
+    assert {"text layer", "extract", "passes", "source map", "chunking", "writing"} <= set(stages)
+    for row in report["files"]:
+        assert 0 < sum(row["stage_seconds"].values()) <= row["seconds"]
+    assert stages["extract"] == pytest.approx(
+        sum(r["stage_seconds"]["extract"] for r in report["files"]), abs=0.01
     )
 
 

@@ -18,7 +18,13 @@ from citechunk.export import (
     markdown_relpath,
     write_chunks,
 )
-from citechunk.export.inspect import document_chunks, inspect, nearest_rank, show_chunk
+from citechunk.export.inspect import (
+    document_chunks,
+    inspect,
+    nearest_rank,
+    sample_chunks,
+    show_chunk,
+)
 from citechunk.markers import render_pages
 from citechunk.models import Chunk, ConvertedDocument, Provenance
 
@@ -261,3 +267,33 @@ def test_word_coverage_is_shown_per_document_and_recorded_in_the_run_report(
     assert f"{coverage['report_outline.pdf']:.3f}" in result.output
     run = json.loads((ingested / "run.json").read_text(encoding="utf-8"))
     assert {f["source_file"]: f["word_coverage"] for f in run["files"]} == coverage
+
+
+def test_sample_draws_whole_chunks_across_documents(out: Path) -> None:
+    everything = sample_chunks(out, 100)
+    assert [(c.source_file, c.chunk_index) for c in everything] == [
+        ("manuals/guide.pdf", 0), ("manuals/guide.pdf", 1), ("manuals/guide.pdf", 2),
+        ("notes.pdf", 0), ("notes.pdf", 1),
+    ]  # fmt: skip
+    setup = everything[1]
+    assert (setup.path_line, setup.body) == ("Guide > Setup", GUIDE[1][2])
+    assert (setup.pages, setup.document_chunks, setup.token_count) == ("p. 2", 3, 40)
+    assert (everything[2].path_line, everything[2].body) == ("", GUIDE[2][2])
+    two = sample_chunks(out, 2, seed=7)
+    assert len(two) == 2 and two == sample_chunks(out, 2, seed=7)
+    seeds = {
+        tuple((c.source_file, c.chunk_index) for c in sample_chunks(out, 2, s)) for s in range(8)
+    }
+    assert len(seeds) > 1  # the seed chooses
+
+
+def test_cli_inspect_sample_prints_path_line_pages_and_body(out: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["inspect", str(out), "--sample", "5", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "== manuals/guide.pdf #1 (0-2), p. 2, 40 tokens\npath: Guide > Setup\n" in result.output
+    assert "## Setup\n\nInstall it first, then run it.\n" in result.output
+    as_json = runner.invoke(main, ["inspect", str(out), "--sample", "1", "--json"])
+    assert len(json.loads(as_json.output)) == 1
+    mixed = runner.invoke(main, ["inspect", str(out), "--sample", "1", "--doc", "notes.pdf"])
+    assert mixed.exit_code == 2

@@ -10,10 +10,9 @@ import pymupdf
 import pytest
 
 from citechunk import Box, chunk_markdown, convert, ingest, markdown_boxes, read_chunks
-from citechunk.conversion import sourcemap
 from citechunk.conversion.textlayer import PageText, TextLayer, Word
 from citechunk.evaluation.boxes import Span, answer_cover, overlaps
-from citechunk.export import iter_records
+from citechunk.export import iter_records, sourcemap
 
 pytestmark = pytest.mark.heavy
 

@@ -18,11 +18,11 @@ __version__ = "0.2.1"
 from .chunking import chunk_markdown
 from .config import ChunkOptions, Config, ConvertOptions, load_config
 from .conversion import convert
-from .conversion.sourcemap import Box, markdown_boxes
 from .errors import CitechunkError, ConfigError, ConversionError
 from .evaluation import evaluate
 from .export import SCHEMA_VERSION, ChunkRecord, iter_records, read_chunks
 from .export.inspect import inspect, show_chunk
+from .export.sourcemap import Box, markdown_boxes
 from .models import Chunk, ConvertedDocument, Provenance
 from .review import review
 from .runner import RunReport, ingest

@@ -75,6 +75,17 @@ def marker_spans(markdown: str) -> list[tuple[int, int, int]]:
     return out
 
 
+def page_bodies(markdown: str) -> list[tuple[int, int, int]]:
+    """(start, end, page) of the text of each marked page: from the end of its marker line to
+    the start of the next marker (or the end of the document). Text before the first marker is
+    in no page here."""
+    spans = marker_spans(markdown)
+    return [
+        (s_end, spans[k + 1][0] if k + 1 < len(spans) else len(markdown), page)
+        for k, (_, s_end, page) in enumerate(spans)
+    ]
+
+
 def page_spans(markdown: str, start_page: int = 1) -> list[tuple[int, int]]:
     """Sorted (offset, page) pairs: from each offset on, text belongs to that page.
 

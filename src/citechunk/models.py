@@ -73,6 +73,8 @@ class ConvertedDocument:
     provenance: Provenance
     #: Seconds spent in OCR (a measurement for the run report; never saved with the Markdown).
     ocr_seconds: float = 0.0
+    #: Seconds per conversion stage (`timing.StageClock.frozen`; a measurement, never saved).
+    stages: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)

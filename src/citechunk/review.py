@@ -26,11 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .conversion import sourcemap
-from .conversion.sourcemap import Box
 from .errors import CitechunkError, ConfigError, ReviewError
-from .export import RUN_REPORT, ChunkRecord, document_stem
+from .export import RUN_REPORT, ChunkRecord, document_stem, sourcemap
 from .export.inspect import LoadedDocument, find_document, load_documents
+from .export.sourcemap import Box
 from .fsutil import atomic_write_text, sha256_file
 
 log = logging.getLogger(__name__)
@@ -63,7 +62,7 @@ def _source_pdf(out: Path, source_file: str, input: str | os.PathLike[str] | Non
     return pdf
 
 
-def render_pages(pdf: Path, dpi: int = DEFAULT_DPI) -> list[PageImage]:
+def page_images(pdf: Path, dpi: int = DEFAULT_DPI) -> list[PageImage]:
     """Every page of `pdf` as a PNG at `dpi`."""
     import pymupdf
 
@@ -229,7 +228,7 @@ def review_document(
     if records and sha256_file(pdf) != records[0].source_sha256:
         raise CitechunkError(f"{pdf}: changed since it was ingested (sha256 differs); re-ingest")
     boxes = _chunk_boxes(out, records)
-    page_html = render_html(loaded.source_file, records, boxes, render_pages(pdf, dpi))
+    page_html = render_html(loaded.source_file, records, boxes, page_images(pdf, dpi))
     atomic_write_text(target, page_html)
     log.info("%s: review page %s", loaded.source_file, target)
     return target

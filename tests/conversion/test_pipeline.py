@@ -14,7 +14,8 @@ from citechunk.cli import main
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
 from citechunk.conversion.outline import OutlineEntry
-from citechunk.conversion.pipeline import PASSES, PassContext, pass_table, run_passes
+from citechunk.conversion.passcontext import PassContext
+from citechunk.conversion.pipeline import PASSES, pass_table, run_passes
 from citechunk.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ import pytest
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
 from citechunk.conversion.coverage import dropped_lines, page_coverage, words
-from citechunk.conversion.pipeline import PassContext
+from citechunk.conversion.passcontext import PassContext
 from citechunk.conversion.repairs.restore import restore_dropped_lines, restore_lines
 from citechunk.conversion.textlayer import Line, PageText, TextLayer
 from citechunk.markers import page_spans

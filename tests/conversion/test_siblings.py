@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from citechunk.conversion.numbers import HeadingNumber, heading_number
-from citechunk.conversion.outline import numbered_siblings
 from citechunk.conversion.repairs.siblings import level_numbered_siblings
+from citechunk.evaluation.headings import numbered_siblings
 from citechunk.markers import render_pages
 
 

@@ -3,9 +3,8 @@
 Rules (contract):
 - ATX headings ``#``..``######`` (up to 3 leading spaces, a space or end of line after the
   hashes) start a section when their level is <= ``max_depth``; deeper ones stay in the body.
-- Lines inside fenced code (``` or ~~~) are never headings. A fence closes on a line of the same
-  character, at least as long as the opener, with nothing else on it; an unclosed fence runs to
-  the end of the document (CommonMark).
+- Lines inside fenced code (``` or ~~~) are never headings; fences open and close by
+  `citechunk.mdsyntax`'s rules, the same the conversion repairs use (CommonMark).
 - The heading stack is tagged by level: a heading pops every open heading of the same or a
   deeper level, so ``#`` A, ``###`` B, ``##`` C gives paths (A,), (A, B), (A, C).
 - Heading text is cleaned to plain text: trailing ``#`` run, emphasis markup and inline HTML
@@ -22,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
+
+from ..mdsyntax import Fence, closes_fence, opens_fence
 
 # Structural line candidates: up to 3 spaces, then a run of `#` (1-6), backticks or tildes (3+),
 # and the rest of the line; `parse_outline` applies the remaining rules. The newline-led pattern
@@ -113,19 +114,18 @@ def parse_outline(markdown: str, max_depth: int = 6) -> Outline:
     path: tuple[str, ...] = ()
     parent: tuple[str, ...] = ()
     level, heading_start, body_start, parent_start = 0, 0, 0, -1
-    fence: tuple[str, int, int] | None = None  # (char, length, start)
+    fence: Fence | None = None
+    fence_start = 0
     size = len(markdown)
     for line_start, line_end, marks, rest in _structural_lines(markdown):
-        mark = marks[0]
         if fence is not None:
-            if mark == fence[0] and len(marks) >= fence[1] and not rest.strip():
-                fences.append((fence[2], line_end))
+            if closes_fence(fence, marks, rest):
+                fences.append((fence_start, line_end))
                 fence = None
             continue
         new_level = len(marks)
-        if mark != "#":
-            if not (mark == "`" and "`" in rest):
-                fence = (mark, new_level, line_start)
+        if marks[0] != "#":
+            fence, fence_start = opens_fence(marks, rest), line_start
             continue
         if rest and rest[0] not in " \t\r" or (rest[:1] == "\r" and rest != "\r"):
             continue  # `#tag`, seven hashes: not a heading
@@ -144,7 +144,7 @@ def parse_outline(markdown: str, max_depth: int = 6) -> Outline:
         level, heading_start = new_level, line_start
         body_start = line_end + 1 if line_end < size else line_end
     if fence is not None:
-        fences.append((fence[2], len(markdown)))
+        fences.append((fence_start, len(markdown)))
     sections.append(
         Section(path, level, heading_start, body_start, len(markdown), parent, parent_start)
     )

@@ -10,7 +10,8 @@ import click
 
 from ..chunking import chunk_markdown
 from ..config import ChunkOptions
-from ..conversion import convert, describe, provenance_path, read_markdown, save, sourcemap
+from ..conversion import convert, describe, provenance_path, read_markdown, save
+from ..export import sourcemap
 from ..models import Chunk, Provenance
 from . import State, main, pass_state
 from .options import Overrides, config_flags

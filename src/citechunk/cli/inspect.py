@@ -23,8 +23,10 @@ from ..export.inspect import (
     ChunkSummary,
     ChunkView,
     InspectReport,
+    SampledChunk,
     document_chunks,
     inspect,
+    sample_chunks,
     show_chunk,
 )
 from . import main
@@ -159,6 +161,18 @@ def render_chunk(console: Console, view: ChunkView) -> None:
         _show(console, Text(f"Citation problem: {problem}", style="bold red"))
 
 
+def render_sample(sample: tuple[SampledChunk, ...]) -> str:
+    """Each sampled chunk as a reader gets it, lines never wrapped: a citation line, the path
+    line, the body, a blank line."""
+    parts = []
+    for c in sample:
+        parts.append(
+            f"== {c.source_file} #{c.chunk_index} (0-{c.document_chunks - 1}), {c.pages}, "
+            f"{c.token_count} tokens\npath: {c.path_line or '(none)'}\n{c.body}\n"
+        )
+    return "\n".join(parts)
+
+
 def _json(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, default=dataclasses.asdict)
 
@@ -174,14 +188,35 @@ def _json(value: object) -> str:
 @click.option(
     "--top", type=click.IntRange(1, 100), default=5, show_default=True, help="Rows per chunk list."
 )
+@click.option(
+    "--sample",
+    type=click.IntRange(1),
+    help="Print this many chunks drawn at random across documents, whole, to read.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of --sample.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 def inspect_cmd(
-    out: str, doc: str | None, chunk_index: int | None, top: int, as_json: bool
+    out: str,
+    doc: str | None,
+    chunk_index: int | None,
+    top: int,
+    sample: int | None,
+    seed: int,
+    as_json: bool,
 ) -> None:
     """Summarise an ingest output folder; --doc lists one document's chunks; --doc and --chunk
-    show one chunk with its citation and the Markdown span it came from."""
+    show one chunk with its citation and the Markdown span it came from; --sample N prints N
+    random chunks whole (path line, pages, body) to read against their pages."""
     console = StdoutConsole(soft_wrap=False)
-    if chunk_index is not None:
+    if sample is not None:
+        if doc is not None or chunk_index is not None:
+            raise ConfigError("--sample draws from every document: leave out --doc and --chunk")
+        drawn = sample_chunks(out, sample, seed)
+        if as_json:
+            click.echo(_json(list(drawn)))
+        else:
+            click.echo(render_sample(drawn), nl=False)
+    elif chunk_index is not None:
         if doc is None:
             raise ConfigError("--chunk needs --doc NAME")
         view = show_chunk(out, doc, chunk_index)

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -31,11 +32,13 @@ from ..errors import ConfigError, ConversionError, EncryptedPDFError
 from ..fsutil import sha256_file
 from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
+from ..timing import StageClock
 from .coverage import Coverage, body_lines, page_coverage
 from .ocr import OcrOutcome, recognise
 from .outline import OutlineEntry, from_toc
 from .pagelist import page_ranges
-from .pipeline import PassContext, run_passes
+from .passcontext import PassContext
+from .pipeline import run_passes
 from .repairs.running import repeated_lines
 from .textlayer import TextLayer
 from .title import pdf_title
@@ -99,19 +102,26 @@ class Backend(ABC):
     def convert(self, path: Path, options: ConvertOptions) -> ConvertedDocument:
         """Convert one PDF. Raises `ConversionError` (naming the file and cause) on bad input."""
         path = Path(path)
+        clock = StageClock()
         pdf = open_pdf(path, options.password)
         try:
-            facts = read_facts(path, pdf, options)
-            extraction = self.extract(path, pdf, facts.pages, options)
-            recognised = recognise(path, pdf, facts.pages, options)
-            layer = TextLayer.of_document(pdf).preload(facts.pages)
+            with clock.stage("text layer"):
+                facts = read_facts(path, pdf, options)
+            with clock.stage("extract"):
+                extraction = self.extract(path, pdf, facts.pages, options)
+            with clock.stage("ocr"):
+                recognised = recognise(path, pdf, facts.pages, options)
+            with clock.stage("text layer"):
+                layer = TextLayer.of_document(pdf).preload(facts.pages)
         finally:
             pdf.close()
         if len(extraction.texts) != len(facts.pages):
             raise ConversionError(
                 path, f"{self.name} returned {len(extraction.texts)} pages for {len(facts.pages)}"
             )
-        return finish(self, path, facts, extraction, recognised, options, layer)
+        with clock.stage("passes"):
+            doc = finish(self, path, facts, extraction, recognised, options, layer)
+        return dataclasses.replace(doc, stages=clock.frozen())
 
 
 ENCRYPTED_HELP = (

@@ -1,5 +1,6 @@
 """Markdown line helpers shared by the conversion passes: heading lines, fences, inline markup,
-pages split into lines and joined back. No rule lives here, only the vocabulary rules use.
+pages split into lines and joined back. No rule lives here, only the vocabulary rules use; what
+is a heading or a fence is `citechunk.mdsyntax`, shared with the chunker.
 """
 
 from __future__ import annotations
@@ -8,10 +9,10 @@ import logging
 import re
 from collections.abc import Iterator, Sequence
 
+from ..mdsyntax import HEADING_RE, fenced_lines
+
 log = logging.getLogger(__name__)
 
-HEADING_RE = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t]*$")
-_FENCE_RE = re.compile(r"^[ \t]*(```|~~~)")
 _NEWLINES_RE = re.compile(r"\r\n?|[\x85\u2028\u2029]")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x84\x86-\x9f]")
 _EMPHASIS_RE = re.compile(r"\*\*|__|~~|`|</?(?:u|mark|b|i|em|strong|sup|sub)>")
@@ -81,14 +82,9 @@ def continued_title(text: str) -> str | None:
 
 
 def iter_unfenced(lines: Sequence[str]) -> Iterator[tuple[int, bool]]:
-    """(index, inside_fence) for each line; fence delimiter lines count as inside."""
-    inside = False
-    for i, line in enumerate(lines):
-        if _FENCE_RE.match(line):
-            yield i, True
-            inside = not inside
-            continue
-        yield i, inside
+    """(index, inside_fence) for each line; fence delimiter lines count as inside
+    (`mdsyntax.fenced_lines`)."""
+    return fenced_lines(lines)
 
 
 def split_pages(pages: Sequence[tuple[int, str]]) -> list[list[str]]:

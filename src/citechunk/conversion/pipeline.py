@@ -21,10 +21,11 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ..errors import ConfigError
+from .passcontext import Pages, PassContext
 from .repairs.captions import demote_table_titles
 from .repairs.contents import level_contents_headings
 from .repairs.lists import demote_list_heads
@@ -39,34 +40,12 @@ from .repairs.siblings import level_numbered_siblings
 from .repairs.tidy import tidy_page
 
 if TYPE_CHECKING:
-    from ..config import ConvertOptions
-    from .outline import OutlineEntry
-    from .textlayer import TextLayer
+    pass
 
 log = logging.getLogger(__name__)
 
 Phase = Literal["page", "document", "structure"]
 Outline = Literal["any", "present", "absent"]
-Pages = list[tuple[int, str]]
-
-
-@dataclass
-class PassContext:
-    """What a structure pass may read besides the pages, and where it reports.
-
-    `warnings` collects what a pass tells the user (it ends up in the provenance), `restored`
-    the per-page counts of the text-layer self-check."""
-
-    options: ConvertOptions
-    outline: Sequence[OutlineEntry] = ()
-    source: str = ""
-    warnings: list[str] = field(default_factory=list)
-    #: The PDF's own text per page (None: no self-check against it).
-    text_layer: TextLayer | None = None
-    #: `running.repeated_lines` of the document's text layer.
-    running: frozenset[str] = frozenset()
-    #: Lines restored from the text layer, per page number (`restore.restore_dropped_lines`).
-    restored: dict[int, int] = field(default_factory=dict)
 
 
 Rule = Callable[[Pages, PassContext], Pages]

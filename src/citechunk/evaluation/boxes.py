@@ -22,8 +22,8 @@ from typing import Any
 
 from ..chunking import chunk_markdown
 from ..config import ChunkOptions
-from ..conversion import sourcemap
-from ..conversion.sourcemap import Box
+from ..export import sourcemap
+from ..export.sourcemap import Box
 from .match import contains, words
 
 COVER = 0.9

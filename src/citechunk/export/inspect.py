@@ -3,6 +3,8 @@
 `inspect(out)` reads ``OUT/chunks/`` one document file at a time and the provenance files beside
 the Markdown (``OUT/markdown/<stem>.md.json``) for page counts. `show_chunk(out, doc, n)` returns
 one record with the Markdown span its offsets point to, re-checked against the offset invariant.
+`sample_chunks(out, n, seed)` draws chunks at random across documents, to be read against their
+pages: the quickest way to judge what a reader of the chunks will get.
 Percentiles use the nearest-rank method, so every statistic is a real chunk's token count.
 """
 
@@ -12,6 +14,7 @@ import heapq
 import json
 import math
 import os
+import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +23,7 @@ import pyarrow as pa
 
 from ..conversion import read_markdown
 from ..errors import CitechunkError, ConfigError
+from ..markers import strip_markers
 from ..models import Provenance
 from . import jsonl, parquet
 from .dataset import check_schema_version, dataset_files
@@ -297,3 +301,60 @@ def show_chunk(out: str | os.PathLike[str], doc: str, n: int) -> ChunkView:
     return ChunkView(
         record, str(md_path), span, tuple(offset_problems(record, markdown)), len(records)
     )
+
+
+def split_text(r: ChunkRecord, markdown: str | None) -> tuple[str, str]:
+    """`r.text` as (path line, body). The body is the chunk's Markdown span (marker lines removed,
+    trimmed) when `markdown` is the document's Markdown and `r.text` ends with it; else what
+    follows the first blank line of a chunk with a heading path, else the whole text."""
+    body = strip_markers(markdown[r.char_start : r.char_end]).strip() if markdown else ""
+    if not body or not r.text.endswith(body):
+        _, sep, rest = r.text.partition("\n\n")
+        body = rest if r.heading_path and sep else r.text
+    return r.text[: len(r.text) - len(body)].strip(), body
+
+
+@dataclass(frozen=True)
+class SampledChunk:
+    """One chunk drawn by `sample_chunks`: its citation, path line and body, as a reader sees them."""
+
+    source_file: str
+    chunk_index: int
+    document_chunks: int
+    first_page: int
+    last_page: int
+    token_count: int
+    path_line: str
+    body: str
+
+    @classmethod
+    def of(cls, r: ChunkRecord, document_chunks: int, markdown: str | None) -> SampledChunk:
+        path_line, body = split_text(r, markdown)
+        return cls(
+            r.source_file, r.chunk_index, document_chunks, r.first_page, r.last_page,
+            r.token_count, path_line, body,
+        )  # fmt: skip
+
+    @property
+    def pages(self) -> str:
+        if self.first_page == self.last_page:
+            return f"p. {self.first_page}"
+        return f"pp. {self.first_page}-{self.last_page}"
+
+
+def sample_chunks(out: str | os.PathLike[str], n: int, seed: int = 0) -> tuple[SampledChunk, ...]:
+    """`n` chunks drawn uniformly without replacement from every chunk of the dataset in `out`
+    (all of them when it holds fewer), in document then chunk order. The same `seed` and dataset
+    give the same sample."""
+    root = _out_dir(out)
+    docs = sorted(_load_documents(root), key=lambda d: d.source_file)
+    pool = [(d, r) for d in docs for r in sorted(d.records, key=lambda r: r.chunk_index)]
+    picked = sorted(random.Random(seed).sample(range(len(pool)), min(n, len(pool))))
+    texts: dict[str, str | None] = {}
+    sample = []
+    for doc, r in (pool[i] for i in picked):
+        if r.markdown_file not in texts:
+            path = root / r.markdown_file
+            texts[r.markdown_file] = read_markdown(path) if path.is_file() else None
+        sample.append(SampledChunk.of(r, len(doc.records), texts[r.markdown_file]))
+    return tuple(sample)

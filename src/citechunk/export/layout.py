@@ -3,7 +3,7 @@
     OUT/chunks/<stem>.parquet | <stem>.jsonl   chunk records (`write_chunks`)
     OUT/markdown/<stem>.md                     the Markdown the offsets point into
     OUT/markdown/<stem>.md.json                its provenance (`citechunk.conversion.save`)
-    OUT/markdown/<stem>.md.map.json            its source map (`citechunk.conversion.sourcemap`)
+    OUT/markdown/<stem>.md.map.json            its source map (`citechunk.export.sourcemap`)
     OUT/review/<stem>.html                     review page (`citechunk review`, not ingest)
     OUT/run.json                               the run report (timestamps live only there)
 

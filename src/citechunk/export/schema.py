@@ -36,10 +36,10 @@ import pyarrow as pa
 
 from .. import __version__
 from ..config import ChunkOptions
-from ..conversion.sourcemap import Box, SourceMap
 from ..markers import strip_markers
 from ..models import Chunk
 from .ids import chunk_id, doc_id
+from .sourcemap import Box, SourceMap
 
 SCHEMA_VERSION = "1.1"
 
@@ -187,7 +187,7 @@ def make_records(
     `source_file` is relative to INPUT, `markdown_file` relative to OUT (both POSIX);
     `config_fingerprint` comes from `citechunk.export.config_fingerprint` and enters every
     `chunk_id`; `ocr_pages` are the document's OCR'd pages (provenance), each record gets those
-    within its page range; `source_map` (the Markdown's, `conversion.sourcemap`) gives each record
+    within its page range; `source_map` (the Markdown's, `export.sourcemap`) gives each record
     its ``boxes`` (none without it). Raises ValueError when a path is absolute or a chunk breaks
     the record invariants
     (index out of order, empty/inverted page or character range).

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..fsutil import atomic_write_text
+from ..timing import total_by_stage
 from .work import FileResult
 
 REPORT_NAME = "run.json"
@@ -87,6 +88,11 @@ class RunReport:
         return round(sum(f.ocr_seconds for f in self.files if f.status == "converted"), 3)
 
     @property
+    def stage_seconds(self) -> dict[str, float]:
+        """Seconds per stage summed over the files converted in this run (`timing.STAGES`)."""
+        return total_by_stage(f.stages for f in self.files if f.status == "converted")
+
+    @property
     def ok(self) -> bool:
         return not self.failures
 
@@ -105,6 +111,7 @@ class RunReport:
             "pages": self.pages,
             "chunks": self.chunks,
             "ocr": {"pages": self.ocr_pages, "seconds": self.ocr_seconds},
+            "stage_seconds": self.stage_seconds,
             "memory": {
                 "parent_peak_rss_mb": self.parent_peak_rss_mb,
                 "workers": [dataclasses.asdict(w) for w in self.worker_stats],
@@ -124,6 +131,7 @@ def _file_row(f: FileResult) -> dict[str, Any]:
         "seconds": f.seconds,
         "ocr_pages": f.ocr_pages,
         "ocr_seconds": f.ocr_seconds,
+        "stage_seconds": dict(f.stages),
         "source_sha256": f.source_sha256,
         "outputs": list(f.outputs),
         "warnings": list(f.warnings),

@@ -4,7 +4,7 @@
 Contract: it is a pure top-level function of its picklable `Job`; it never raises for a bad file
 (any exception becomes a ``failed`` result carrying the error class and message); on success it
 has written, each atomically and in this order, ``OUT/markdown/<stem>.md``, its ``.md.json``
-provenance, its ``.md.map.json`` source map (`conversion.sourcemap`, built here for every
+provenance, its ``.md.map.json`` source map (`export.sourcemap`, built here for every
 backend from the final Markdown and the PDF's text layer) and ``OUT/chunks/<stem>.<fmt>``. Outputs are a function of the source bytes and the
 job's options only (provenance ``source`` is the relative path, no clock values), so a rerun
 gives identical bytes. Cleaning up after a failure is the caller's job (see `runner.outputs`).
@@ -22,10 +22,12 @@ from typing import Literal
 
 from ..chunking import chunk_markdown
 from ..config import ChunkOptions, ConvertOptions
-from ..conversion import convert, save, sourcemap
+from ..conversion import convert, save
 from ..errors import ConversionError
-from ..export import Format, chunks_relpath, make_records, markdown_relpath, write_chunks
-from ..models import ConvertedDocument
+from ..export import Format, chunks_relpath, make_records, markdown_relpath, sourcemap, write_chunks
+from ..export.sourcemap import SourceMap
+from ..models import Chunk, ConvertedDocument
+from ..timing import StageClock
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +70,7 @@ class FileResult:
     ocr_pages: int = 0  # pages whose text came from OCR in this run
     ocr_seconds: float = 0.0
     word_coverage: float | None = None  # provenance ``word_coverage`` of the Markdown
+    stages: tuple[tuple[str, float], ...] = ()  # seconds per stage (`timing.STAGES`)
 
 
 def planned_outputs(source_file: str, fmt: Format) -> tuple[str, ...]:
@@ -82,18 +85,32 @@ def _relative_provenance(doc: ConvertedDocument, source_file: str) -> ConvertedD
     prov = dataclasses.replace(doc.provenance, source=source_file)
     if not prov.source_sha256:
         raise ConversionError(source_file, "backend returned no source_sha256")
-    return ConvertedDocument(doc.markdown, prov, doc.ocr_seconds)
+    return dataclasses.replace(doc, provenance=prov)
 
 
-def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...], ConvertedDocument]:
-    """Convert, save, chunk, export. Returns (pages, chunks, sha256, warnings, document)."""
+def _produce(
+    job: Job, clock: StageClock
+) -> tuple[int, int, str, tuple[str, ...], ConvertedDocument]:
+    """Convert, save, chunk, export, timing each stage on `clock`. Returns (pages, chunks,
+    sha256, warnings, document)."""
     doc = _relative_provenance(convert(job.source, job.convert), job.source_file)
+    clock.add(dict(doc.stages))
     out = Path(job.out)
     md_rel = markdown_relpath(job.source_file)
-    save(doc, out / md_rel)
-    smap = sourcemap.of_pdf(job.source, doc.markdown, job.convert.password)
-    sourcemap.save(smap, out / md_rel)
-    chunks = chunk_markdown(doc.markdown, job.chunk, doc.provenance.title)
+    with clock.stage("save"):
+        save(doc, out / md_rel)
+    with clock.stage("source map"):
+        smap = sourcemap.of_pdf(job.source, doc.markdown, job.convert.password)
+        sourcemap.save(smap, out / md_rel)
+    with clock.stage("chunking"):
+        chunks = chunk_markdown(doc.markdown, job.chunk, doc.provenance.title)
+    with clock.stage("writing"):
+        return _export(job, doc, chunks, smap, md_rel)
+
+
+def _export(
+    job: Job, doc: ConvertedDocument, chunks: list[Chunk], smap: SourceMap, md_rel: str
+) -> tuple[int, int, str, tuple[str, ...], ConvertedDocument]:
     records = make_records(
         chunks,
         source_file=job.source_file,
@@ -106,7 +123,10 @@ def _produce(job: Job) -> tuple[int, int, str, tuple[str, ...], ConvertedDocumen
         source_map=smap,
     )
     write_chunks(
-        records, out / chunks_relpath(job.source_file, job.fmt), job.fmt, dict(job.metadata)
+        records,
+        Path(job.out) / chunks_relpath(job.source_file, job.fmt),
+        job.fmt,
+        dict(job.metadata),
     )
     prov = doc.provenance
     warnings = tuple(prov.warnings) + (() if records else ("no text found: 0 chunks",))
@@ -129,8 +149,9 @@ def run_job(job: Job) -> FileResult:
             job.source_file, "failed", error_class=type(exc).__name__, error=error_text(exc)
         )
     base = FileResult(job.source_file, "failed", size=st.st_size, mtime_ns=st.st_mtime_ns)
+    clock = StageClock()
     try:
-        pages, chunks, sha, warnings, doc = _produce(job)
+        pages, chunks, sha, warnings, doc = _produce(job, clock)
     except Exception as exc:  # noqa: BLE001 -- every per-file failure becomes a report row
         log.debug("%s failed", job.source_file, exc_info=True)
         return dataclasses.replace(
@@ -151,4 +172,5 @@ def run_job(job: Job) -> FileResult:
         ocr_pages=len(doc.provenance.ocr_pages),
         ocr_seconds=round(doc.ocr_seconds, 3),
         word_coverage=doc.provenance.word_coverage,
+        stages=clock.frozen(),
     )

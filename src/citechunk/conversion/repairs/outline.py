@@ -44,7 +44,7 @@ from ..outline import (
 )
 
 if TYPE_CHECKING:
-    from ..pipeline import PassContext
+    from ..passcontext import PassContext
 
 log = logging.getLogger(__name__)
 

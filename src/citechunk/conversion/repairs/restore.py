@@ -23,7 +23,7 @@ from ..mdlines import iter_unfenced, normalize_text, tidy_blank_lines
 from ..textlayer import Line
 
 if TYPE_CHECKING:
-    from ..pipeline import Pages, PassContext
+    from ..passcontext import Pages, PassContext
 
 log = logging.getLogger(__name__)
 

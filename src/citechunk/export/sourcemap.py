@@ -42,9 +42,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..conversion.textlayer import PageText, TextLayer
 from ..fsutil import atomic_write_text
-from ..markers import marker_spans
-from .textlayer import PageText, TextLayer
+from ..markers import page_bodies
 
 FORMAT = "citechunk.sourcemap"
 VERSION = 1
@@ -243,21 +243,12 @@ def _page_pieces(
     return pieces
 
 
-def page_ranges(markdown: str) -> list[tuple[int, int, int]]:
-    """(start, end, page) of the text of each page (between its marker line and the next)."""
-    spans = marker_spans(markdown)
-    return [
-        (s_end, spans[k + 1][0] if k + 1 < len(spans) else len(markdown), page)
-        for k, (_, s_end, page) in enumerate(spans)
-    ]
-
-
 def build(markdown: str, layer: TextLayer) -> SourceMap:
     """The source map of page-marked `markdown` against `layer` (see the module rules)."""
     lines: list[MapLine] = []
     pieces: list[Piece] = []
     known = set(layer.numbers)
-    for start, end, number in page_ranges(markdown):
+    for start, end, number in page_bodies(markdown):
         if number in known:
             pieces += _page_pieces(markdown, start, end, layer.page(number), lines)
     pieces.sort(key=lambda p: (p.start, p.end))
