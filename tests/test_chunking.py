@@ -46,9 +46,11 @@ def assert_chunk_contract(
         assert c.text == expected_text
         assert c.token_count == counter.count(c.text) <= options.max_tokens
         span = strip_markers(markdown[c.char_start : c.char_end]).strip()
-        if span != c.body:  # a split table's piece: header row + separator, then the span
-            header, rest = c.body.split("\n", 2)[:2], c.body.split("\n", 2)[2]
-            assert rest == span and all(line.startswith("|") for line in header), c
+        if span != c.body:  # a split table's piece: what it repeats, then the span
+            header = c.body[: len(c.body) - len(span) - 1]
+            assert c.body.endswith("\n" + span) and header.strip(), c
+            before = strip_markers(markdown[: c.char_start])
+            assert all(line in before for line in header.split("\n")), c
         assert c.first_page == page_of(markdown, c.char_start, start_page)
         assert c.last_page == page_of(markdown, c.char_end - 1, start_page)
         assert "<!-- page" not in c.text
@@ -410,6 +412,18 @@ def test_min_tokens_merges_small_siblings_under_the_same_parent_only() -> None:
     assert len(unmerged) == 4
 
 
+def test_min_tokens_counts_the_body_not_the_path_line() -> None:
+    """A section is small by its body: a long path line does not keep a one-line body apart."""
+    parent = "Annual Report on Form 10-K for the Fiscal Year Ended December 31 Part Two"
+    md = f"# {parent}\n\n## Item 4. Mine Safety\n\nNot applicable.\n\n## Item 5. Market\n\nNone.\n"
+    chunks = run(md, tokenizer=TIKTOKEN, min_tokens=20)
+    assert len(chunks) == 1 and chunks[0].heading_path == (parent,)
+    assert (
+        chunks[0].body == "## Item 4. Mine Safety\n\nNot applicable.\n\n## Item 5. Market\n\nNone."
+    )
+    assert chunks[0].token_count > 20  # the whole text was never under min_tokens
+
+
 def test_long_heading_paths_are_shortened_to_fit() -> None:
     md = "".join(f"{'#' * (i + 1)} Level {i} " + "word " * 12 + "\n\n" for i in range(6)) + "body\n"
     (chunk,) = run(md, tokenizer=APPROX, max_tokens=40)
@@ -605,7 +619,10 @@ def test_lead_in_line_joins_the_table_it_introduces(tokenizer: str, n_rows: int)
     assert_chunk_contract(md + rows + "\n", chunks, options)
     assert len(chunks) == 2  # the table alone needs all 256 tokens: one cut is unavoidable
     assert chunks[0].body.startswith("Population as a share") and "|1000|" in chunks[0].body
-    assert chunks[1].body.startswith("|A|B|C|\n|---|---|---|\n|")  # header repeated
+    # the caption, header row and separator repeated
+    assert chunks[1].body.startswith(
+        "Population as a share of the country.\n\n|A|B|C|\n|---|---|---|\n|"
+    )
     assert min(c.token_count for c in chunks) > 256 * 0.15
 
 
@@ -648,3 +665,63 @@ def test_page_break_joins_only_mid_sentence(before: str, after: str, joined: boo
     second = md.index(" -->\n\n", first) + len(" -->")
     assert pm.joins(first, first + 2) is joined
     assert pm.joins(second, second + 2) is joined
+
+
+def _figures(i: int) -> str:
+    return f"{1000 + i * 7919:,} {(i * 131071) % 99991:,} ({i % 97})"
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_table_pieces_repeat_caption_header_and_period_rows(tokenizer: str) -> None:
+    """Every later piece of a split table starts with the caption lines before the table, its
+    header row, separator and the column-header rows (first cell empty: the periods)."""
+    caption = "**Consolidated Statements of Income**\n\n(In millions, except per share amounts)"
+    head = "|(In millions)|Year Ended|June 30,|\n|---|---|---|\n||2022|2021|"
+    rows = "\n".join(
+        f"|Line item {i}|{1000 + i * 7919:,}|{i * 131071 % 99991:,}|" for i in range(60)
+    )
+    md = f"# Statements\n\nSome text.\n\n{caption}\n\n{head}\n{rows}\n"
+    chunks = run(md, tokenizer=tokenizer, max_tokens=160)
+    assert len(chunks) > 3
+    expected = f"{caption}\n\n{head}\n|Line item "
+    later = [c for c in chunks if "|Line item 0|" not in c.body]
+    assert later and all(c.body.startswith(expected) for c in later), later[0].body
+    data = [ln for c in chunks for ln in c.body.split("\n") if ln.startswith("|Line item")]
+    assert data == rows.split("\n")  # every row once, labels whole
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_caption_stops_at_a_paragraph_of_several_lines(tokenizer: str) -> None:
+    rows = "\n".join(f"|Item {i}|{i * 7919}|" for i in range(60))
+    md = f"# S\n\nA paragraph\nof two lines.\n\n|Name|Value|\n|---|---|\n{rows}\n"
+    chunks = run(md, tokenizer=tokenizer, max_tokens=120)
+    assert all(c.body.startswith(("A paragraph", "|Name|Value|\n|---|---|\n|Item")) for c in chunks)
+
+
+def test_line_table_pieces_repeat_the_period_lines() -> None:
+    """A table read as lines (one paragraph per row): after a period line, the pieces that
+    start inside the run repeat the period line and the short lines just before it."""
+    lead = "TABLE 1: SUMMARY\n\nYears Ended December 31, Change\n\n(Millions) 2022 2021 2020"
+    lines = "\n\n".join(f"Revenue line {i} {_figures(i)}" for i in range(80))
+    md = (
+        f"# Results\n\nIntro sentence here.\n\n{lead}\n\n{lines}\n\nClosing words of the section.\n"
+    )
+    chunks = run(md, max_tokens=150)
+    header = lead + "\n"
+    later = [c for c in chunks if "Revenue line 0 " not in c.body and "Revenue line" in c.body]
+    assert len(later) > 3
+    assert all(c.body.startswith(header + "\nRevenue line") for c in later), later[0].body
+    assert not any("Intro" in c.body for c in later)  # two lines before the period line
+
+
+def test_period_and_header_row_rules() -> None:
+    from citechunk.chunking.split import is_column_header_row, is_period_line
+
+    assert is_period_line("Years Ended December 31, 2022 2021 2020")
+    assert is_period_line("_(Millions, except percentages)_ **2022** 2021 2020 2022 vs. 2021")
+    assert not is_period_line("Net income 7,514 8,060 3,135 2022")
+    assert not is_period_line("In 2022 revenue rose.")
+    assert is_column_header_row("|| **2022**| **2021**|")
+    assert is_column_header_row("| | Fiscal Year | |")
+    assert not is_column_header_row("||Target|Increasing|2020-10-01|2021-09-30|56,000|")
+    assert not is_column_header_row("|Net sales|2022|2021|")

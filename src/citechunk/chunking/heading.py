@@ -151,11 +151,11 @@ class HeadingChunker(Chunker):
                     splitter.calibrate(len(body), tokens - prefix.tokens)
                 if tokens <= max_tokens:
                     piece = Piece(start, end, "", body, tokens)
-                    yield SectionPieces(section, prefix.path, prefix.text, (piece,))
+                    yield SectionPieces(section, prefix.path, prefix.text, (piece,), prefix.tokens)
                     continue
                 ratio = (tokens - prefix.tokens) / max(1, len(body))
             pieces = self._split(splitter, start, end, prefix, ratio)
-            yield SectionPieces(section, prefix.path, prefix.text, tuple(pieces))
+            yield SectionPieces(section, prefix.path, prefix.text, tuple(pieces), prefix.tokens)
 
     # -- sizes -----------------------------------------------------------------------------
     def prefix(self, path: tuple[str, ...]) -> Prefix:
@@ -245,13 +245,13 @@ class HeadingChunker(Chunker):
             if fits:
                 spans = [(s, e, "")]
             elif lead is not None:
-                spans = splitter.by_length(s, e, limit - (s - lead))
+                spans = splitter.by_length(s, e, limit - (s - lead), start)
                 if spans and not spans[0][2]:
                     spans[0] = (lead, spans[0][1], "")
                 else:
                     spans.insert(0, (lead, blocks[k - 1][1], ""))
             else:
-                spans = splitter.by_length(s, e, limit)
+                spans = splitter.by_length(s, e, limit, start)
             lead = None
             for ps, pe, header in spans:
                 body, tokens = measure(ps, pe, header)
@@ -270,4 +270,4 @@ class HeadingChunker(Chunker):
         if tokens > self.options.max_tokens:
             return None
         piece = Piece(span[0], span[1], "", body, tokens)
-        return SectionPieces(first, prefix.path, prefix.text, (piece,))
+        return SectionPieces(first, prefix.path, prefix.text, (piece,), prefix.tokens)

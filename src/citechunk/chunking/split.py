@@ -5,7 +5,13 @@ inside it do not split; nor do the blank lines around a page marker that falls m
 -> table rows / list items / lines -> sentence ends -> words -> a hard cut inside a word. A unit
 is only split further when it does not fit the budget, so a code block or a table that fits
 stays whole. Table pieces: the header row and separator are glued to the
-first data row, and every later row carries them as a header to repeat when a piece starts on it.
+first data row, and every later row carries a header to repeat when a piece starts on it: the
+table's caption (`table_caption`: up to two one-line paragraphs just before the table, such as a
+title, "The following table shows ...:" or a unit line "(In millions)"), its header row and
+separator, and the column-header rows after the separator (rows whose first cell is empty: the
+periods). A table read as lines (one paragraph per row) is the same: after a period line
+(`is_period_line`) and up to two short lines before it, every one-line paragraph of the run
+carries those lines (`line_table_headers`).
 
 Contract: ``Splitter.units(s, e, budget)`` returns units in document order with tight spans
 (see `PageMap.trim`), disjoint, covering every non-space character of [s, e) outside marker
@@ -39,6 +45,12 @@ APPROX_CHARS_PER_TOKEN = 4
 LIKELY_FIT = 2.0
 # Tokens per character assumed before any exact count of the document has been made.
 INITIAL_RATIO = 0.3
+
+# A caption or line-table header line is one line of at most this many characters.
+CAPTION_CHARS = 300
+CAPTION_BLOCKS = 2
+_YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
+_NUMBER = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?![\w])")
 
 _NEXT_KIND = {"para": "line", "code": "line", "item": "line", "line": "sentence"}
 _NEXT_KIND.update({"row": "sentence", "sentence": "word"})
@@ -95,6 +107,7 @@ class Splitter:
         self.ratio = INITIAL_RATIO
         self._seen_chars = 0
         self._seen_tokens = 0
+        self.floor = 0  # body start of the section being split (a table caption's limit)
 
     # -- sizes -----------------------------------------------------------------------------
     def calibrate(self, chars: int, tokens: int) -> None:
@@ -128,10 +141,96 @@ class Splitter:
         """Fitting units covering [start, end) (see the module contract). ``ratio``: tokens
         per character of this span when known (else the document's ratio so far)."""
         self.ratio = ratio if ratio is not None else self.document_ratio()
+        self.floor = start
         out: list[Unit] = []
-        for bs, be in self._blocks(start, end):
-            self._emit(bs, be, self._block_kind(bs, be), budget, out)
+        blocks = self._blocks(start, end)
+        lined = self.line_table_headers(blocks, budget)
+        for k, (bs, be) in enumerate(blocks):
+            kind = self._block_kind(bs, be)
+            caption = self.table_caption(bs, start) if kind == "table" else ""
+            mark = len(out)
+            self._emit(bs, be, kind, budget, out, caption)
+            if k in lined and len(out) > mark:
+                out[mark] = out[mark].with_header(*lined[k])
         return out
+
+    # -- what a table piece repeats --------------------------------------------------------
+    def text_size(self, text: str) -> int:
+        """Tokens of a text that is not a span (a repeated header): as `size`."""
+        if self.estimating:
+            return int(len(text) * self.ratio) + 1
+        return (len(text) + 3) // 4
+
+    def _one_line(self, s: int, e: int) -> str | None:
+        """The text of block [s, e) when it is one short paragraph line (not a table row, list
+        item or code), else None."""
+        if self._block_kind(s, e) != "para" or e - s > 2 * CAPTION_CHARS:
+            return None
+        text = self.pages.text(s, e)
+        if "\n" in text or len(text) > CAPTION_CHARS or text.startswith("#"):
+            return None
+        return text
+
+    def table_caption(self, pos: int, floor: int) -> str:
+        """The caption of a table starting at ``pos``: up to `CAPTION_BLOCKS` one-line
+        paragraphs right before it, after ``floor`` (its section's body start), joined by a
+        blank line; "" when there is none."""
+        lo = max(floor, pos - 2 * CAPTION_BLOCKS * CAPTION_CHARS)
+        blocks = self._blocks(lo, pos)
+        if lo > floor and blocks:
+            blocks = blocks[1:]  # may be the tail of a longer block
+        lines: list[str] = []
+        for bs, be in reversed(blocks[-CAPTION_BLOCKS:]):
+            text = self._one_line(bs, be)
+            if text is None:
+                break
+            lines.insert(0, text)
+        return "\n\n".join(lines)
+
+    def line_table_headers(
+        self, blocks: list[tuple[int, int]], budget: int
+    ) -> dict[int, tuple[str, int]]:
+        """Tables read as lines: block index -> (header, tokens) for each one-line paragraph
+        after a period line (`is_period_line`) in the same run of one-line paragraphs, when
+        two or more of them are figure rows. The header is the period line and up to
+        `CAPTION_BLOCKS` figure-free one-line paragraphs right before it (a caption, a
+        "Years ended ..." or unit line), dropped first to last while over half the budget."""
+        out: dict[int, tuple[str, int]] = {}
+        lines = [self._one_line(bs, be) for bs, be in blocks]
+        k = 0
+        while k < len(lines):
+            text = lines[k]
+            if text is None or not is_period_line(text):
+                k += 1
+                continue
+            lead: list[str] = []
+            for j in range(k - 1, max(-1, k - 1 - CAPTION_BLOCKS), -1):
+                before = lines[j]
+                if before is None or figure_count(before) > 1 or is_period_line(before):
+                    break
+                lead.insert(0, before)
+            run = k + 1
+            while run < len(lines) and not is_period_line(lines[run] or "\n"):
+                if lines[run] is None:
+                    break
+                run += 1
+            if sum(figure_count(t or "") >= 2 for t in lines[k + 1 : run]) >= 2:
+                header, tokens = self._fit_header([*lead, text], budget)
+                if header:  # a blank line before the span: the rows stay paragraphs
+                    out.update(dict.fromkeys(range(k + 1, run), (header + "\n", tokens + 1)))
+            k = run
+        return out
+
+    def _fit_header(self, parts: list[str], budget: int) -> tuple[str, int]:
+        """``parts`` joined by blank lines, leading parts dropped while over half of
+        ``budget``; ("", 0) when even the last part is."""
+        while parts:
+            text = "\n\n".join(parts)
+            tokens = self.text_size(text) + 1
+            if tokens <= budget // 2:
+                return text, tokens
+            parts = parts[1:]
+        return "", 0
 
     def greedy_blocks(self, start: int, end: int, limit: int) -> list[tuple[int, int, bool]]:
         """Fast path when sizes are character counts: [start, end) cut greedily at blank lines
@@ -168,18 +267,22 @@ class Splitter:
     def refine(self, unit: Unit, budget: int) -> list[Unit]:
         """``unit`` split one ladder level further for a smaller ``budget``."""
         out: list[Unit] = []
-        self._emit(unit.start, unit.end, unit.kind, budget, out)
+        caption = self.table_caption(unit.start, self.floor) if unit.kind == "table" else ""
+        self._emit(unit.start, unit.end, unit.kind, budget, out, caption)
         return out
 
-    def _emit(self, s: int, e: int, kind: str, budget: int, out: list[Unit]) -> None:
-        """Append [s, e) as one unit if it fits, else its children one level down."""
+    def _emit(
+        self, s: int, e: int, kind: str, budget: int, out: list[Unit], caption: str = ""
+    ) -> None:
+        """Append [s, e) as one unit if it fits, else its children one level down
+        (``caption``: a table's, see `table_caption`)."""
         size = self.size(s, e)
         if size <= budget:
             out.append(Unit(s, e, size, kind))
         elif kind == "word":
             self._cut(s, e, budget, out)
         elif kind == "table":
-            self._table(s, e, budget, out)
+            self._table(s, e, budget, out, caption)
         elif kind == "list":
             self._children(self._items(s, e), "item", budget, out)
         elif kind == "sentence":
@@ -204,13 +307,19 @@ class Splitter:
             s = q
 
     # -- the ladder by length (`approx`: sizes are character counts) -----------------------
-    def by_length(self, start: int, end: int, limit: int) -> list[tuple[int, int, str]]:
+    def by_length(
+        self, start: int, end: int, limit: int, floor: int | None = None
+    ) -> list[tuple[int, int, str]]:
         """The ladder for one over-long block when a piece fits iff its body has at most
         ``limit`` characters: tight spans ``(s, e, header)`` packed greedily at the coarsest
-        boundary available (same rules as the unit ladder; ``header`` is a table's header row
-        and separator to put before the span, or "")."""
+        boundary available (same rules as the unit ladder; ``header`` is what a table piece
+        repeats, or ""; ``floor``: the section's body start, for a table's caption)."""
         out: list[tuple[int, int, str]] = []
-        self._by_length(start, end, self._block_kind(start, end), limit, out)
+        kind = self._block_kind(start, end)
+        if kind == "table" and end - start > limit:
+            self._table_by_length(start, end, limit, out, start if floor is None else floor)
+        else:
+            self._by_length(start, end, kind, limit, out)
         return out
 
     def _by_length(
@@ -221,7 +330,7 @@ class Splitter:
         elif kind == "word":
             out.extend((q, min(e, q + limit), "") for q in range(s, e, limit))
         elif kind == "table":
-            self._table_by_length(s, e, limit, out)
+            self._table_by_length(s, e, limit, out, s)
         else:
             if kind == "list":
                 spans, child = self._items(s, e), "item"
@@ -257,14 +366,20 @@ class Splitter:
             out.append((s0, ends[j], h))
             i = j + 1
 
-    def _table_by_length(self, s: int, e: int, limit: int, out: list[tuple[int, int, str]]) -> None:
+    def _table_by_length(
+        self, s: int, e: int, limit: int, out: list[tuple[int, int, str]], floor: int
+    ) -> None:
+        """`_table` by length: the caption and header rows repeat while they take at most
+        half of ``limit`` (the caption is dropped first)."""
         rows = self._lines(s, e)
-        header, first = "", 1
-        if len(rows) >= 3 and TABLE_SEPARATOR_RE.fullmatch(self.md, rows[1][0], rows[1][1]):
-            first = 3
-            header = self.pages.text(rows[0][0], rows[1][1])
-            if len(header) + 1 > limit // 2:
-                header = ""
+        first = self.table_head(rows)
+        header = ""
+        if first > 1:
+            head_rows = self.pages.text(rows[0][0], rows[first - 2][1])
+            caption = self.table_caption(s, floor)
+            for header in (f"{caption}\n\n{head_rows}" if caption else "", head_rows, ""):
+                if header and len(header) + 1 <= limit // 2:
+                    break
         spans = [(rows[0][0], rows[first - 1][1]), *rows[first:]]
         self._greedy_spans(spans, "row", limit, out, header)
 
@@ -359,17 +474,17 @@ class Splitter:
             span for a, b in zip(firsts, bounds, strict=True) if (span := self.pages.trim(a, b))
         ]
 
-    def _table(self, s: int, e: int, budget: int, out: list[Unit]) -> None:
-        """Rows of an over-long table; the header and separator travel with later rows."""
+    def _table(self, s: int, e: int, budget: int, out: list[Unit], caption: str = "") -> None:
+        """Rows of an over-long table; its caption, header rows and separator travel with
+        later rows (`table_head`)."""
         rows = self._lines(s, e)
-        header, header_tokens = "", 0
-        first = 1
-        if len(rows) >= 3 and TABLE_SEPARATOR_RE.fullmatch(self.md, rows[1][0], rows[1][1]):
-            header = self.pages.text(rows[0][0], rows[1][1])
-            header_tokens = self.size(rows[0][0], rows[1][1]) + 1
-            first = 3
-            if header_tokens > budget // 2:
-                header, header_tokens = "", 0
+        first = self.table_head(rows)
+        parts = [caption] if caption else []
+        if first > 1:
+            parts.append(self.pages.text(rows[0][0], rows[first - 2][1]))
+        header, header_tokens = self._fit_header(parts, budget) if first > 1 else ("", 0)
+        if header and first > 1 and not header.endswith(parts[-1]):
+            header, header_tokens = "", 0  # the header rows themselves did not fit
         head = (rows[0][0], rows[first - 1][1])
         self._emit(head[0], head[1], "para" if first > 1 else "row", budget, out)
         for rs, re_ in rows[first:]:
@@ -377,3 +492,39 @@ class Splitter:
             self._emit(rs, re_, "row", budget - header_tokens, out)
             if header and len(out) == mark + 1:
                 out[mark] = out[mark].with_header(header, header_tokens)
+
+    def table_head(self, rows: list[tuple[int, int]]) -> int:
+        """Index of the first row after the table's head: the header row, the separator, the
+        column-header rows after it (`is_column_header_row`, at most `CAPTION_BLOCKS` + 1)
+        and the first data row glued to them; 1 when the table has no separator row."""
+        md = self.md
+        if len(rows) < 3 or not TABLE_SEPARATOR_RE.fullmatch(md, rows[1][0], rows[1][1]):
+            return 1
+        n = 2
+        while n < min(len(rows) - 1, 3 + CAPTION_BLOCKS) and is_column_header_row(
+            md[rows[n][0] : rows[n][1]]
+        ):
+            n += 1
+        return n + 1
+
+
+def figure_count(text: str) -> int:
+    """Numbers in a line (amounts, percentages, years, "(38)")."""
+    return len(_NUMBER.findall(text))
+
+
+def is_period_line(text: str) -> bool:
+    """A line naming its columns' periods: two or more years and at most one other number
+    ("Years Ended December 31, 2022 2021 2020")."""
+    years = len(_YEAR.findall(text))
+    return years >= 2 and figure_count(text) - years <= 1
+
+
+def is_column_header_row(row: str) -> bool:
+    """A table row after the separator that still heads columns: its first cell is empty and
+    it holds no number but years ("| | 2022 | 2021 |", "| | Fiscal Year | |")."""
+    row = row.strip()
+    cells = row.removeprefix("|").removesuffix("|").split("|")
+    if len(cells) < 2 or cells[0].strip(" *_"):
+        return False
+    return figure_count(row) == len(_YEAR.findall(row))
