@@ -1,10 +1,10 @@
 """Optional merging of small sibling sections (``min_tokens``).
 
-Rule: a run of consecutive sections that each made exactly one chunk smaller than
-``min_tokens`` and share the same parent heading (the same heading occurrence, not just the same
+Rule: a run of consecutive sections that each made exactly one chunk whose body (the chunk
+text without its path line) is smaller than ``min_tokens`` and share the same parent heading (the same heading occurrence, not just the same
 title) is joined into one chunk, starting at the first sibling's heading line so the siblings'
 own headings stay in the body, and carrying the shared parent path. A run stops once the merged
-chunk reaches ``min_tokens`` or when the next sibling would push it over ``max_tokens``.
+chunk's body reaches ``min_tokens`` or when the next sibling would push it over ``max_tokens``.
 Sections never merge across parents, and the preamble before the first heading never merges.
 """
 
@@ -25,6 +25,11 @@ class SectionPieces(NamedTuple):
     path: tuple[str, ...]
     head: str  # the path as chunk text starts with it ("" or path + blank line)
     pieces: tuple[Piece, ...]
+    head_tokens: int = 0  # tokens of ``head`` (a piece's body is its tokens less these)
+
+    def body_tokens(self) -> int:
+        """Tokens of the first piece's text less its path line."""
+        return self.pieces[0].tokens - self.head_tokens
 
 
 Join = Callable[[list[SectionPieces]], SectionPieces | None]
@@ -36,7 +41,7 @@ def merge_siblings(
     """Apply the module's merge rule lazily; ``join`` returns None when a run would not fit."""
 
     def small(g: SectionPieces) -> bool:
-        return g.section.level > 0 and len(g.pieces) == 1 and g.pieces[0].tokens < min_tokens
+        return g.section.level > 0 and len(g.pieces) == 1 and g.body_tokens() < min_tokens
 
     run: list[SectionPieces] = []
     merged: SectionPieces | None = None
@@ -46,7 +51,7 @@ def merge_siblings(
             if candidate is not None:
                 run.append(g)
                 merged = candidate
-                if candidate.pieces[0].tokens >= min_tokens:
+                if candidate.body_tokens() >= min_tokens:
                     yield merged
                     run, merged = [], None
                 continue
