@@ -10,6 +10,7 @@ import pytest
 from citechunk.config import load_config
 from citechunk.conversion.registry import register
 from citechunk.runner import ingest
+from citechunk.runner.work import page_count
 from runner_backends import chaos_input
 
 pytestmark = pytest.mark.heavy
@@ -41,3 +42,29 @@ def test_hang_crash_abort_are_isolated(tmp_path: Path, sample_pdfs: Path) -> Non
     written = sorted(p.name for p in (tmp_path / "out" / "chunks").iterdir())
     assert len(written) == len(good)  # nothing, not even a temp file, for the failed ones
     assert not report.ok
+
+
+def test_the_timeout_scales_with_the_page_count(tmp_path: Path, sample_pdfs: Path) -> None:
+    """A file of N pages may take max(run.timeout, N x run.timeout_per_page) seconds."""
+    register("test-chaos", "runner_backends:ChaosBackend")
+    src = tmp_path / "in"
+    good = chaos_input(src, sample_pdfs, ("hang_me.pdf",))
+    pages = page_count(str(good[0]))
+    assert pages >= 2
+    cfg = load_config(
+        None,
+        {
+            "convert": {"backend": "test-chaos"},
+            "run": {"workers": 1, "timeout": 1, "timeout_per_page": 1.5},
+        },
+    )
+
+    report = ingest(
+        src,
+        tmp_path / "out",
+        cfg,
+    )
+
+    row = {f.source_file: f for f in report.files}["hang_me.pdf"]
+    assert row.status == "failed" and f"timed out after {pages * 1.5:g} s" in row.error
+    assert row.seconds >= pages * 1.5

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from citechunk.config import ExportOptions
+from citechunk.config import ExportOptions, RunOptions
 from citechunk.errors import ConfigError, LockedError
 from citechunk.runner import outputs
 from citechunk.runner.discover import discover
 from citechunk.runner.lock import LOCK_NAME, OutputLock
 from citechunk.runner.manifest import JOURNAL_NAME, MANIFEST_NAME, Entry, Manifest
+from citechunk.runner.work import file_timeout, page_count
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
 
@@ -167,3 +168,26 @@ def test_plan_decides_per_source(tmp_path: Path) -> None:
     assert len(plan(sources, m, "other-fp", "parquet", full=False).todo) == len(names)
     assert len(plan(sources, m, "fp", "jsonl", full=False).todo) == len(names)
     assert len(plan(sources, m, "fp", "parquet", full=True).todo) == len(names)
+
+
+def test_file_timeout_scales_with_pages_above_the_floor() -> None:
+    run = RunOptions(timeout=600.0, timeout_per_page=2.0)
+    assert file_timeout(0, run) == file_timeout(300, run) == 600.0
+    assert file_timeout(1500, run) == 3000.0
+
+
+def test_page_count_is_cheap_and_never_raises(tmp_path: Path, sample_pdfs: Path) -> None:
+    import pymupdf
+
+    pdf = sorted(sample_pdfs.glob("*.pdf"))[0]
+    with pymupdf.open(pdf) as doc:
+        assert page_count(str(pdf)) == doc.page_count > 0
+    bad = tmp_path / "bad.pdf"
+    bad.write_bytes(b"%PDF-1.7 not really")
+    assert page_count(str(bad)) == 0
+    assert page_count(str(tmp_path / "missing.pdf")) == 0
+    locked = tmp_path / "locked.pdf"
+    with pymupdf.open(pdf) as doc:
+        doc.save(locked, encryption=pymupdf.PDF_ENCRYPT_AES_256, owner_pw="o", user_pw="u")
+    assert page_count(str(locked)) == 0
+    assert page_count(str(locked), "u") > 0

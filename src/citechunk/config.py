@@ -62,7 +62,8 @@ class RunOptions:
     executor: Literal["local", "ray"] = "local"
     workers: int = 0  # 0 = number of CPU cores
     threads_per_worker: int = 1  # threads each worker's libraries may use (ONNX, OpenMP)
-    timeout: float = 600.0  # seconds per file
+    timeout: float = 600.0  # seconds per file, at least (`timeout_per_page` scales it up)
+    timeout_per_page: float = 2.0  # a file of N pages may take max(timeout, N x this) seconds
     full: bool = False
     ray_address: str = ""
     log_format: Literal["text", "json"] = "text"
@@ -172,6 +173,8 @@ def validate(config: Config, source: str) -> None:
         raise ConfigError(f"{source}: 'run.threads_per_worker' must be 1 or more")
     if config.run.timeout <= 0:
         raise ConfigError(f"{source}: 'run.timeout' must be positive")
+    if config.run.timeout_per_page <= 0:
+        raise ConfigError(f"{source}: 'run.timeout_per_page' must be positive")
     if not config.convert.ocr_languages or not all(
         x.replace("_", "").isalnum() for x in config.convert.ocr_languages
     ):

@@ -50,7 +50,7 @@ HELP: dict[str, str] = {
     "run.threads_per_worker": (
         "Threads each worker's libraries may use (default 1: N workers use N cores)."
     ),
-    "run.timeout": "Seconds per file.",
+    "run.timeout": "Seconds per file, at least (run.timeout_per_page scales it with pages).",
     "run.full": "Reprocess every file (--no-full: only changed ones).",
     "run.executor": "local processes, or Ray (pip install 'citechunk[ray]').",
     "run.ray_address": "Ray cluster to join (default: a private local Ray).",

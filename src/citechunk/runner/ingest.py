@@ -43,7 +43,7 @@ from .plan import entry_for, plan
 from .pool import LocalExecutor, default_workers
 from .report import RunReport, utc_now, worker_stats, write_report
 from .staged import staged_ingest
-from .work import FileResult, Job, planned_outputs
+from .work import FileResult, Job, file_timeout, page_count, planned_outputs
 
 log = logging.getLogger(__name__)
 
@@ -74,14 +74,12 @@ def _executor(config: Config, workers: int, origins: Mapping[str, str]) -> Execu
     run = config.run
     setup = WorkerSetup.current(config.convert.backend, run.log_format, run.threads_per_worker)
     if config.run.executor == "local":
-        return LocalExecutor(workers, config.run.timeout, setup)
+        return LocalExecutor(workers, setup)
     if config.run.executor == "ray":  # hook owned by ray_executor.py
         from .ray_executor import RayExecutor
 
         ray_workers = min(config.run.workers, workers) if config.run.workers else 0
-        return RayExecutor(
-            ray_workers, config.run.timeout, setup, config.run.ray_address, dict(origins)
-        )
+        return RayExecutor(ray_workers, setup, config.run.ray_address, dict(origins))
     raise ConfigError(
         f"run.executor {config.run.executor!r} is not available in this build (use 'local')"
     )
@@ -100,6 +98,7 @@ def _job(
         fingerprint=fp,
         metadata=tuple(sorted(meta.items())),
         size=s.size,
+        timeout=file_timeout(page_count(s.path, config.convert.password), config.run),
     )
 
 

@@ -209,11 +209,12 @@ class Worker:
             raise WorkerError("<worker>", cause)
         self.ready = True
 
-    def submit(self, job: Job, timeout: float) -> None:
+    def submit(self, job: Job) -> None:
+        """Send `job`; it must answer within `job.timeout` seconds."""
         self.conn.send(job)
         self.job = job
         self.started = time.monotonic()
-        self.deadline = self.started + timeout
+        self.deadline = self.started + job.timeout
 
     def collect(self) -> FileResult:
         """The result of the current job after `conn` became readable (or the process died)."""
@@ -227,11 +228,11 @@ class Worker:
         self.jobs_done += 1
         return result
 
-    def expire(self, timeout: float) -> FileResult:
+    def expire(self) -> FileResult:
         """Kill the process of a job past its deadline; the job's failed result."""
         job = self._take_job()
         self.kill()
-        return self._failure(job, f"timed out after {timeout:g} s; worker process killed")
+        return self._failure(job, f"timed out after {job.timeout:g} s; worker process killed")
 
     def _take_job(self) -> Job:
         if self.job is None:

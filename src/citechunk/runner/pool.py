@@ -33,11 +33,10 @@ def default_workers() -> int:
 
 
 class LocalExecutor:
-    """Runs jobs in `workers` spawned processes with a per-file `timeout` in seconds."""
+    """Runs jobs in `workers` spawned processes, each job within its own `Job.timeout`."""
 
-    def __init__(self, workers: int, timeout: float, setup: WorkerSetup) -> None:
+    def __init__(self, workers: int, setup: WorkerSetup) -> None:
         self.workers = max(1, workers)
-        self.timeout = timeout
         self.setup = setup
 
     def run(
@@ -71,7 +70,7 @@ class LocalExecutor:
                 if on_start is not None:
                     on_start(job)
                 try:
-                    w.submit(job, self.timeout)
+                    w.submit(job)
                 except OSError:  # the idle worker died (e.g. OOM killer): requeue, replace it
                     queue.appendleft(job)
                     w.kill()
@@ -94,4 +93,4 @@ class LocalExecutor:
             elif answered:
                 yield w.collect()
             elif now >= w.deadline:
-                yield w.expire(self.timeout)
+                yield w.expire()

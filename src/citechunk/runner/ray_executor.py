@@ -219,7 +219,6 @@ class FileMapper:
     def __init__(
         self,
         setup: WorkerSetup,
-        timeout: float,
         sys_path: Sequence[str] = (),
         scratch: str = "",
         omp_threads: str | None = None,
@@ -234,7 +233,6 @@ class FileMapper:
         else:
             os.environ["OMP_NUM_THREADS"] = omp_threads
         self.setup = setup
-        self.timeout = timeout
         self.worker: Worker | None = None
         self.scratch = scratch if scratch and os.path.isdir(scratch) else None
 
@@ -284,9 +282,9 @@ class FileMapper:
         except WorkerError as exc:
             self.worker = None
             return _failed(job, exc)
-        w.submit(job, self.timeout)
-        ready = wait([w.conn, w.process.sentinel], self.timeout)
-        return w.collect() if ready else w.expire(self.timeout)
+        w.submit(job)
+        ready = wait([w.conn, w.process.sentinel], job.timeout)
+        return w.collect() if ready else w.expire()
 
     def __del__(self) -> None:
         if self.worker is not None:
@@ -321,13 +319,11 @@ class RayExecutor:
     def __init__(
         self,
         workers: int,
-        timeout: float,
         setup: WorkerSetup,
         address: str = "",
         origins: dict[str, str] | None = None,
     ) -> None:
         self.workers = workers
-        self.timeout = timeout
         self.setup = setup
         self.address = address
         self.origins = origins or {}
@@ -403,7 +399,6 @@ class RayExecutor:
                 ),
                 fn_constructor_args=(
                     self.setup,
-                    self.timeout,
                     sys_path,
                     scratch,
                     os.environ.get("OMP_NUM_THREADS"),

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..chunking import chunk_markdown
-from ..config import ChunkOptions, ConvertOptions
+from ..config import ChunkOptions, ConvertOptions, RunOptions
 from ..conversion import convert, save
 from ..errors import ConversionError
 from ..export import Format, chunks_relpath, make_records, markdown_relpath, sourcemap, write_chunks
@@ -47,6 +47,7 @@ class Job:
     fingerprint: str  # config fingerprint (enters every chunk_id)
     metadata: tuple[tuple[str, str], ...]  # Parquet key-value metadata (run configuration)
     size: int = 0  # bytes at discovery, used to schedule large files first
+    timeout: float = 600.0  # seconds this file may take (`file_timeout`)
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,26 @@ class FileResult:
     ocr_seconds: float = 0.0
     word_coverage: float | None = None  # provenance ``word_coverage`` of the Markdown
     stages: tuple[tuple[str, float], ...] = ()  # seconds per stage (`timing.STAGES`)
+
+
+def page_count(path: str, password: str = "") -> int:
+    """The PDF's page count, read cheaply (no page is parsed); 0 when it cannot be opened
+    (the job itself then reports why)."""
+    import pymupdf
+
+    try:
+        with pymupdf.open(path) as pdf:
+            if pdf.needs_pass and not pdf.authenticate(password):
+                return 0
+            return int(pdf.page_count)
+    except Exception:  # noqa: BLE001 -- any unreadable file: the job's own error says why
+        return 0
+
+
+def file_timeout(pages: int, run: RunOptions) -> float:
+    """Seconds a file of `pages` pages may take: `run.timeout_per_page` per page, never less
+    than `run.timeout` (so a long document is not failed for being long, a stuck one still is)."""
+    return max(run.timeout, pages * run.timeout_per_page)
 
 
 def planned_outputs(source_file: str, fmt: Format) -> tuple[str, ...]:
