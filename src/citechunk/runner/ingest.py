@@ -88,17 +88,18 @@ def _executor(config: Config, workers: int, origins: Mapping[str, str]) -> Execu
 def _job(
     s: Source, out: Path, config: Config, fp: str, meta: dict[str, str], passwords: Passwords
 ) -> Job:
+    password = passwords.for_file(s.rel)
     return Job(
         source=s.path,
         source_file=s.rel,
         out=str(out),
-        convert=dataclasses.replace(config.convert, password=passwords.for_file(s.rel)),
+        convert=dataclasses.replace(config.convert, password=password),
         chunk=config.chunk,
         fmt=config.export.format,
         fingerprint=fp,
         metadata=tuple(sorted(meta.items())),
         size=s.size,
-        timeout=file_timeout(page_count(s.path, config.convert.password), config.run),
+        timeout=file_timeout(page_count(s.path, password), config.run),
     )
 
 
