@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 # torch must come from the CPU wheel before anything that needs it (docling, sentence-transformers)
 TORCH  := torch==2.13.0
-EXTRAS := docling,ray,eval,hf,ocr,dev
+EXTRAS := docling,ray,eval,hf,ocr,lancedb,chroma,dev
 
 .PHONY: demo test test-fast lint bench clean samples golden
 

@@ -65,3 +65,13 @@ class LockedError(CitechunkError):
     """Another run holds the output folder's lock."""
 
     exit_code = 2
+
+
+class StoreError(CitechunkError):
+    """A vector store could not be opened, read or written; the message has the store's own."""
+
+
+class ModelMismatchError(StoreError):
+    """The store records another embedding model (or dimension) than the one asked for."""
+
+    exit_code = 2

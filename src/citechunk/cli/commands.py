@@ -141,3 +141,4 @@ from . import eval as _eval  # noqa: E402,F401
 from . import ingest as _ingest  # noqa: E402,F401
 from . import inspect as _inspect  # noqa: E402,F401
 from . import review as _review  # noqa: E402,F401
+from . import sync as _sync  # noqa: E402,F401

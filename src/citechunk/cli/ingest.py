@@ -26,11 +26,14 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from ..export.ids import doc_id
 from ..runner import RunReport, ingest
 from ..runner.work import FileResult
+from ..stores import sync
 from . import State, main, pass_state
 from .console import StdoutConsole, closed_pipe_ok
 from .options import Overrides, config_flags
+from .sync import show_report, sync_options
 
 log = logging.getLogger("citechunk.runner")
 
@@ -170,9 +173,24 @@ def _summary(report: RunReport, console: Console) -> None:
     "export.exclude",
     "chunk.max_tokens",
 )
+@click.option(
+    "--sync", "sync_to", default=None, metavar="URI", help="Then sync OUT into this store."
+)
+@sync_options
 @pass_state
-def ingest_cmd(state: State, input_path: str, out: str, overrides: Overrides) -> None:
-    """Convert, chunk and export every PDF under INPUT into OUT, incrementally."""
+def ingest_cmd(
+    state: State,
+    input_path: str,
+    out: str,
+    overrides: Overrides,
+    sync_to: str | None,
+    table: str,
+    embed: str,
+    batch: int,
+    rebuild: bool,
+) -> None:
+    """Convert, chunk and export every PDF under INPUT into OUT, incrementally (then, with
+    --sync, make a vector store hold exactly OUT's chunks; failed files keep their rows)."""
     cfg = state.config(overrides)
     err = Console(stderr=True)
     if err.is_terminal:
@@ -189,5 +207,14 @@ def ingest_cmd(state: State, input_path: str, out: str, overrides: Overrides) ->
             log.setLevel(level)
     with closed_pipe_ok():  # `| head` keeps the run's own exit status
         _summary(report, StdoutConsole(file=sys.stdout, highlight=False))
-    if not report.ok:
-        raise click.exceptions.Exit(1)
+    code = 0 if report.ok else 1
+    if sync_to:
+        keep = [doc_id(r.source_file) for r in report.failures]
+        synced = sync(
+            report.out, sync_to, table=table, embed=embed, batch=batch, rebuild=rebuild, keep=keep
+        )
+        with closed_pipe_ok():
+            show_report(synced)
+        code = max(code, synced.exit_code)
+    if code:
+        raise click.exceptions.Exit(code)
