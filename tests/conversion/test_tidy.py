@@ -31,6 +31,7 @@ def test_clean_heading_line(line: str, clean: str) -> None:
 def test_tidy_page_fixes_retrieval_noise() -> None:
     page = (
         "cancer<sup>1</sup> , women.<sup>2,3</sup> 10<sup>2</sup> m Herceptin<sup>®</sup>\r\n"
+        "an I<sup>2</sup>C bus, cited<sup>3</sup>.\n"
         "a superﬁcial ﬂow, eﬀort; "
         "by L<sup>A</sup> TEX, BibTEX, L<sup>A</sup>TEX2e; AL<sup>A</sup> TEX and L<sup>A</sup> Tex\n"
         "|a<br>b|c|\n<!-- Start of picture text -->\nAxis<br>Value<br><!-- End of picture text -->\n"
@@ -42,6 +43,7 @@ def test_tidy_page_fixes_retrieval_noise() -> None:
     assert "- Which products?\n  - Testing first\n- ●\n- •bold•" in out
     assert "**`Document.save()`** now, see GAO-20-629." in out
     assert "cancer [1] , women. [2,3] 10^2 m Herceptin®" in out
+    assert "an I²C bus, cited [3]." in out
     assert "a superficial flow, effort; by LATEX, BibTEX, LATEX2e; ALA TEX and LA Tex\n" in out
     assert "|a b|c|" in out and "Axis\nValue" in out and "<br>" not in out
     assert "## I. INTRODUCTION\n" in out

@@ -28,6 +28,7 @@ from ..errors import ConfigError
 from .passcontext import Pages, PassContext
 from .repairs.captions import demote_table_titles
 from .repairs.contents import level_contents_headings
+from .repairs.glyphs import repair_glyphs
 from .repairs.lists import demote_list_heads
 from .repairs.numbering import repair_numbering
 from .repairs.outline import apply_outline
@@ -118,6 +119,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("contents", "structure", _pages_only(level_contents_headings)),
     Pass("run-in-labels", "structure", _pages_only(promote_run_in_labels)),
     Pass("restore-text", "structure", restore_dropped_lines, option="restore_text"),
+    Pass("glyphs", "structure", repair_glyphs),
 )
 PASS_NAMES = tuple(p.name for p in PASSES)
 

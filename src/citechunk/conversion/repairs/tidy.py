@@ -3,7 +3,7 @@
 `tidy_page` (contract): only ``\n`` line breaks, other control characters U+FFFD
 (`mdlines.normalize_text`); heading lines plain (``# **T**`` -> ``# T``, empty headings dropped,
 a continuation title such as "COSTS—Continued" a bold line); ``<sup>`` footnote marks glued to a
-word -> `` [N]``, other superscripts unwrapped, a raised capital inside a logo joined
+word -> `` [N]`` (raised digits inside a word stay in it: "I²C"), other superscripts unwrapped, a raised capital inside a logo joined
 ("L<sup>A</sup> TEX" -> "LATEX"); ``<br>`` in table rows -> space; ``<mark>``/``<u>`` tags
 dropped, text kept; a bullet glyph repeating the list marker dropped; picture-text blocks ->
 lines; small-caps doubling fixed; private-use glyphs dropped; ligature characters spelled out;
@@ -35,13 +35,15 @@ _SUP_RE = re.compile(r"([ \t]*)<sup>(.*?)</sup>")
 _LOGO_SUP_RE = re.compile(r"(?<![^\W\d_])([A-Z])<sup>([A-Z])</sup>[ \t]?(?=[A-Z]{2})")
 # "INTRODUCTIONNTRODUCTION": small-caps words that layout engines emit twice, minus the capital.
 _SMALL_CAPS_DUP_RE = re.compile(r"\b([A-Z])([A-Z]{3,})\2\b")
+_SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _FOOTNOTE_MARK_RE = re.compile(r"^[\d,\-–*†‡§¶ ]+$")
 # "- ● item", "- _•_ item": the PDF's own bullet glyph kept after the Markdown list marker.
 _DOUBLE_BULLET_RE = re.compile(r"^([ \t]*[-*+] )(?:_?[●•◦▪■◆►‣∙]_?[ \t]+)+(?=\S)")
 
 
 def _fix_sup(line: str) -> str:
-    """``cancer<sup>1</sup>`` -> ``cancer [1]``; ``10<sup>2</sup>`` -> ``10^2``; else unwrapped.
+    """``cancer<sup>1</sup>`` -> ``cancer [1]``; ``10<sup>2</sup>`` -> ``10^2``; raised digits
+    inside a word stay in it as superscript digits (``I<sup>2</sup>C`` -> ``I²C``); else unwrapped.
 
     A footnote number glued to a word hides the word from keyword search ("cancer1"); marks
     and ordinals ("Herceptin<sup>®</sup>", "10<sup>th</sup>") read best unwrapped. A raised
@@ -53,10 +55,13 @@ def _fix_sup(line: str) -> str:
     def repl(m: re.Match[str]) -> str:
         space, inner = m.group(1), strip_inline_markup(m.group(2))
         before = line[m.start() - 1] if m.start() > 0 else " "
+        after = line[m.end()] if m.end() < len(line) else " "
         if not inner:
             return space
         if space or not _FOOTNOTE_MARK_RE.match(inner) or before.isspace():
             return space + inner
+        if before.isalpha() and after.isalnum() and inner.isdigit():
+            return inner.translate(_SUPERSCRIPTS)  # inside a word: part of it ("I²C")
         return f"^{inner}" if before.isdigit() else f" [{inner}]"
 
     return _SUP_RE.sub(repl, line)
