@@ -725,3 +725,35 @@ def test_period_and_header_row_rules() -> None:
     assert is_column_header_row("| | Fiscal Year | |")
     assert not is_column_header_row("||Target|Increasing|2020-10-01|2021-09-30|56,000|")
     assert not is_column_header_row("|Net sales|2022|2021|")
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_size_split_keeps_a_sentence_broken_over_lines_together(tokenizer: str) -> None:
+    """A paragraph whose lines break inside sentences (a page marker on a line of its own
+    between two of them) is cut where a line ends a sentence, never inside one."""
+    lines = []
+    for i in range(40):
+        lines += [f"Finding {i} of the review was that the", f"audit of item {i} came late."]
+    md = "<!-- page 1 -->\n\n# Audit\n\n" + "\n".join(lines[:41]) + "\n<!-- page 2 -->\n"
+    md += "\n".join(lines[41:]) + "\n"
+    chunks = run(md, tokenizer=tokenizer, max_tokens=80)
+    assert len(chunks) > 3
+    assert all(c.body.endswith("came late.") for c in chunks), [c.body[-30:] for c in chunks]
+    assert all(c.body.startswith("Finding") for c in chunks)
+    assert {c.last_page for c in chunks} == {1, 2}
+
+
+def test_continued_page_keeps_its_paragraph_whole() -> None:
+    md = render_pages(
+        [(1, "# Findings\n\nThe clone was evaluated with a"), (2, "validated assay.\n\nNext.")],
+        continued={2},
+    )
+    assert md == (
+        "<!-- page 1 -->\n\n# Findings\n\nThe clone was evaluated with a\n<!-- page 2 -->\n"
+        "validated assay.\n\nNext.\n"
+    )
+    (chunk,) = chunk_markdown(md, ChunkOptions(tokenizer="approx"))
+    assert chunk.body == "The clone was evaluated with a\nvalidated assay.\n\nNext."
+    assert (chunk.first_page, chunk.last_page) == (1, 2)
+    after_blank = render_pages([(1, "a"), (2, ""), (3, "b")], continued={3})
+    assert after_blank == render_pages([(1, "a"), (2, ""), (3, "b")])  # nothing to go on from

@@ -10,7 +10,7 @@ around the marker.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 MARKER_RE = re.compile(r"^[ \t]*<!-- page (\d+) -->[ \t\r]*$", re.MULTILINE)
@@ -23,19 +23,33 @@ def marker(page: int) -> str:
     return f"<!-- page {page} -->"
 
 
-def render_pages(pages: Iterable[tuple[int, str]]) -> str:
+def render_pages(
+    pages: Iterable[tuple[int, str]], continued: Collection[int] = frozenset()
+) -> str:
     """Join (page number, page Markdown) pairs into one document with a marker before each page.
 
     A page with no text still gets its marker. Each page's text is stripped of outer blank lines;
-    pages are separated by one blank line. The result ends with a single newline.
+    pages are separated by one blank line, except that a page in `continued` (its first
+    paragraph goes on with the previous page's last) follows the previous page's text with its
+    marker line alone between them, so the paragraph stays one. The result ends with a single
+    newline.
     """
-    parts: list[str] = []
+    out = ""
     for number, text in pages:
         body = text.strip("\n")
-        parts.append(
-            marker(number) + "\n\n" + body + "\n" if body.strip() else marker(number) + "\n"
-        )
-    return "\n".join(parts)
+        if not body.strip():
+            out += ("\n" if out else "") + marker(number) + "\n"
+        elif number in continued and out.endswith("\n") and not _ends_marker(out):
+            out += marker(number) + "\n" + body + "\n"
+        else:
+            out += ("\n" if out else "") + marker(number) + "\n\n" + body + "\n"
+    return out
+
+
+def _ends_marker(text: str) -> bool:
+    """The text's last line is a marker line (the previous page had no text)."""
+    last = text.rstrip("\n")
+    return MARKER_RE.fullmatch(last[last.rfind("\n") + 1 :]) is not None
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,9 @@
 
 Ladder (coarsest first): blocks at blank lines (a fenced code block is one block, blank lines
 inside it do not split; nor do the blank lines around a page marker that falls mid-sentence)
--> table rows / list items / lines -> sentence ends -> words -> a hard cut inside a word. A unit
-is only split further when it does not fit the budget, so a code block or a table that fits
-stays whole. Table pieces: the header row and separator are glued to the
+-> table rows / list items / lines (not inside a sentence) -> sentence ends -> words -> a hard
+cut inside a word. A unit is only split further when it does not fit the budget, so a code
+block or a table that fits stays whole. Table pieces: the header row and separator are glued to the
 first data row, and every later row carries a header to repeat when a piece starts on it: the
 table's caption (`table_caption`: up to two one-line paragraphs just before the table, such as a
 title, "The following table shows ...:" or a unit line "(In millions)"), its header row and
@@ -36,6 +36,7 @@ _BLANK_LINES = re.compile(r"\n(?:[ \t\r]*\n)+")
 _LINE = re.compile(r"[^\n]+")
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+")
 WORD_RE = re.compile(r"\S+")
+_RUNS_ON_END = re.compile(r"[^\W_]|,")
 _BULLET = re.compile(r"[ \t]*(?:[-*+•▪●◦]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
 
 APPROX_CHARS_PER_TOKEN = 4
@@ -288,7 +289,7 @@ class Splitter:
         elif kind == "sentence":
             self._children(self._spans(WORD_RE, s, e), "word", budget, out)
         elif _NEXT_KIND[kind] == "line":
-            self._children(self._lines(s, e), "line", budget, out)
+            self._children(self._line_spans(s, e, kind), "line", budget, out)
         else:
             self._children(self._sentences(s, e), "sentence", budget, out)
 
@@ -337,7 +338,7 @@ class Splitter:
             elif kind == "sentence":
                 spans, child = self._spans(WORD_RE, s, e), "word"
             elif _NEXT_KIND[kind] == "line":
-                spans, child = self._lines(s, e), "line"
+                spans, child = self._line_spans(s, e, kind), "line"
             else:
                 spans, child = self._sentences(s, e), "sentence"
             self._greedy_spans(spans, child, limit, out, "")
@@ -445,6 +446,20 @@ class Splitter:
         for m in _LINE.finditer(self.md, s, e):
             span = self.pages.trim(m.start(), m.end())
             if span:
+                out.append(span)
+        return out
+
+    def _line_spans(self, s: int, e: int, kind: str) -> list[tuple[int, int]]:
+        """`_lines`, but outside code a line that ends inside a sentence (on a letter, digit or
+        comma) and whose next line starts lower-case is one span with it: a line break, like a
+        page marker between two lines, is no place to cut a sentence."""
+        if kind == "code":
+            return self._lines(s, e)
+        md, out = self.md, []
+        for span in self._lines(s, e):
+            if out and _RUNS_ON_END.match(md, out[-1][1] - 1) and md[span[0]].islower():
+                out[-1] = (out[-1][0], span[1])
+            else:
                 out.append(span)
         return out
 

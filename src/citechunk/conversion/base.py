@@ -245,7 +245,8 @@ def finish(
         word_coverage=None if layer is None else _word_coverage(pages, layer, facts.running),
         restored_lines=tuple(sorted(ctx.restored.items())),
     )
-    return ConvertedDocument(render_pages(pages), provenance, recognised.seconds)
+    markdown = render_pages(pages, continued=ctx.continued)
+    return ConvertedDocument(markdown, provenance, recognised.seconds)
 
 
 def _word_coverage(

@@ -36,3 +36,6 @@ class PassContext:
     running: frozenset[str] = frozenset()
     #: Lines restored from the text layer, per page number (`restore.restore_dropped_lines`).
     restored: dict[int, int] = field(default_factory=dict)
+    #: Pages whose first paragraph goes on with the previous page's last
+    #: (`sentences.join_broken_sentences`; `markers.render_pages` keeps them one paragraph).
+    continued: set[int] = field(default_factory=set)

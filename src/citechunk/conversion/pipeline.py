@@ -35,6 +35,7 @@ from .repairs.outline import apply_outline
 from .repairs.pagebreaks import join_page_hyphens, join_page_tables
 from .repairs.restore import restore_dropped_lines
 from .repairs.runin import demote_label_headings, promote_run_in_labels
+from .repairs.sentences import join_broken_sentences
 from .repairs.running import strip_running_lines
 from .repairs.running_titles import demote_running_titles
 from .repairs.siblings import level_numbered_siblings
@@ -120,6 +121,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("run-in-labels", "structure", _pages_only(promote_run_in_labels)),
     Pass("restore-text", "structure", restore_dropped_lines, option="restore_text"),
     Pass("glyphs", "structure", repair_glyphs),
+    Pass("broken-sentences", "structure", join_broken_sentences),
 )
 PASS_NAMES = tuple(p.name for p in PASSES)
 
