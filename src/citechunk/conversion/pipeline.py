@@ -29,6 +29,7 @@ from .passcontext import Pages, PassContext
 from .repairs.captions import demote_table_titles
 from .repairs.contents import level_contents_headings
 from .repairs.glyphs import repair_glyphs
+from .repairs.leadins import promote_numbered_leadins
 from .repairs.lists import demote_list_heads
 from .repairs.numbering import repair_numbering
 from .repairs.outline import apply_outline
@@ -108,6 +109,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("table-titles", "structure", _pages_only(demote_table_titles)),
     Pass("label-headings", "structure", _pages_only(demote_label_headings)),
     Pass("list-heads", "structure", _pages_only(demote_list_heads)),
+    Pass("numbered-leadins", "structure", _pages_only(promote_numbered_leadins)),
     Pass("numbered-siblings", "structure", _pages_only(level_numbered_siblings)),
     Pass("outline", "structure", apply_outline, option="outline_repair", outline="present"),
     Pass(

@@ -1,0 +1,178 @@
+"""Numbered lead-ins: a clause heading set in bold at the start of its first paragraph.
+
+Contracts, terms and policies number their clauses ("**7. App Stores.** You may ...") and set
+the number and title in bold inside the paragraph, so layout models read body text and the
+clause lands in the previous clause's section. `promote_numbered_leadins(pages)` turns such a
+lead-in into a heading line (its title without the closing period or colon), a blank line, and
+the rest of the paragraph.
+
+A lead-in is a paragraph's first line opening with a bold span that holds a section number
+(`numbers.heading_number`: decimal "7.", "1.5", letter-led "A.2", labelled "Article 3") and a
+title of at most `MAX_TITLE_WORDS` words; a bold number alone ("**1.** Preheat ...") is a list
+step, not a clause. A bold line with nothing after it is a lead-in too unless it ends with a
+number (a contents entry with its page). Its number must follow the previous heading or
+lead-in of its pattern (the next number: "7" after "6", "1.5" after "1.4", "1" or "A" to open a
+pattern or a new parent), and its title must not repeat an existing heading's (a running title
+or a contents entry) nor another lead-in's. It is promoted only in a document numbered that way:
+
+* when a heading of the same pattern (`HeadingNumber.key`) exists, the lead-in takes the level
+  most such headings have;
+* else, when an open heading's number is a prefix of its own ("1" over "1.5"), one below it;
+* else, when `MIN_RUN` or more lead-ins share the pattern, one below the heading before the
+  first of them.
+
+List items, table rows, headings and lines inside code fences are never lead-ins.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from ..mdlines import HEADING_RE, iter_unfenced, make_heading, strip_inline_markup
+from ..numbers import HeadingNumber, heading_number
+
+log = logging.getLogger(__name__)
+
+MAX_TITLE_WORDS = 12
+MIN_RUN = 3
+_LEADIN_RE = re.compile(r"^\*\*(?P<title>[^*]{2,120}?)\*\*[ \t]*(?P<rest>.*)$")
+
+
+def _leadin(line: str) -> tuple[str, HeadingNumber, str] | None:
+    """(title, number, rest of the line) of a numbered lead-in line, else None."""
+    m = _LEADIN_RE.match(line)
+    if not m:
+        return None
+    title = strip_inline_markup(m.group("title")).rstrip(" .:")
+    number = heading_number(title)
+    if number is None or not 2 <= len(title.split()) <= MAX_TITLE_WORDS + 1:
+        return None
+    rest = m.group("rest")
+    if not rest.strip() and title[-1].isdigit():
+        return None
+    return title, number, rest
+
+
+def _value(part: str) -> tuple[int, str] | None:
+    """A number part as (value, suffix): "7" -> (7, ""), "1A" -> (1, "A"), "B" -> (2, "")."""
+    m = re.fullmatch(r"(\d+)([A-Z]?)", part)
+    if m:
+        return int(m.group(1)), m.group(2)
+    return (ord(part) - ord("A") + 1, "") if len(part) == 1 and part.isalpha() else None
+
+
+def follows(prev: HeadingNumber | None, number: HeadingNumber) -> bool:
+    """`number` comes next after `prev` (the last number of its pattern so far, if any)."""
+    last = _value(number.parts[-1])
+    if last is None:
+        return False
+    opens = last == (1, "")
+    if prev is None or prev.parts[:-1] != number.parts[:-1]:
+        return opens
+    before = _value(prev.parts[-1])
+    if before is None:
+        return opens
+    return last[0] == before[0] + 1 or (last[0] == before[0] and last[1] > before[1])
+
+
+def _candidates(pages: Sequence[tuple[int, str]]) -> tuple[Counter[tuple[str, int]], Counter[str]]:
+    """How many lead-ins each numbering pattern has, and how often each lead-in title occurs."""
+    keys: Counter[tuple[str, int]] = Counter()
+    titles: Counter[str] = Counter()
+    for _, text in pages:
+        lines = text.split("\n")
+        for i, inside in iter_unfenced(lines):
+            if not inside and (i == 0 or not lines[i - 1].strip()):
+                lead = _leadin(lines[i])
+                if lead:
+                    keys[lead[1].key] += 1
+                    titles[_title_key(lead[0])] += 1
+    return keys, titles
+
+
+def _title_key(title: str) -> str:
+    """Letters and digits of a title, case-folded: "1.3. STETIGKEIT" is "1 3 stetigkeit"."""
+    return " ".join(re.findall(r"[^\W_]+", strip_inline_markup(title).casefold()))
+
+
+def _headings(pages: Sequence[tuple[int, str]]) -> tuple[dict[tuple[str, int], int], set[str]]:
+    """The level most headings of each numbering pattern have, and every heading's title."""
+    levels: dict[tuple[str, int], Counter[int]] = {}
+    titles = set()
+    for _, text in pages:
+        lines = text.split("\n")
+        for i, inside in iter_unfenced(lines):
+            m = None if inside else HEADING_RE.match(lines[i])
+            if not m:
+                continue
+            titles.add(_title_key(m.group(2)))
+            number = heading_number(m.group(2))
+            if number:
+                levels.setdefault(number.key, Counter())[len(m.group(1))] += 1
+    return {key: c.most_common(1)[0][0] for key, c in levels.items()}, titles
+
+
+class _Promoter:
+    """Walks the document, keeping the open headings, and decides each lead-in's level."""
+
+    def __init__(self, pages: Sequence[tuple[int, str]]) -> None:
+        self.levels, self.titles = _headings(pages)
+        keys, titles = _candidates(pages)
+        self.runs = {k for k, n in keys.items() if n >= MIN_RUN}
+        self.titles |= {t for t, n in titles.items() if n > 1}  # repeated: a running title
+        self.run_levels: dict[tuple[str, int], int] = {}
+        self.open: list[tuple[int, HeadingNumber | None]] = []  # (level, number) stack
+        self.last: dict[tuple[str, int], HeadingNumber] = {}  # last number of each pattern
+        self.promoted = 0
+
+    def see_heading(self, level: int, title: str) -> None:
+        self.open = [h for h in self.open if h[0] < level]
+        number = heading_number(title)
+        self.open.append((level, number))
+        if number:
+            self.last[number.key] = number
+
+    def level_for(self, title: str, number: HeadingNumber) -> int | None:
+        if _title_key(title) in self.titles or not follows(self.last.get(number.key), number):
+            return None
+        if number.key in self.levels:
+            return self.levels[number.key]
+        for level, parent in reversed(self.open):
+            if parent is not None and parent.is_parent_of(number):
+                return min(6, level + 1)
+        if number.key in self.runs:
+            before = self.open[-1][0] if self.open else 0
+            return self.run_levels.setdefault(number.key, min(6, before + 1))
+        return None
+
+    def page(self, text: str) -> str:
+        lines = text.split("\n")
+        new: list[str] = []
+        for i, inside in iter_unfenced(lines):
+            line = lines[i]
+            heading = None if inside else HEADING_RE.match(line)
+            if heading:
+                self.see_heading(len(heading.group(1)), heading.group(2))
+            lead = None if inside or heading or (i and lines[i - 1].strip()) else _leadin(line)
+            level = self.level_for(lead[0], lead[1]) if lead else None
+            if lead and level:
+                title, _, rest = lead
+                new += [make_heading(level, title), *(["", rest] if rest.strip() else [])]
+                self.see_heading(level, title)
+                self.promoted += 1
+            else:
+                new.append(line)
+        return "\n".join(new)
+
+
+def promote_numbered_leadins(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A paragraph opening with a bold numbered clause title, in a document numbered that way,
+    becomes a heading at its number's level (module docstring)."""
+    promoter = _Promoter(pages)
+    out = [(n, promoter.page(text)) for n, text in pages]
+    if promoter.promoted:
+        log.debug("numbered lead-ins promoted to headings: %d", promoter.promoted)
+    return out
