@@ -31,6 +31,7 @@ from .repairs.contents import level_contents_headings
 from .repairs.glyphs import repair_glyphs
 from .repairs.leadins import promote_numbered_leadins
 from .repairs.lists import demote_list_heads
+from .repairs.listwraps import join_list_wraps
 from .repairs.numbering import repair_numbering
 from .repairs.outline import apply_outline
 from .repairs.pagebreaks import join_page_hyphens, join_page_tables
@@ -123,6 +124,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("run-in-labels", "structure", _pages_only(promote_run_in_labels)),
     Pass("restore-text", "structure", restore_dropped_lines, option="restore_text"),
     Pass("glyphs", "structure", repair_glyphs),
+    Pass("list-wraps", "structure", _pages_only(join_list_wraps)),
     Pass("broken-sentences", "structure", join_broken_sentences),
 )
 PASS_NAMES = tuple(p.name for p in PASSES)
