@@ -11,7 +11,8 @@ def test_wrapped_lines_rejoin_their_item() -> None:
         "- Revising the existing flight manual to\n"
         "- incorporate new and revised procedures for\n\n"
         "- erroneous angle of attack.\n"
-        "- Performing a sensor test.\n"
+        "- Performing an operational readiness\n"
+        "- flight, by doing the test.\n"
         "  - Checking the wiring and\n"
         "  - then the connectors."
     )
@@ -19,7 +20,7 @@ def test_wrapped_lines_rejoin_their_item() -> None:
         "The proposed AD would require:\n\n"
         "- Revising the existing flight manual to incorporate new and revised procedures for "
         "erroneous angle of attack.\n"
-        "- Performing a sensor test.\n"
+        "- Performing an operational readiness flight, by doing the test.\n"
         "  - Checking the wiring and then the connectors."
     )
 

@@ -5,7 +5,7 @@ Extractors that see each printed line of a bulleted item as a new item write
 first one's next line. A bullet item is such a continuation when it has the same marker and
 indentation as the item before it (at most one blank line between), that item's text ends
 inside a sentence (on a letter, a digit or a comma) and has at least `MIN_WORDS` words, and its
-own text opens with a lower-case word followed by a space (a plain word: "name: Type" or
+own text opens with a lower-case word followed by a space or a comma (a plain word: "name: Type" or
 "camelCase" entries of a schema listing are items of their own). It is appended to that item
 with a space. Lines inside code fences are left alone.
 """
@@ -20,7 +20,7 @@ from ..mdlines import iter_unfenced
 MIN_WORDS = 3
 _BULLET_RE = re.compile(r"^([ \t]*)([-*+])[ \t]+(\S.*)$")
 _OPEN_END_RE = re.compile(r"[^\W_],?$")
-_PLAIN_START_RE = re.compile(r"^[a-z]+[ \t]")
+_PLAIN_START_RE = re.compile(r"^[a-z]+,?[ \t]")
 
 
 def _continues(prev: re.Match[str], item: re.Match[str]) -> bool:
