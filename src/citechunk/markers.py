@@ -23,9 +23,7 @@ def marker(page: int) -> str:
     return f"<!-- page {page} -->"
 
 
-def render_pages(
-    pages: Iterable[tuple[int, str]], continued: Collection[int] = frozenset()
-) -> str:
+def render_pages(pages: Iterable[tuple[int, str]], continued: Collection[int] = frozenset()) -> str:
     """Join (page number, page Markdown) pairs into one document with a marker before each page.
 
     A page with no text still gets its marker. Each page's text is stripped of outer blank lines;

@@ -29,7 +29,12 @@ def test_leadins_in_a_document_numbered_that_way_become_headings() -> None:
 
 
 def test_subclauses_go_below_the_heading_whose_number_prefixes_theirs() -> None:
-    pages = [(1, "# Version 3.2\n\n## 1. Scope\n\n**1.1 Purpose.** This covers.\n\n**1.2 Terms:** These.")]
+    pages = [
+        (
+            1,
+            "# Version 3.2\n\n## 1. Scope\n\n**1.1 Purpose.** This covers.\n\n**1.2 Terms:** These.",
+        )
+    ]
     (out,) = promote_numbered_leadins(pages)
     assert "### 1.1 Purpose\n\nThis covers.\n\n### 1.2 Terms\n\nThese." in out[1]
 

@@ -455,7 +455,8 @@ class Splitter:
         page marker between two lines, is no place to cut a sentence."""
         if kind == "code":
             return self._lines(s, e)
-        md, out = self.md, []
+        md = self.md
+        out: list[tuple[int, int]] = []
         for span in self._lines(s, e):
             if out and _RUNS_ON_END.match(md, out[-1][1] - 1) and md[span[0]].islower():
                 out[-1] = (out[-1][0], span[1])

@@ -37,9 +37,9 @@ from .repairs.outline import apply_outline
 from .repairs.pagebreaks import join_page_hyphens, join_page_tables
 from .repairs.restore import restore_dropped_lines
 from .repairs.runin import demote_label_headings, promote_run_in_labels
-from .repairs.sentences import join_broken_sentences
 from .repairs.running import strip_running_lines
 from .repairs.running_titles import demote_running_titles
+from .repairs.sentences import join_broken_sentences
 from .repairs.siblings import level_numbered_siblings
 from .repairs.tidy import tidy_page
 

@@ -60,7 +60,7 @@ def join_broken_sentences(pages: Pages, ctx: PassContext) -> Pages:
     paragraph goes on with the previous page's last are recorded as continued (module
     docstring)."""
     joined = [(n, _join_in_page(text)) for n, text in pages]
-    for (_, prev), (n, text) in zip(joined, joined[1:]):
+    for (_, prev), (n, text) in zip(joined, joined[1:], strict=False):
         if prev.strip() and text.strip() and runs_on(prev, text):
             ctx.continued.add(n)
     return joined
