@@ -18,10 +18,10 @@ import pytest
 from citechunk.chunking import chunk_markdown
 from citechunk.conversion import convert
 from citechunk.conversion.mdlines import HEADING_RE
+from citechunk.conversion.numbers import decimal_parts
 from citechunk.conversion.outline import from_toc
 from citechunk.conversion.repairs.captions import demote_table_titles
 from citechunk.conversion.repairs.contents import is_list_title
-from citechunk.conversion.repairs.numbering import section_number
 from citechunk.evaluation.headings import Fidelity, heading_fidelity
 from citechunk.markers import iter_markers, strip_markers
 
@@ -148,7 +148,7 @@ def test_numbered_headings_nest_by_their_numbers(corpus: dict[str, tuple[Path, A
             fenced ^= line.startswith("```")
             m = None if fenced else re.match(r"(#{1,6}) (.*)$", line)
             if m:
-                heads.append((len(m.group(1)), section_number(m.group(2))))
+                heads.append((len(m.group(1)), decimal_parts(m.group(2))))
         numbered = [i for i, (_, n) in enumerate(heads) if n]
         if len(numbered) < 3 or len({heads[i][1][0] for i in numbered}) < 2:  # type: ignore[index]
             continue
@@ -228,7 +228,7 @@ def test_numbered_headings_come_in_number_order(corpus: dict[str, tuple[Path, An
         numbers = []
         for line in doc.markdown.split("\n"):
             m = HEADING_RE.match(line)
-            number = section_number(m.group(2)) if m else None
+            number = decimal_parts(m.group(2)) if m else None
             if number:
                 numbers.append((number, m.group(2) if m else ""))
         for before, after in zip(numbers, numbers[1:], strict=False):

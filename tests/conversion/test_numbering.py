@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from citechunk.conversion.repairs.numbering import repair_numbering, section_number
+from citechunk.conversion.numbers import decimal_parts, unnumbered_level
+from citechunk.conversion.repairs.numbering import repair_numbering
 
 
 def levels(pages: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -18,13 +19,13 @@ def levels(pages: list[tuple[int, str]]) -> list[tuple[int, str]]:
     ]
 
 
-def test_section_number() -> None:
-    assert section_number("2.1. Main Components") == (2, 1)
-    assert section_number("3.1.4 Hydrographic") == (3, 1, 4)
-    assert section_number("1 Introduction") == (1,)
-    assert section_number("2023 Annual Report") is None  # a year, not a section
-    assert section_number("Train: all (59k)") is None
-    assert section_number("5 %") is None
+def test_decimal_parts() -> None:
+    assert decimal_parts("2.1. Main Components") == (2, 1)
+    assert decimal_parts("3.1.4 Hydrographic") == (3, 1, 4)
+    assert decimal_parts("1 Introduction") == (1,)
+    assert decimal_parts("2023 Annual Report") is None  # a year, not a section
+    assert decimal_parts("Train: all (59k)") is None
+    assert decimal_parts("5 %") is None
 
 
 def test_levels_follow_numbers_and_labels_nest_inside_sections() -> None:
@@ -125,3 +126,15 @@ def test_chapter_label_joins_are_logged_only_when_kept(caplog: pytest.LogCapture
     kept = [(1, "## 1\n\n## Introduction\n\ntext\n\n## 2 Scope\n\nmore\n\n## 3 End\n\nx")]
     assert levels(repair_numbering(kept))[0] == (2, "1 Introduction")
     assert "1 chapter label(s) joined" in caplog.text
+
+
+def test_decimal_parts_is_the_decimal_scheme_of_heading_number() -> None:
+    assert decimal_parts("**2.1** Data") == (2, 1)  # markup ignored, as every number reader does
+    assert decimal_parts("A.1 Licence") is None  # letter-led: another scheme
+    assert decimal_parts("Note 5 Leases") is None  # labelled: another scheme
+
+
+def test_unnumbered_level_nests_inside_the_numbered_section() -> None:
+    assert unnumbered_level(2, 2) == 3  # as deep as its section: one below it
+    assert unnumbered_level(1, 2) == 3  # shallower: one below it too
+    assert unnumbered_level(4, 2) == 4  # already deeper: kept

@@ -96,3 +96,20 @@ def heading_number(title: str) -> HeadingNumber | None:
 
 def _rest(rest: str) -> tuple[str, ...]:
     return tuple(p for p in rest.split(".") if p)
+
+
+def decimal_parts(title: str) -> tuple[int, ...] | None:
+    """(2, 1) for "2.1 Main Components" or "2.1. Main Components": the parts of a decimal
+    number the title (markup ignored) opens with; None for any other scheme or none."""
+    number = heading_number(title)
+    if number is None or number.scheme != "decimal":
+        return None
+    return tuple(int(p) for p in number.parts)
+
+
+def unnumbered_level(level: int, section_level: int) -> int:
+    """The level of an unnumbered heading that sits inside a document's numbering (between its
+    first and last numbered heading) in a numbered section at `section_level`: one below that
+    section when it is not already deeper, so it can neither end the section nor become the
+    parent of the numbered sections after it."""
+    return section_level + 1 if level <= section_level else level

@@ -4,8 +4,8 @@
 them with heading levels made consistent with the document's own decimal section numbers:
 
 * A document is numbered when at least `MIN_NUMBERED` heading lines start with a section number
-  ("2 ", "2.1 ", "3.1.4. "; at most 4 parts, each at most 2 digits, then a letter), using at
-  least two different top-level numbers. Otherwise nothing changes.
+  (`numbers.decimal_parts`: "2 ", "2.1 ", "3.1.4. ", each part at most 2 digits, then a
+  letter), using at least two different top-level numbers. Otherwise nothing changes.
 * Numbered headings nest by number, whatever font sizes said: a heading goes one level below
   the nearest open numbered heading whose number is a prefix of its own ("3.1.2" under "3.1",
   "3.1.3.1" under "3.1.3"), or at base level when there is none. So with all numbers present
@@ -46,18 +46,12 @@ from ..mdlines import (
     split_pages,
     strip_inline_markup,
 )
+from ..numbers import decimal_parts, unnumbered_level
 
 log = logging.getLogger(__name__)
 
 MIN_NUMBERED = 3
 _BOLD_LINE_RE = re.compile(r"^\*\*([^*]{1,120}?)\*\*[ \t]*$")
-_NUMBER_RE = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(?=[^\W\d_])")
-
-
-def section_number(title: str) -> tuple[int, ...] | None:
-    """(2, 1) for "2.1 Main Components" or "2.1. Main Components"; None when unnumbered."""
-    m = _NUMBER_RE.match(title)
-    return tuple(int(p) for p in m.group(1).split(".")) if m else None
 
 
 def _base_level(numbered: list[tuple[int, int]]) -> int:
@@ -99,12 +93,12 @@ def _entries(split: list[list[str]]) -> list[_Entry]:
                 continue
             m = HEADING_RE.match(lines[i])
             if m:
-                number = section_number(m.group(2))
+                number = decimal_parts(m.group(2))
                 out.append(_Entry(k, i, len(m.group(1)), number, False))
                 prev = number or prev
                 continue
             b = _BOLD_LINE_RE.match(lines[i])
-            number = section_number(b.group(1)) if b else None
+            number = decimal_parts(b.group(1)) if b else None
             if number and _follows(prev, number):
                 out.append(_Entry(k, i, 0, number, True))
                 prev = number
@@ -137,7 +131,7 @@ def join_chapter_labels(split: list[list[str]]) -> int:
     for a, b in zip(heads, heads[1:], strict=False):
         label = HEADING_RE.match(split[a[0]][a[1]])
         title = HEADING_RE.match(split[b[0]][b[1]])
-        if label is None or title is None or section_number(title.group(2)):
+        if label is None or title is None or decimal_parts(title.group(2)):
             continue
         if _chapter(title.group(2)) is not None:  # "## 1" then "## 2": two labels, no title
             continue
@@ -182,8 +176,8 @@ def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
             new = min(chain[-1][1] + 1 if chain else base, 6)
             chain.append((number, new))
             current = new
-        elif first < pos < last and level <= current:
-            new = min(current + 1, 6)
+        elif first < pos < last:
+            new = unnumbered_level(level, current)
         else:
             continue
         if new != level:

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..mdlines import heading_lines, join_pages, make_heading, split_pages
-from ..numbers import HeadingNumber, heading_number
+from ..numbers import HeadingNumber, heading_number, unnumbered_level
 
 log = logging.getLogger(__name__)
 
@@ -135,8 +135,8 @@ def _new_levels(heads: list[_Head], levels: dict[Key, int]) -> list[int]:
         if h.number and h.number.key in levels:
             current = levels[h.number.key]
             out.append(current)
-        elif h.number is None and inside[0] < n < inside[-1] and h.level <= current:
-            out.append(current + 1)
+        elif h.number is None and inside[0] < n < inside[-1]:
+            out.append(unnumbered_level(h.level, current))
         else:
             out.append(h.level)
     return _within_six(out)
