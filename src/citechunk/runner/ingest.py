@@ -10,19 +10,22 @@ Contract: per-file failures never raise; they are rows of the returned `RunRepor
 OUT holds earlier documents: never read as "all deleted"), `BackendError` (unknown or
 unavailable backend) and `LockedError` (another run holds OUT) before touching any output, and
 `OutputError` for any operating-system error on OUT (read-only, permission denied, a path
-through a file), naming the folder and the cause. Whatever ends a run early (Ctrl-C, a worker
-that cannot start, an OS error on OUT) leaves ``run.json`` in state ``aborted`` with the
-cause, never ``running``.
+through a file), naming the folder and the cause. Whatever ends a run early (Ctrl-C, SIGTERM,
+a worker that cannot start, an OS error on OUT) leaves ``run.json`` in state ``aborted`` with
+the cause, never ``running`` (only SIGKILL cannot be answered: the next run finishes the job).
 Same input + configuration -> byte-identical chunk and Markdown files, whether the folder was
 built in one run or by reruns after `kill -9`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import os
 import resource
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -221,7 +224,7 @@ def _ingest_local(
     out_config = output_config(config)
     workers = config.run.workers or default_workers()
     try:
-        with OutputLock(out_dir):
+        with OutputLock(out_dir), _terminate_as_exit():
             return _run(
                 Path(input).resolve(),
                 out_dir,
@@ -237,6 +240,26 @@ def _ingest_local(
         if not _concerns(exc, out_dir):
             raise
         raise output_error(out_dir, exc) from exc
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+@contextlib.contextmanager
+def _terminate_as_exit() -> Iterator[None]:
+    """SIGTERM (a scheduler stopping the job) ends the run as an exception, so run.json says
+    ``aborted``; only while SIGTERM has its default action and only in the main thread (an
+    application's own handler is left alone)."""
+    main = threading.current_thread() is threading.main_thread()
+    if not main or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+    signal.signal(signal.SIGTERM, _exit_on_signal)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _concerns(exc: OSError, out: Path) -> bool:
