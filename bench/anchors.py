@@ -13,7 +13,8 @@ ingest output or any chunk JSONL) and ``--variant LABEL=KEY=VAL,...`` (the saved
 
 Every row is scored by ``check_retrieval.py`` (the reference definitions: budget, retrievers),
 one process per row. Anchor chunkings are cached per PDF under ``--cache``/<set>/, scores per
-(row content, questions, retrievers, budget), so a re-run only scores what changed.
+(row content, questions, retriever, budget), so a re-run only scores what changed (and the
+light retrievers can be run apart from MiniLM and hybrid).
 
 Usage: .venv/bin/python bench/anchors.py --name dev2 --pdfs ../shared/eval/dev2/pdfs \\
          --questions ../shared/eval/dev2/questions.jsonl --markdown OUT \\
@@ -169,20 +170,24 @@ def digest(folder: Path, *extra: str) -> str:
 
 
 def score(label: str, chunks: Path, args: argparse.Namespace, cache: Path) -> list[Record]:
-    """check_retrieval.py's summary lines for one chunk folder (cached by content)."""
+    """check_retrieval.py's summary lines for one chunk folder, one per retriever, each cached
+    by (content, questions, retriever, budget): only missing retrievers are run, in one process
+    (hybrid reuses MiniLM's scores)."""
     questions = Path(args.questions)
-    key = digest(chunks, questions.read_text(), args.retrievers, str(args.budget))
-    hit = cache / "scores" / f"{key}.json"
-    if hit.is_file():
-        return list(json.loads(hit.read_text()))
-    cmd = [sys.executable, str(CHECK), "--questions", str(questions), "--chunks", str(chunks)]
-    cmd += ["--retriever", args.retrievers, "--budget", str(args.budget), "--label", label]
-    log.info("scoring %s", label)
-    done = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    hit.parent.mkdir(parents=True, exist_ok=True)
-    hit.write_text(json.dumps(rows))
-    return rows
+    content = digest(chunks, questions.read_text(), str(args.budget))
+    hits = {r: cache / "scores" / f"{content}-{r}.json" for r in args.retrievers.split(",")}
+    missing = [r for r, f in hits.items() if not f.is_file()]
+    if missing:
+        cmd = [sys.executable, str(CHECK), "--questions", str(questions), "--chunks", str(chunks)]
+        cmd += ["--retriever", ",".join(missing), "--budget", str(args.budget), "--label", label]
+        log.info("scoring %s (%s)", label, ",".join(missing))
+        done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+        for line in done.stdout.splitlines():
+            if line.startswith("{"):
+                row = json.loads(line)
+                hits[row["retriever"]].parent.mkdir(parents=True, exist_ok=True)
+                hits[row["retriever"]].write_text(json.dumps(row))
+    return [json.loads(f.read_text()) for f in hits.values() if f.is_file()]
 
 
 def table(name: str, results: dict[str, list[Record]], retrievers: list[str]) -> str:
