@@ -424,6 +424,32 @@ def test_min_tokens_counts_the_body_not_the_path_line() -> None:
     assert chunks[0].token_count > 20  # the whole text was never under min_tokens
 
 
+def test_min_tokens_joins_a_parents_short_lead_with_its_first_child() -> None:
+    """A parent's short lead text before its first subsection joins that subsection: one chunk
+    under the parent's own path, the child's heading kept in the body."""
+    body = "Ductal carcinoma starts in the milk ducts and may spread to nearby tissue over time. "
+    md = (
+        "# Guide\n\n## Types\n\nThere are several types.\n\n### Ductal\n\n"
+        + body * 3
+        + "\n\n### Lobular\n\n"
+        + body * 3
+        + "\n"
+    )
+    chunks = run(md, tokenizer=TIKTOKEN, min_tokens=30)
+    assert chunks[0].heading_path == ("Guide", "Types")
+    assert chunks[0].body.startswith("There are several types.\n\n### Ductal\n\nDuctal")
+    assert chunks[1].heading_path == ("Guide", "Types", "Lobular")  # the run reached 30
+    assert len(run(md, tokenizer=TIKTOKEN)) == 3
+
+
+def test_min_tokens_joins_a_lone_small_sibling_with_the_next() -> None:
+    long = "Refunds are paid to the original card within ten working days of the request. " * 3
+    md = f"# Policies\n\n## Scope\n\nAll orders.\n\n## Refunds\n\n{long}\n\n## Other\n\n{long}\n"
+    chunks = run(md, tokenizer=TIKTOKEN, min_tokens=30)
+    assert [c.heading_path for c in chunks] == [("Policies",), ("Policies", "Other")]
+    assert chunks[0].body.startswith("## Scope\n\nAll orders.\n\n## Refunds\n\nRefunds")
+
+
 def test_long_heading_paths_are_shortened_to_fit() -> None:
     md = "".join(f"{'#' * (i + 1)} Level {i} " + "word " * 12 + "\n\n" for i in range(6)) + "body\n"
     (chunk,) = run(md, tokenizer=APPROX, max_tokens=40)

@@ -132,7 +132,11 @@ def check_contract(doc: Doc, chunks: list[Chunk], options: ChunkOptions) -> None
         span = strip_markers(md[c.char_start : c.char_end]).strip()
         if span != c.body:
             header = c.body[: len(c.body) - len(span)]
-            assert c.body.endswith(span) and header == "| key | value |\n|---|---|\n", c
+            # a table piece repeats the caption lines before the table, header and separator
+            assert c.body.endswith(span) and header.endswith("| key | value |\n|---|---|\n"), c
+            caption = header[: -len("| key | value |\n|---|---|\n")]
+            assert not caption or caption.endswith("\n\n"), c
+            assert all(line in md[: c.char_start] for line in caption.split("\n")), c
         assert c.first_page == expected_page(doc, c.char_start)
         assert c.last_page == expected_page(doc, c.char_end - 1)
         assert prev_first <= c.first_page <= c.last_page

@@ -108,7 +108,7 @@ class HeadingChunker(Chunker):
         groups: Iterable[SectionPieces] = self._groups(splitter, outline.sections)
         if self.options.min_tokens > 0:
             groups = merge_siblings(
-                groups, self.options.min_tokens, lambda run: self._join(pages, run)
+                groups, self.options.min_tokens, lambda run, own: self._join(pages, run, own)
             )
         marker_starts, marker_pages = pages.starts, [pages.start_page, *pages.pages]
         index = 0
@@ -258,11 +258,15 @@ class HeadingChunker(Chunker):
                 pieces.append(Piece(ps, pe, header, body, tokens))
         return pieces
 
-    def _join(self, pages: PageMap, run: list[SectionPieces]) -> SectionPieces | None:
-        """One piece from the first sibling's heading line to the last sibling's end."""
+    def _join(self, pages: PageMap, run: list[SectionPieces], own: bool) -> SectionPieces | None:
+        """One piece for a run (`merge`): from the first sibling's heading line to the last
+        section's end under the parent path, or (``own``) from a parent's body through its
+        children under the parent's own path."""
         first = run[0].section
-        prefix = self.prefix(first.parent)
-        start = min(first.heading_start, run[0].pieces[0].start)  # it may hold bodiless headings
+        prefix = self.prefix(first.path if own else first.parent)
+        start = run[0].pieces[0].start
+        if not own:  # the first sibling's heading line (its piece may hold bodiless headings)
+            start = min(first.heading_start, start)
         span = pages.trim(start, run[-1].pieces[-1].end)
         if span is None:  # pragma: no cover - the run has bodies
             return None

@@ -1,11 +1,17 @@
-"""Optional merging of small sibling sections (``min_tokens``).
+"""Optional merging of small sections (``min_tokens``).
 
-Rule: a run of consecutive sections that each made exactly one chunk whose body (the chunk
-text without its path line) is smaller than ``min_tokens`` and share the same parent heading (the same heading occurrence, not just the same
-title) is joined into one chunk, starting at the first sibling's heading line so the siblings'
-own headings stay in the body, and carrying the shared parent path. A run stops once the merged
-chunk's body reaches ``min_tokens`` or when the next sibling would push it over ``max_tokens``.
-Sections never merge across parents, and the preamble before the first heading never merges.
+Rule: a section that made exactly one chunk whose body (the chunk text without its path line)
+is smaller than ``min_tokens`` starts a run, and the sections after it join the run while the
+run's body is still under ``min_tokens``, each joined section made exactly one chunk, and the
+joined chunk fits ``max_tokens``:
+- a sibling (the same parent heading occurrence, not just the same title) joins; the chunk
+  starts at the first sibling's heading line, so every merged heading stays in the body, and
+  carries the shared parent path;
+- a child of a run's only section (a parent's short lead text before its first subsection)
+  joins it; the chunk starts at the parent's body and carries the parent's path, the children's
+  headings in the body; later children of that parent may join in turn.
+Sections never merge across parents otherwise, and the preamble before the first heading never
+merges. A lone small section that nothing may join stays as it is.
 """
 
 from __future__ import annotations
@@ -32,32 +38,38 @@ class SectionPieces(NamedTuple):
         return self.pieces[0].tokens - self.head_tokens
 
 
-Join = Callable[[list[SectionPieces]], SectionPieces | None]
+# ``join(run, own)``: the run as one chunk (``own``: under the first section's own path, its
+# children following; else under its parent's path), or None when it would not fit.
+Join = Callable[[list[SectionPieces], bool], SectionPieces | None]
 
 
 def merge_siblings(
     groups: Iterable[SectionPieces], min_tokens: int, join: Join
 ) -> Iterator[SectionPieces]:
-    """Apply the module's merge rule lazily; ``join`` returns None when a run would not fit."""
+    """Apply the module's merge rule lazily."""
 
     def small(g: SectionPieces) -> bool:
         return g.section.level > 0 and len(g.pieces) == 1 and g.body_tokens() < min_tokens
 
     run: list[SectionPieces] = []
     merged: SectionPieces | None = None
+    own = False  # the run is a parent's lead with its children
     for g in groups:
-        if run and small(g) and g.section.parent_start == run[0].section.parent_start:
-            candidate = join([*run, g])
+        if run and len(g.pieces) == 1:
+            first = run[0].section
+            child = g.section.parent_start == first.heading_start and (own or len(run) == 1)
+            sibling = not own and g.section.parent_start == first.parent_start
+            candidate = join([*run, g], child) if child or sibling else None
             if candidate is not None:
                 run.append(g)
-                merged = candidate
+                merged, own = candidate, child
                 if candidate.body_tokens() >= min_tokens:
                     yield merged
-                    run, merged = [], None
+                    run, merged, own = [], None, False
                 continue
         if run:
             yield merged if merged is not None else run[0]
-            run, merged = [], None
+            run, merged, own = [], None, False
         if small(g):
             run = [g]
         else:
