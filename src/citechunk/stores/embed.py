@@ -59,7 +59,10 @@ class Embedder:
         """Name and dimension (loads the model)."""
         if self.spec == NO_MODEL:
             return ModelInfo(NO_MODEL, 0)
-        return ModelInfo(self.name, int(self._load().get_sentence_embedding_dimension()))
+        model = self._load()
+        dimension = getattr(model, "get_embedding_dimension", None)  # sentence-transformers >= 5
+        size = dimension() if dimension else model.get_sentence_embedding_dimension()
+        return ModelInfo(self.name, int(size))
 
     def embed(self, texts: Sequence[str], batch: int) -> Any:
         """A float32 array, one normalised row per text, encoded `batch` texts at a time."""
