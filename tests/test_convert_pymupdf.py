@@ -339,3 +339,19 @@ def test_two_prose_columns_in_one_box_are_read_column_by_column() -> None:
     assert (
         len(split_columns([LayoutBox(54, 100, 400, 160, "text", textlines=pairs)], LayoutBox)) == 1
     )
+
+
+def test_text_too_small_to_read_is_not_extracted(tmp_path: Path) -> None:
+    """A hairline-size identifier (hidden tag) is no text of the document: neither the layout
+    path nor the text-layer self-check (restore-text) brings it into the Markdown."""
+    pdf = tmp_path / "tags.pdf"
+    doc = pymupdf.open()
+    page = doc.new_page()
+    body = "Integrate threat information across the department to enable timely actions."
+    page.insert_text((72, 100), "Enablement", fontsize=16)
+    page.insert_text((72, 140), body, fontsize=10)
+    page.insert_text((500, 160), "_63ec26ac-c0c9-11ec-a4ba-aeec1c83ea00", fontsize=0.7)
+    doc.save(pdf)
+    markdown = convert(pdf).markdown
+    assert "timely actions" in markdown
+    assert "11ec" not in markdown

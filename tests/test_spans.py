@@ -54,3 +54,20 @@ def test_superscripts_gaps_and_same_size_spans_stay_apart() -> None:
         span(".", 520.0, 522.0),  # touching but not smaller
     ]
     assert render(spans) == "retrieval units<sup>3</sup> and get M ."
+
+
+def test_spans_too_small_to_read_are_dropped() -> None:
+    from citechunk.conversion.spans import drop_unreadable
+
+    tag = dict(span("_63ec26ac-c0c9", 500, 560, size=0.7), bbox=(500, 90, 560, 91.3))
+    # a font size shrunk by the text matrix: small "size", readable box
+    scaled = dict(span("Lift your shoulder", 60, 120, size=1.5), bbox=(60, 95, 120, 99.4))
+    lines = [
+        {"bbox": (60, 73.8, 400, 81.9), "spans": [span("Body text", 60, 120)]},
+        {"bbox": (60, 95, 120, 99.4), "spans": [scaled]},
+        {"bbox": (500, 90, 560, 91.3), "spans": [tag]},
+    ]
+    box = LayoutBox(60, 70, 560, 92, "text", textlines=lines)
+    (out,) = drop_unreadable([box])
+    texts = [s["text"] for line in out.textlines for s in line["spans"]]
+    assert texts == ["Body text", "Lift your shoulder"]

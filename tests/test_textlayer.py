@@ -35,3 +35,13 @@ def test_from_pages_and_with_page_replace_a_page():
     other = PageText(1, (Word("new", (0, 0, 1, 1), 0, 0),), ())
     assert layer.with_page(other).page(1).words[0].text == "new"
     assert layer.page(1).words == ()
+
+
+def test_text_too_small_to_read_is_left_out() -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "Readable words here", fontsize=10)
+    page.insert_text((72, 140), "hidden-tag-0001", fontsize=0.7)
+    layer = TextLayer.of_document(doc)
+    assert [w.text for w in layer.page(1).words] == ["Readable", "words", "here"]
+    assert [line.text for line in layer.page(1).lines] == ["Readable words here"]

@@ -44,7 +44,7 @@ from .geometry import ProseRule, gutters, prose_columns
 from .glyphgaps import is_code_box, rebuild_code_spaces
 from .reading_order import read_columns
 from .repairs.running import is_page_number, line_signature, repeated_lines
-from .spans import join_subscripts
+from .spans import drop_unreadable, join_subscripts
 from .tablecheck import replace_disagreeing_tables
 
 log = logging.getLogger(__name__)
@@ -119,6 +119,7 @@ def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str,
         finally:
             pymupdf._get_layout = previous
     for page in parsed.pages:
+        page.boxes = drop_unreadable(page.boxes)
         page.boxes = replace_disagreeing_tables(page.boxes, page.fulltext or [])
         page.boxes = split_columns(page.boxes, document_layout.LayoutBox)
         page.boxes = read_columns(page.boxes, page.width)

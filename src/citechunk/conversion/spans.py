@@ -18,6 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+#: pt: text whose rendered box is lower than this cannot be read on the page (hidden identifiers
+#: and tags); the box, not the font size, which a scaled text matrix leaves large or small
+MIN_READABLE = 2.0
 TOUCH = 0.5  # pt: the largest gap between a letter and its subscript
 OVERLAP = 2.0  # pt: the largest overlap (kerning) between them
 SMALLER = 0.85  # a subscript is set at most this share of its base's size
@@ -58,4 +61,22 @@ def join_subscripts(boxes: list[Any]) -> list[Any]:
         for line in box.textlines or ():
             if len(line["spans"]) > 1:
                 line["spans"] = _join_line(line["spans"])
+    return boxes
+
+
+def readable(bbox: tuple[float, float, float, float]) -> bool:
+    """A span or word box at least `MIN_READABLE` pt high (sideways text is high anyway)."""
+    return bbox[3] - bbox[1] >= MIN_READABLE
+
+
+def drop_unreadable(boxes: list[Any]) -> list[Any]:
+    """The boxes without their spans rendered lower than `MIN_READABLE` pt: text a person
+    cannot read on the page (a machine identifier in a hairline font) is no text of the
+    document. Lines left without spans go; lines are edited in place, boxes returned for
+    chaining."""
+    for box in boxes:
+        if box.textlines:
+            for line in box.textlines:
+                line["spans"] = [s for s in line["spans"] if readable(s["bbox"])]
+            box.textlines = [line for line in box.textlines if line["spans"]]
     return boxes

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .spans import readable
+
 Box = tuple[float, float, float, float]
 
 #: PyMuPDF span flag bit for bold text.
@@ -61,17 +63,21 @@ class PageText:
 
 
 def _words(page: Any) -> tuple[Word, ...]:
+    """The page's words, without those too low to read (`spans.readable`, as
+    `spans.drop_unreadable` leaves them out of the layout path)."""
     return tuple(
         Word(str(w[4]), (w[0], w[1], w[2], w[3]), int(w[5]), int(w[6]))
         for w in page.get_text("words", sort=False)
+        if readable((w[0], w[1], w[2], w[3]))
     )
 
 
 def _line(block_no: int, raw: Mapping[str, Any]) -> Line | None:
-    spans = [s for s in raw.get("spans", ()) if str(s.get("text", "")).strip()]
+    shown = [s for s in raw.get("spans", ()) if readable(tuple(s["bbox"]))]
+    spans = [s for s in shown if str(s.get("text", "")).strip()]
     if not spans:
         return None
-    text = "".join(str(s["text"]) for s in raw["spans"]).strip()
+    text = "".join(str(s["text"]) for s in shown).strip()
     return Line(
         text=text,
         box=tuple(raw["bbox"]),
