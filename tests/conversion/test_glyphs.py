@@ -34,12 +34,12 @@ def test_repair_line(line: str, fixed: str) -> None:
 def test_glyphs_without_text_are_dropped_and_their_pages_named() -> None:
     ctx = PassContext(ConvertOptions())
     pages = [
-        (1, "so ist \ufffd Ui offen\ufffd\ufffd."),
+        (1, "so ist \ufffd Ui offen\ufffd\ufffd. habibi\ufffd\ufffdحَبيبي"),
         (2, "K¨uttler\n\n```\nK¨uttler ☐\n```"),
         (3, "\ufffd"),
     ]
     out = repair_glyphs(pages, ctx)
-    assert out == [(1, "so ist Ui offen."), (2, "Küttler\n\n```\nK¨uttler ☐\n```"), (3, "")]
+    assert out == [(1, "so ist Ui offen. habibi حَبيبي"), (2, "Küttler\n\n```\nK¨uttler ☐\n```"), (3, "")]
     assert ctx.warnings == ["glyphs without text dropped on pages: 1, 3"]
     clean = PassContext(ConvertOptions())
     repair_glyphs([(1, "plain")], clean)

@@ -12,7 +12,8 @@
 - A bullet glyph opening a line before text ("• Item", "■ 1. Amend ...") becomes the list
   marker ``- ``.
 - U+FFFD (a glyph the PDF maps to no character; control characters became it in `tidy`) is
-  dropped; the pages that had one are named in a warning.
+  dropped (a space stays where it separated two words); the pages that had one are named in a
+  warning.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ _ACUTE = "\u00b4"
 _VOWELS = frozenset("aeiouAEIOUı")
 _LONE_DIAERESIS_RE = re.compile(r"(?<!\S)\u00a8(?!\S)")
 _BOXES = str.maketrans({"☐": "[ ]", "❑": "[ ]", "❒": "[ ]", "☑": "[x]", "☒": "[x]"})
-_NO_TEXT_RE = re.compile(r"[ \t]?\ufffd+")
+_NO_TEXT_RE = re.compile(r"[ \t]*\ufffd+[ \t]*")
 _LEAD_BULLET_RE = re.compile(r"^([ \t]*)[•●▪■◆►‣∙◦][ \t]+(?=[\w*_(\"“‘'])")
 
 
@@ -83,7 +84,22 @@ def _repair_page(text: str) -> str:
     for i, inside in iter_unfenced(lines):
         if not inside:
             lines[i] = repair_line(lines[i])
-    return _NO_TEXT_RE.sub("", "\n".join(lines))
+    return _drop_no_text("\n".join(lines))
+
+
+def _drop_no_text(text: str) -> str:
+    """U+FFFD runs removed; one space stays where they separated two words or stood between
+    spaces, so no words are glued together."""
+
+    def repl(m: re.Match[str]) -> str:
+        before = text[m.start() - 1] if m.start() else "\n"
+        after = text[m.end()] if m.end() < len(text) else "\n"
+        if "\n" in (before, after):
+            return ""
+        spaced = m.group(0).strip("\ufffd") != ""
+        return " " if spaced or (before.isalnum() and after.isalnum()) else ""
+
+    return _NO_TEXT_RE.sub(repl, text)
 
 
 def repair_glyphs(pages: Pages, ctx: PassContext) -> Pages:
