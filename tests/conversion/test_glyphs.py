@@ -39,7 +39,11 @@ def test_glyphs_without_text_are_dropped_and_their_pages_named() -> None:
         (3, "\ufffd"),
     ]
     out = repair_glyphs(pages, ctx)
-    assert out == [(1, "so ist Ui offen. habibi حَبيبي"), (2, "Küttler\n\n```\nK¨uttler ☐\n```"), (3, "")]
+    assert out == [
+        (1, "so ist Ui offen. habibi حَبيبي"),
+        (2, "Küttler\n\n```\nK¨uttler ☐\n```"),
+        (3, ""),
+    ]
     assert ctx.warnings == ["glyphs without text dropped on pages: 1, 3"]
     clean = PassContext(ConvertOptions())
     repair_glyphs([(1, "plain")], clean)
