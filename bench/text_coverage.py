@@ -35,8 +35,9 @@ import pymupdf
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert, describe, read_markdown
 from citechunk.conversion.coverage import Coverage, body_lines, page_coverage
-from citechunk.conversion.repairs.running import repeated_lines
-from citechunk.conversion.textlayer import read_page
+from citechunk.conversion.outline import from_toc
+from citechunk.conversion.runninglines import find_running
+from citechunk.conversion.textlayer import TextLayer, read_page
 from citechunk.errors import CitechunkError
 from citechunk.markers import marker_spans
 
@@ -87,8 +88,9 @@ def measure(pdf: Path, markdown: str, tally: Tally) -> None:
             return
         texts = [page.get_text() for page in doc]
         layers = [read_page(page, page.number + 1) for page in doc]
+        toc = from_toc(doc.get_toc(simple=True))
     shapes = Counter(s for t in texts for s in {_shape(x) for x in t.splitlines()} if s)
-    running = repeated_lines(texts)
+    running = find_running(TextLayer.from_pages(layers), toc)
     md = markdown_pages(markdown)
     for number, (text, layer) in enumerate(zip(texts, layers, strict=True), 1):
         want = Counter(
@@ -103,7 +105,9 @@ def measure(pdf: Path, markdown: str, tally: Tally) -> None:
         got = Counter(exact_words(md.get(number, "")))
         found = sum(min(n, got[w]) for w, n in want.items())
         tally.exact += Coverage(total, found)
-        tally.normalized += page_coverage(body_lines(layer.lines, running), md.get(number, ""))
+        tally.normalized += page_coverage(
+            body_lines(layer.lines, running.on_page(number)), md.get(number, "")
+        )
         tally.empty += found == 0
 
 

@@ -104,11 +104,22 @@ def test_repaired_pdf_converts_with_warning(corpus_bad: Path) -> None:
 
 
 def test_garbled_font_encoding_warns_naming_pages(corpus_bad: Path) -> None:
-    doc = convert(corpus_bad / "garbled_font_encoding.pdf")
+    doc = convert(corpus_bad / "garbled_font_encoding.pdf", ConvertOptions(ocr="off"))
     assert pages_of(doc.markdown) == list(range(1, 24))
     garbled = [w for w in doc.provenance.warnings if "garbled" in w]
     assert garbled == ["pages with garbled text (broken font encoding?): 2-22"]
     assert "Technology Acceptance Model" in doc.markdown  # page 1 is readable
+
+
+@pytest.mark.heavy
+def test_garbled_pages_are_read_by_ocr_under_auto(corpus_bad: Path) -> None:
+    doc = convert(corpus_bad / "garbled_font_encoding.pdf", ConvertOptions(pages="1-3"))
+    assert doc.provenance.ocr_pages == (2, 3)
+    garbled = [w for w in doc.provenance.warnings if "garbled" in w]
+    assert garbled == ["pages with garbled text, read by OCR instead: 2-3"]
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]", doc.markdown)
+    assert not re.search(r"[\x00-\x1f\x7f-\x9f\ufffd]", doc.provenance.title)
+    assert len(re.findall(r"\b(?:the|and|of)\b", page_texts(doc.markdown)[1][1])) >= 5
 
 
 def test_cli_reports_bad_file_and_exit_code(corpus_bad: Path) -> None:

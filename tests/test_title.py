@@ -12,6 +12,7 @@ from citechunk.config import ChunkOptions
 from citechunk.conversion import convert
 from citechunk.conversion.textlayer import TextLayer
 from citechunk.conversion.title import (
+    clean,
     display_title,
     document_title,
     meaningful_metadata_title,
@@ -118,3 +119,40 @@ def test_title_leads_the_path_line_and_is_dropped_last():
     assert tight[1].text.startswith("Harbour Plan > Limits\n\n")  # outer heading dropped first
     untitled = chunk_markdown("Loose text before any heading.", ChunkOptions(), "Harbour Plan")
     assert untitled[0].text == "Harbour Plan\n\nLoose text before any heading."
+
+
+def test_a_one_word_banner_above_the_title_is_passed_over(tmp_path):
+    body = "Body text of the paper goes on for a while in the body size."
+    lines = [("Redpaper", 28), ("Row Access Control in Databases", 20), *[(body, 10)] * 6]
+    assert _title(_pdf(tmp_path, lines)) == "Row Access Control in Databases"
+
+
+def test_a_numbered_heading_is_no_title(tmp_path):
+    body = "Body text of the chapter goes on for a while in the body size."
+    assert _title(_pdf(tmp_path, [("1 Your Chapter", 20), *[(body, 10)] * 6])) == ""
+
+
+def test_a_size_several_runs_share_is_the_heading_level_and_metadata_names_the_document(
+    tmp_path,
+):
+    body = "Body text of the report goes on for a while in the body size."
+    lines = [("Executive Summary", 20), *[(body, 10)] * 4, ("Currency Exposure Review", 20)]
+    lines += [("Hedging policy", 15), *[(body, 10)] * 3]
+    path = _pdf(tmp_path, lines, title="Treasury Report Q3 2024")
+    assert _title(path) == "Treasury Report Q3 2024"
+
+
+def test_the_title_is_nfkc_text_without_control_characters():
+    assert clean("Con\ufb01guring  retries\x07") == "Configuring retries"
+    assert meaningful_metadata_title("Fleet\x03 Safety\ufffd Plan", Path("a.pdf")) == (
+        "Fleet Safety Plan"
+    )
+
+
+def test_a_garbled_page_is_never_read_for_the_title(tmp_path):
+    body = "Body text of the report goes on for a while in the body size."
+    path = _pdf(tmp_path, [("Harbour Operations Review", 20), *[(body, 10)] * 6], "Meta Title")
+    with pymupdf.open(path) as doc:
+        layer = TextLayer.of_document(doc)
+        assert document_title(layer, "Harbour Plan 2024", path, skip={1}) == "Harbour Plan 2024"
+        assert document_title(layer, "", path) == "Harbour Operations Review"

@@ -8,7 +8,6 @@ import pymupdf
 import pytest
 
 from citechunk.conversion import convert
-from citechunk.conversion.repairs.running import is_page_number, repeated_lines
 
 pytestmark = pytest.mark.heavy
 
@@ -45,13 +44,3 @@ def test_a_line_found_once_in_the_header_band_stays(markdown: str) -> None:
 def test_lines_repeated_on_several_pages_go(markdown: str) -> None:
     assert "Northwind Grant Proposal" not in markdown
     assert all(topic in markdown for topic in TOPICS)
-
-
-def test_repeated_lines_blur_digits_and_count_pages_once() -> None:
-    pages = ["Page 1 of 4\nIntro", "Page 2 of 4\nIntro\nIntro", "Page 3 of 4", "Page 4 of 4"]
-    assert repeated_lines(pages) == frozenset({"page # of #"})
-    assert repeated_lines(["Memo · Page 1 of 2\nA", "Memo · Page 2 of 2\nB"]) == {
-        "memo · page # of #"
-    }
-    assert repeated_lines(["Only page\nOnly page"]) == frozenset()
-    assert is_page_number("iv") and is_page_number("Page 3 of 12") and not is_page_number("3 cats")

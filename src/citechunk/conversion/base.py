@@ -6,7 +6,7 @@
    `ConversionError`; encrypted files need ``options.password`` (`EncryptedPDFError` otherwise);
 2. `read_facts`: the selected pages, the outline, the document title, a cheap text-layer
    check per page (no text: ``pages_without_text``; mostly control characters: "garbled")
-   and the lines repeated on several pages (`running.repeated_lines`);
+   and the running lines of the text layer (`runninglines.find_running`);
 3. `Backend.extract`, the only backend-specific step: raw Markdown per selected page;
    `ocr.recognise` reads the pages `convert.ocr` selects (no usable text layer, or every page
    under "force") and their Markdown replaces the extracted text of those pages;
@@ -20,7 +20,6 @@
 from __future__ import annotations
 
 import dataclasses
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,20 +33,14 @@ from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
 from ..timing import StageClock
 from .coverage import Coverage, body_lines, page_coverage
-from .ocr import OcrOutcome, recognise
+from .ocr import OcrOutcome, is_garbled, recognise
 from .outline import OutlineEntry, from_toc
 from .pagelist import page_ranges
 from .passcontext import PassContext
 from .pipeline import run_passes
-from .repairs.running import repeated_lines
+from .runninglines import RunningLines, find_running
 from .textlayer import TextLayer
 from .title import pdf_title
-
-# A page is "garbled" when this share of its non-blank characters are control characters.
-GARBLED_SHARE = 0.2
-_GARBAGE_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
-_BLANK_RE = re.compile(r"\s")
-_BLANK_GARBAGE_RE = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")  # control chars str.isspace() accepts
 
 
 @dataclass(frozen=True)
@@ -61,7 +54,7 @@ class PdfFacts:
     empty: tuple[int, ...]  # selected pages without any text
     garbled: tuple[int, ...]  # selected pages whose text is mostly control characters
     repaired: bool  # MuPDF repaired the file while opening it
-    running: frozenset[str] = frozenset()  # `running.repeated_lines` of all pages
+    running: RunningLines = field(default_factory=RunningLines)  # `find_running` of all pages
 
 
 @dataclass(frozen=True)
@@ -105,14 +98,15 @@ class Backend(ABC):
         clock = StageClock()
         pdf = open_pdf(path, options.password)
         try:
+            layer = TextLayer.of_document(pdf)
             with clock.stage("text layer"):
-                facts = read_facts(path, pdf, options)
+                facts = read_facts(path, pdf, options, layer)
             with clock.stage("extract"):
                 extraction = self.extract(path, pdf, facts.pages, options)
             with clock.stage("ocr"):
                 recognised = recognise(path, pdf, facts.pages, options)
             with clock.stage("text layer"):
-                layer = TextLayer.of_document(pdf).preload(facts.pages)
+                layer.preload(facts.pages)
         finally:
             pdf.close()
         if len(extraction.texts) != len(facts.pages):
@@ -162,29 +156,26 @@ def open_pdf(path: Path, password: str = "") -> Any:
     return doc
 
 
-def read_facts(path: Path, pdf: Any, options: ConvertOptions) -> PdfFacts:
-    """Pages, outline, title and the text-layer check of an open PDF (module docstring)."""
+def read_facts(
+    path: Path, pdf: Any, options: ConvertOptions, layer: TextLayer | None = None
+) -> PdfFacts:
+    """Pages, outline, title, the text-layer check and the running lines of an open PDF
+    (module docstring); `layer` is the document's `TextLayer` when the caller has one."""
+    layer = layer or TextLayer.of_document(pdf)
     pages = parse_pages(options.pages, pdf.page_count)
     empty, garbled = text_layer_report(pdf, pages)
-    running = repeated_lines([page.get_text() for page in pdf])
-    outline = from_toc(pdf.get_toc(simple=True)) if options.outline_repair else []
+    toc = from_toc(pdf.get_toc(simple=True))
+    outline = toc if options.outline_repair else []
     return PdfFacts(
         page_count=pdf.page_count,
         pages=tuple(pages),
         outline=tuple(outline),
-        title=pdf_title(pdf, path),
+        title=pdf_title(pdf, path, layer, skip=frozenset(garbled)),
         empty=tuple(empty),
         garbled=tuple(garbled),
         repaired=bool(getattr(pdf, "is_repaired", False)),
-        running=running,
+        running=find_running(layer, toc),
     )
-
-
-def _bad_share(text: str) -> tuple[int, float]:
-    """(count, share) of control/replacement characters among the non-blank characters."""
-    bad = len(_GARBAGE_RE.findall(text))
-    visible = len(text) - len(_BLANK_RE.findall(text)) + len(_BLANK_GARBAGE_RE.findall(text))
-    return bad, bad / visible if visible else 0.0
 
 
 def text_layer_report(doc: Any, pages: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -195,8 +186,7 @@ def text_layer_report(doc: Any, pages: Sequence[int]) -> tuple[list[int], list[i
         if not any(ch.isalnum() for ch in text):
             empty.append(number)
             continue
-        bad, share = _bad_share(text)
-        if bad >= 20 and share >= GARBLED_SHARE:
+        if is_garbled(text):
             garbled.append(number)
     return empty, garbled
 
@@ -212,7 +202,11 @@ def finish(
 ) -> ConvertedDocument:
     """The shared end of every conversion: OCR'd pages' text in place of the extracted text,
     passes (with the text-layer self-check when `layer` is given), page markers, provenance
-    (with the word coverage against `layer`)."""
+    (with the word coverage against `layer`; a garbled page read by OCR is checked against
+    the words the engine read, not against its garbage text layer)."""
+    for page in recognised.pages:
+        if layer is not None and page.number in facts.garbled:
+            layer = layer.with_page(page.words)
     ctx = PassContext(
         options=options,
         outline=facts.outline,
@@ -235,7 +229,7 @@ def finish(
         options={**recorded_options(options), **extraction.recorded},
         pages_without_text=facts.empty,
         warnings=(
-            *_fact_warnings(facts, unread, lost),
+            *_fact_warnings(facts, unread, lost, recognised.attempted),
             *recognised.warnings,
             *extraction.warnings,
             *ctx.warnings,
@@ -250,25 +244,32 @@ def finish(
 
 
 def _word_coverage(
-    pages: Sequence[tuple[int, str]], layer: TextLayer, running: frozenset[str]
+    pages: Sequence[tuple[int, str]], layer: TextLayer, running: RunningLines
 ) -> float:
     """Pooled `coverage.page_coverage` of the final pages, rounded to 4 places."""
     total = Coverage(0, 0)
     for number, text in pages:
-        total += page_coverage(body_lines(layer.page(number).lines, running), text)
+        lines = body_lines(layer.page(number).lines, running.on_page(number))
+        total += page_coverage(lines, text)
     return round(total.share, 4)
 
 
-def _fact_warnings(facts: PdfFacts, unread: Sequence[int], lost: Sequence[int]) -> list[str]:
+def _fact_warnings(
+    facts: PdfFacts, unread: Sequence[int], lost: Sequence[int], ocr: Sequence[int]
+) -> list[str]:
     warnings = []
     if facts.repaired:
         warnings.append("the PDF was damaged; MuPDF repaired it while opening")
     if unread:
         warnings.append(f"pages without a text layer (no OCR done): {page_ranges(unread)}")
-    if facts.garbled:
+    unreadable = [n for n in facts.garbled if n not in ocr]
+    if unreadable:
         warnings.append(
-            f"pages with garbled text (broken font encoding?): {page_ranges(facts.garbled)}"
+            f"pages with garbled text (broken font encoding?): {page_ranges(unreadable)}"
         )
+    read = [n for n in facts.garbled if n in ocr]
+    if read:
+        warnings.append(f"pages with garbled text, read by OCR instead: {page_ranges(read)}")
     if lost:
         warnings.append(
             f"pages whose text (e.g. inside images) gave no Markdown: {page_ranges(lost)}"

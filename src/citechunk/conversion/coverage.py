@@ -1,8 +1,8 @@
 """Word coverage: how much of a page's text layer its Markdown holds, and which lines it lost.
 
 The reference is the PDF's own text (`textlayer.PageText` lines) without its running lines
-(`running.repeated_lines`: lines on several pages, digits blurred) and bare page numbers,
-which conversion removes on purpose. Words are runs of letters and digits after NFKC and
+(`runninglines`: headers, footers, page numbers, margin stamps), which conversion removes on
+purpose. Words are runs of letters and digits after NFKC and
 case folding (so a ligature glyph and its spelled-out letters are one word); inline HTML tags
 of the Markdown are not words. A word hyphenated at a line end counts once, whole, when the
 Markdown joined it.
@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .repairs.running import is_page_number, line_signature
+from .runninglines import line_signature
 from .textlayer import Line
 
 _WORD_RE = re.compile(r"[^\W_]+")
@@ -48,13 +48,10 @@ class Coverage:
         return Coverage(self.words + other.words, self.found + other.found)
 
 
-def body_lines(lines: Iterable[Line], repeated: frozenset[str]) -> list[Line]:
-    """The layer lines that should reach the Markdown: not running lines, not page numbers."""
-    return [
-        line
-        for line in lines
-        if not is_page_number(line.text) and line_signature(line.text) not in repeated
-    ]
+def body_lines(lines: Iterable[Line], running: Mapping[str, int]) -> list[Line]:
+    """The layer lines of a page that should reach the Markdown: those whose signature is not
+    one of the page's running lines (`runninglines.RunningLines.on_page`)."""
+    return [line for line in lines if line_signature(line.text) not in running]
 
 
 def line_words(lines: Sequence[Line], markdown: Counter[str]) -> list[list[str]]:

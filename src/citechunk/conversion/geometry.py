@@ -28,8 +28,6 @@ from statistics import median
 
 # A line at least this much larger than the body text is a heading candidate.
 HEADING_SIZE_RATIO = 1.15
-# Share of the page height at the top/bottom where running headers and footers live.
-MARGIN_BAND = 0.08
 # Longest text (characters) a heading may have; bold-only headings must be shorter still.
 MAX_HEADING_CHARS = 200
 MAX_BOLD_HEADING_CHARS = 120
@@ -594,23 +592,15 @@ def build_blocks(fragments: Sequence[Fragment]) -> list[list[Fragment]]:
 
 
 def classify(block: list[Fragment], ctx: PageContext) -> Kind:
-    """Kind of a text block (tables are found before, by `find_tables`): vertical text is a page
-    header; with `strip_headers_footers`, a short non-heading block in the top or bottom
-    `MARGIN_BAND` is a page header or footer; then code (all monospace), heading
-    (`is_heading`), list item, text."""
+    """Kind of a text block (tables are found before, by `find_tables`): with
+    `strip_headers_footers`, vertical text is a page header (a margin stamp); then code (all
+    monospace), heading (`is_heading`), list item, text. Which horizontal lines are running
+    headers and footers is decided from the whole document by `runninglines` (the
+    ``running-lines`` pass removes them), not from one page's band."""
     text = " ".join(f.text for f in block)
-    box = enclosing([f.rect for f in block])
     if any(line.vertical for f in block for line in f.lines):
         return Kind.PAGE_HEADER if ctx.strip_headers_footers else Kind.TEXT
     heading = is_heading(block, text, ctx.body_size)
-    if ctx.strip_headers_footers and not heading and len(block) <= 2 and len(text) <= 160:
-        if (
-            box.b <= ctx.page_height * MARGIN_BAND
-            and block[0].size <= ctx.body_size * HEADING_SIZE_RATIO
-        ):
-            return Kind.PAGE_HEADER
-        if box.t >= ctx.page_height * (1 - MARGIN_BAND):
-            return Kind.PAGE_FOOTER
     if all(f.mono for f in block):
         return Kind.CODE
     if heading:

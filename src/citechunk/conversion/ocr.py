@@ -11,8 +11,10 @@ Rules:
   ``auto`` -> a page whose text layer has no alphanumeric character and that is not blank
   (`is_blank`: nothing visible drawn, so nothing to recognise), or one where images cover
   at least `IMAGE_COVER` of the page and the text layer holds fewer than `NEGLIGIBLE_CHARS`
-  alphanumeric characters (a scan with a stamped page number or fax header). A born-digital
-  page with real text is never OCR'd under ``auto``.
+  alphanumeric characters (a scan with a stamped page number or fax header), or a page whose
+  text layer is garbled (`is_garbled`: at least `GARBLED_CHARS` control or replacement
+  characters making `GARBLED_SHARE` of its visible characters, a font without a usable
+  Unicode map). A born-digital page with readable text is never OCR'd under ``auto``.
 * Engines (`convert.ocr_engine`), both offline, imported or run lazily:
   ``tesseract`` -- the Tesseract 5 command line (Debian ``tesseract-ocr`` + language packs),
   one process per document over all its pages, TSV output (words with confidences, blocks,
@@ -72,6 +74,13 @@ PROBE_DPI = 100
 IMAGE_COVER = 0.5
 #: Fewer alphanumeric characters than this on an image-covered page: the text is negligible.
 NEGLIGIBLE_CHARS = 40
+#: A text layer is garbled with this many control/replacement characters, making this share
+#: of its visible characters.
+GARBLED_CHARS = 20
+GARBLED_SHARE = 0.2
+_GARBAGE_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
+_BLANK_RE = re.compile(r"\s")
+_BLANK_GARBAGE_RE = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")  # control chars str.isspace() accepts
 #: A page with no text is blank (nothing to recognise) when, rendered at BLANK_DPI, no pixel
 #: is darker than BLANK_LEVEL.
 BLANK_DPI = 36
@@ -165,9 +174,20 @@ def is_blank(page: Any) -> bool:
     return min(pix.samples, default=255) > BLANK_LEVEL
 
 
+def is_garbled(text: str) -> bool:
+    """A page text holding at least `GARBLED_CHARS` control or replacement characters that
+    make `GARBLED_SHARE` of its visible (non-blank) characters."""
+    bad = len(_GARBAGE_RE.findall(text))
+    visible = len(text) - len(_BLANK_RE.findall(text)) + len(_BLANK_GARBAGE_RE.findall(text))
+    return bad >= GARBLED_CHARS and bad >= GARBLED_SHARE * visible
+
+
 def needs_ocr(page: Any) -> bool:
     """True when the page has no usable text layer (see the module rules for ``auto``)."""
-    chars = _alnum(page.get_text("text"))
+    text = page.get_text("text")
+    if is_garbled(text):
+        return True
+    chars = _alnum(text)
     if chars == 0:
         return not is_blank(page)
     return chars < NEGLIGIBLE_CHARS and _image_cover(page) >= IMAGE_COVER
@@ -594,6 +614,7 @@ def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOption
 __all__ = [
     "OcrOutcome",
     "RecognisedPage",
+    "is_garbled",
     "recognise",
     "select_pages",
     "unavailable",

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .runninglines import RunningLines
+
 if TYPE_CHECKING:
     from ..config import ConvertOptions
     from .outline import OutlineEntry
@@ -32,8 +34,8 @@ class PassContext:
     warnings: list[str] = field(default_factory=list)
     #: The PDF's own text per page (None: no self-check against it).
     text_layer: TextLayer | None = None
-    #: `running.repeated_lines` of the document's text layer.
-    running: frozenset[str] = frozenset()
+    #: The running lines of the document's text layer (`runninglines.find_running`).
+    running: RunningLines = field(default_factory=RunningLines)
     #: Lines restored from the text layer, per page number (`restore.restore_dropped_lines`).
     restored: dict[int, int] = field(default_factory=dict)
     #: Pages whose first paragraph goes on with the previous page's last

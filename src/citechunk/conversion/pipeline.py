@@ -4,8 +4,8 @@ A backend extracts Markdown per page its own way; everything after that is `run_
 `PASSES`, the same for every backend:
 
 * ``page`` passes see one page's Markdown at a time (`rule(text) -> text`);
-* ``document`` passes see every page's Markdown (`rule(texts) -> texts`), for what crosses a
-  page break or repeats across pages;
+* ``document`` passes see every page's Markdown, for what crosses a page break or repeats
+  across pages (`rule(pages, ctx) -> pages`; `_texts_only` adapts a `rule(texts) -> texts`);
 * ``structure`` passes see (page number, Markdown) pairs and the run's `PassContext` (the PDF
   outline, the options, warnings to report) and decide what is a heading and at which level.
 
@@ -39,8 +39,11 @@ from .repairs.restore import restore_dropped_lines
 from .repairs.runin import demote_label_headings, promote_run_in_labels
 from .repairs.running import strip_running_lines
 from .repairs.running_titles import demote_running_titles
+from .repairs.sentence_headings import demote_sentence_headings
 from .repairs.sentences import join_broken_sentences
 from .repairs.siblings import level_numbered_siblings
+from .repairs.strikethrough import drop_unshown_strikes
+from .repairs.table_words import check_table_words
 from .repairs.tidy import tidy_page
 
 if TYPE_CHECKING:
@@ -76,10 +79,6 @@ class Pass:
         if self.phase == "page":
             page_rule: Callable[[str], str] = self.rule  # type: ignore[assignment]
             return [(n, page_rule(text)) for n, text in pages]
-        if self.phase == "document":
-            doc_rule: Callable[[Sequence[str]], list[str]] = self.rule  # type: ignore[assignment]
-            texts = doc_rule([text for _, text in pages])
-            return list(zip((n for n, _ in pages), texts, strict=True))
         structure_rule: Rule = self.rule  # type: ignore[assignment]
         return structure_rule(pages, ctx)
 
@@ -89,6 +88,17 @@ class Pass:
         doc = " ".join((self.rule.__doc__ or "").split())
         first = doc.split(". ")[0].replace(" (module docstring)", "")
         return first.rstrip(".") + "." if doc else ""
+
+
+def _texts_only(rule: Callable[[Sequence[str]], list[str]]) -> Rule:
+    """A document rule over the page texts alone, as a `Rule`."""
+
+    @functools.wraps(rule)
+    def run(pages: Pages, ctx: PassContext) -> Pages:
+        texts = rule([text for _, text in pages])
+        return list(zip((n for n, _ in pages), texts, strict=True))
+
+    return run
 
 
 def _pages_only(rule: Callable[[Sequence[tuple[int, str]]], Pages]) -> Rule:
@@ -103,12 +113,15 @@ def _pages_only(rule: Callable[[Sequence[tuple[int, str]]], Pages]) -> Rule:
 
 PASSES: tuple[Pass, ...] = (
     Pass("tidy", "page", tidy_page),
+    Pass("strikethrough", "page", drop_unshown_strikes),
     Pass("running-lines", "document", strip_running_lines, option="strip_headers_footers"),
-    Pass("page-hyphens", "document", join_page_hyphens),
-    Pass("page-tables", "document", join_page_tables),
+    Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
+    Pass("page-tables", "document", _texts_only(join_page_tables)),
+    Pass("table-words", "structure", check_table_words),
     Pass("running-titles", "structure", _pages_only(demote_running_titles)),
     Pass("table-titles", "structure", _pages_only(demote_table_titles)),
     Pass("label-headings", "structure", _pages_only(demote_label_headings)),
+    Pass("sentence-headings", "structure", _pages_only(demote_sentence_headings)),
     Pass("list-heads", "structure", _pages_only(demote_list_heads)),
     Pass("numbered-leadins", "structure", _pages_only(promote_numbered_leadins)),
     Pass("numbered-siblings", "structure", _pages_only(level_numbered_siblings)),

@@ -15,9 +15,9 @@ text-layer check, the passes and the provenance are shared):
    before rendering
    (`tablecheck.replace_disagreeing_tables`, `split_columns`, `reading_order.read_columns`,
    `detach_margin_notes`, `spans.join_subscripts`, `glyphgaps.rebuild_code_spaces`);
-2. with ``strip_headers_footers``, the running lines of the page-header / page-footer boxes
-   found by the layout model are cut out: lines repeated on several pages and page numbers
-   (`_without_running_boxes`); a line found once stays.
+2. with ``strip_headers_footers``, the running lines (`runninglines`) of the page-header /
+   page-footer boxes found by the layout model are cut out (`_without_running_boxes`); the
+   box's other lines stay.
 
 Anything pymupdf4llm prints to stdout is captured and logged (stdout may carry Markdown).
 """
@@ -30,7 +30,7 @@ import logging
 import re
 import threading
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
@@ -42,10 +42,12 @@ from ..errors import ConversionError
 from .base import Backend, Extraction
 from .geometry import ProseRule, gutters, prose_columns
 from .glyphgaps import is_code_box, rebuild_code_spaces
+from .outline import from_toc
 from .reading_order import read_columns
-from .repairs.running import is_page_number, line_signature, repeated_lines
+from .runninglines import find_running, line_signature
 from .spans import drop_unreadable, join_subscripts
 from .tablecheck import replace_disagreeing_tables
+from .textlayer import TextLayer
 
 log = logging.getLogger(__name__)
 
@@ -260,14 +262,14 @@ def _prose_columns(left: list[dict[str, Any]], right: list[dict[str, Any]], tota
     return prose_columns(sides, rule)
 
 
-def _without_running_boxes(page: Any, chunk: dict[str, Any], repeated: frozenset[str]) -> str:
+def _without_running_boxes(page: Any, chunk: dict[str, Any], running: Mapping[str, int]) -> str:
     """The chunk's text with the running lines of its page-header/page-footer boxes cut out
     (layout path only).
 
     The layout model calls any short line in the top or bottom band a header or footer, so a
-    box only goes when its lines really run: each repeats (`running.repeated_lines`, digits
-    blurred) on several pages of the document, or is a bare page number. A short box with no
-    running line is left as rendered. Otherwise the box is cut and the text of its other lines
+    box only goes when its lines really run: `running` holds the signatures of the page's
+    running lines (`runninglines.RunningLines.on_page`). A short box with no running line is
+    left as rendered. Otherwise the box is cut and the text of its other lines
     that no other box covers is kept, placed after the last box above it in the same column
     (a box over `MAX_RUNNING_BOX_CHARS` is body text the model misread: its rendering repeats
     text of the boxes it overlaps and sits at the top of the page).
@@ -282,17 +284,17 @@ def _without_running_boxes(page: Any, chunk: dict[str, Any], repeated: frozenset
             continue
         long_box = len(text[start:stop].strip()) > MAX_RUNNING_BOX_CHARS
         lines, top = _box_lines(page, box, boxes if long_box else [box])
-        if not long_box and not any(_is_running(line, repeated) for line in lines):
+        if not long_box and not any(_is_running(line, running) for line in lines):
             continue
         cuts.append((start, stop))
-        recovered = _paragraphs([ln for ln in lines if not _is_running(ln, repeated)])
+        recovered = _paragraphs([ln for ln in lines if not _is_running(ln, running)])
         if recovered:
             inserts.append((_insert_pos(box, top, boxes, start), "\n\n" + recovered + "\n\n"))
     return _splice(text, cuts, inserts)
 
 
-def _is_running(line: tuple[int, str], repeated: frozenset[str]) -> bool:
-    return is_page_number(line[1]) or line_signature(line[1]) in repeated
+def _is_running(line: tuple[int, str], running: Mapping[str, int]) -> bool:
+    return line_signature(line[1]) in running
 
 
 def _paragraphs(lines: list[tuple[int, str]]) -> str:
@@ -395,9 +397,9 @@ class PyMuPDFBackend(Backend):
         chunks = self._run(path, pdf, pages, layout)
         texts = tuple(c["text"] for c in chunks)
         if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
-            repeated = repeated_lines([page.get_text() for page in pdf])
+            running = find_running(TextLayer.of_document(pdf), from_toc(pdf.get_toc(simple=True)))
             texts = tuple(
-                _without_running_boxes(pdf[p - 1], c, repeated)
+                _without_running_boxes(pdf[p - 1], c, running.on_page(p))
                 for p, c in zip(pages, chunks, strict=True)
             )
         return Extraction(texts, recorded={"layout_active": layout})

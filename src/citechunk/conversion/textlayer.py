@@ -38,14 +38,15 @@ class Word:
 
 @dataclass(frozen=True)
 class Line:
-    """One text line: its words in order, its box, the largest font size and whether all of
-    its non-blank spans are bold."""
+    """One text line: its words in order, its box, the largest font size, whether all of
+    its non-blank spans are bold and whether it is set sideways (not left to right)."""
 
     text: str
     box: Box
     block: int
     size: float
     bold: bool
+    vertical: bool = False
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,8 @@ class PageText:
     number: int
     words: tuple[Word, ...]
     lines: tuple[Line, ...]
+    #: The page's height in points (0: unknown, e.g. words from an OCR engine).
+    height: float = 0.0
 
     @property
     def text(self) -> str:
@@ -84,6 +87,7 @@ def _line(block_no: int, raw: Mapping[str, Any]) -> Line | None:
         block=block_no,
         size=max(float(s.get("size", 0.0)) for s in spans),
         bold=all(int(s.get("flags", 0)) & BOLD_FLAG for s in spans),
+        vertical=abs(float(raw.get("dir", (1.0, 0.0))[1])) > 0.01,
     )
 
 
@@ -99,7 +103,7 @@ def _lines(page: Any) -> tuple[Line, ...]:
 
 def read_page(page: Any, number: int) -> PageText:
     """Words and lines of one PyMuPDF page (`number` is its 1-based page number)."""
-    return PageText(number, _words(page), _lines(page))
+    return PageText(number, _words(page), _lines(page), float(page.cropbox.height))
 
 
 class TextLayer:

@@ -43,7 +43,7 @@ def restore_dropped_lines(pages: Pages, ctx: PassContext) -> Pages:
         if not any(ch.isalnum() for ch in text) and any(ln.text.strip() for ln in all_lines):
             lines, lost = all_lines, list(range(len(all_lines)))
         else:
-            lines = body_lines(all_lines, ctx.running)
+            lines = body_lines(all_lines, ctx.running.on_page(number))
             lost = [i for i in dropped_lines(lines, text) if _worth_restoring(lines[i])]
         if lost:
             log.debug("page %d: %d lines restored from the text layer", number, len(lost))

@@ -1,0 +1,171 @@
+"""The running-line policy: which lines of the PDF's text layer are running text.
+
+Running text is what the printer repeats around the body: page headers and footers, page
+numbers, letterheads repeated on every page, and margin stamps. Every step that removes or
+discounts running text asks this module (`RunningLines`), so one rule decides everywhere: the
+Markdown pass (`repairs.running`), the layout boxes the pymupdf backend cuts, the word coverage
+and the self-check that restores lost lines (`coverage.body_lines`).
+
+A text-layer line is running on its page when
+
+* it is set sideways in the page's side margin (left of all horizontal text or right of it):
+  a margin stamp such as an arXiv identifier or a printer's slug; or
+* it is an *edge line*: among the first or last `EDGE_ROWS` rows of the page's horizontal
+  text (rows: lines sharing a vertical band), inside the top or bottom `EDGE_BAND` of the page
+  height, and
+  - it is a bare page number ("7", "iv", "Page 3 of 12"), or
+  - its signature (`line_signature`: NFKC, case-folded, blanks collapsed, digit runs as "#")
+    is an edge line on at least ``min(MIN_REPEAT_PAGES, pages)`` pages (2 at least), unless
+    it is the heading an outline entry names on that entry's own page, or it is set in display
+    type (`DISPLAY_RATIO` x the body size or more) and repeats on fewer than half of the
+    pages (a chapter label opening a few pages is a heading, a large running title on most
+    pages is not).
+
+A line that repeats elsewhere on the page (a "Summary" or "Key points" label in the middle of
+every page) is never running: position among the page's own lines decides, not the line's
+position in a backend's Markdown.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .outline import OutlineEntry, title_key
+from .textlayer import Line, PageText, TextLayer
+
+#: Rows from the top and from the bottom of a page that may hold running lines.
+EDGE_ROWS = 3
+#: Share of the page height, at the top and at the bottom, where running lines sit.
+EDGE_BAND = 0.12
+#: An edge line is running when it is an edge line on this many pages (all pages of a
+#: shorter document, 2 at least).
+MIN_REPEAT_PAGES = 3
+#: Lines this many times the body size are display type (headings, titles).
+DISPLAY_RATIO = 1.15
+
+_PAGE_NUMBER_RE = re.compile(
+    r"^\s*(?:page\s*)?(?:\d+|[ivxlc]+)(?:\s*(?:of|/)\s*\d+)?\s*$", re.IGNORECASE
+)
+
+
+def line_signature(text: str) -> str:
+    """A line's running-line identity: NFKC, case-folded, blanks collapsed, digit runs as
+    ``#`` (so "Page 2 of 9" and "Page 3 of 9" are one line)."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return re.sub(r"\d+", "#", " ".join(text.split()))
+
+
+def is_page_number(text: str) -> bool:
+    """A line that is only a page number ("7", "iv", "Page 3", "3 of 12", "3/12")."""
+    return bool(_PAGE_NUMBER_RE.match(text))
+
+
+@dataclass(frozen=True)
+class RunningLines:
+    """The running lines of a document: per page number, their signatures and how often the
+    page holds each (module docstring); `body`: per page, how many of its other lines (not
+    running) have one of those signatures (a chapter heading "Diagnosis" on the page whose
+    footer reads "Diagnosis"). Empty when nothing runs."""
+
+    pages: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    body: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+
+    def on_page(self, number: int) -> Mapping[str, int]:
+        """Signature -> count of the running lines of page `number`."""
+        return self.pages.get(number, {})
+
+    def in_body(self, number: int) -> Mapping[str, int]:
+        """Signature -> count of page `number`'s lines that share a running line's signature
+        without being running lines."""
+        return self.body.get(number, {})
+
+    def is_running(self, number: int, text: str) -> bool:
+        """Whether a line with `text` on page `number` is one of its running lines."""
+        return line_signature(text) in self.on_page(number)
+
+    @property
+    def signatures(self) -> frozenset[str]:
+        """Every running signature of the document (for logs and tests)."""
+        return frozenset(sig for page in self.pages.values() for sig in page)
+
+
+def _rows(lines: Sequence[Line]) -> list[list[Line]]:
+    """Horizontal lines grouped into rows top to bottom: a line whose vertical centre lies
+    inside the current row's band joins it."""
+    rows: list[list[Line]] = []
+    bottom = float("-inf")
+    for line in sorted(lines, key=lambda ln: (ln.box[1], ln.box[0])):
+        centre = (line.box[1] + line.box[3]) / 2
+        if rows and centre <= bottom:
+            rows[-1].append(line)
+            bottom = max(bottom, line.box[3])
+        else:
+            rows.append([line])
+            bottom = line.box[3]
+    return rows
+
+
+def _height(page: PageText) -> float:
+    return page.height or max((ln.box[3] for ln in page.lines), default=0.0)
+
+
+def edge_lines(page: PageText) -> list[Line]:
+    """The page's horizontal lines in its first or last `EDGE_ROWS` rows that lie inside the
+    top or bottom `EDGE_BAND` of the page."""
+    height = _height(page)
+    rows = _rows([ln for ln in page.lines if not ln.vertical])
+    top = [ln for row in rows[:EDGE_ROWS] for ln in row if ln.box[3] <= EDGE_BAND * height]
+    low = [ln for row in rows[-EDGE_ROWS:] for ln in row if ln.box[1] >= (1 - EDGE_BAND) * height]
+    return top + [ln for ln in low if ln not in top]
+
+
+def margin_stamps(page: PageText) -> list[Line]:
+    """Sideways lines entirely left or right of the page's horizontal text."""
+    flat = [ln for ln in page.lines if not ln.vertical]
+    if not flat:
+        return []
+    left = min(ln.box[0] for ln in flat)
+    right = max(ln.box[2] for ln in flat)
+    return [ln for ln in page.lines if ln.vertical and (ln.box[2] <= left or ln.box[0] >= right)]
+
+
+def _body_size(pages: Iterable[PageText]) -> float:
+    weight: Counter[float] = Counter()
+    for page in pages:
+        for line in page.lines:
+            weight[round(line.size, 1)] += len(line.text)
+    return weight.most_common(1)[0][0] if weight else 0.0
+
+
+def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> RunningLines:
+    """The document's `RunningLines` (module docstring) from its text layer and outline."""
+    pages = [layer.page(n) for n in layer.numbers]
+    edges = {page.number: edge_lines(page) for page in pages}
+    counts: Counter[str] = Counter()
+    for lines in edges.values():
+        counts.update({line_signature(ln.text) for ln in lines})
+    min_pages = max(2, min(MIN_REPEAT_PAGES, len(pages)))
+    display = DISPLAY_RATIO * _body_size(pages)
+    named = {(e.page, title_key(e.title)) for e in outline}
+    result: dict[int, dict[str, int]] = {}
+    body: dict[int, dict[str, int]] = {}
+    for page in pages:
+        found: Counter[str] = Counter(line_signature(ln.text) for ln in margin_stamps(page))
+        for line in edges[page.number]:
+            sig = line_signature(line.text)
+            if (page.number, title_key(line.text)) in named:
+                continue
+            large = line.size >= display and counts[sig] < len(pages) / 2
+            if (counts[sig] >= min_pages and not large) or is_page_number(line.text):
+                found[sig] += 1
+        if found:
+            result[page.number] = dict(found)
+            all_lines = Counter(line_signature(ln.text) for ln in page.lines)
+            others = {sig: all_lines[sig] - n for sig, n in found.items() if all_lines[sig] > n}
+            if others:
+                body[page.number] = others
+    return RunningLines(result, body)

@@ -1,0 +1,167 @@
+"""The running-line policy: position among the page's own lines, repetition, the outline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from citechunk.config import ConvertOptions
+from citechunk.conversion.outline import OutlineEntry, from_toc
+from citechunk.conversion.pipeline import PassContext
+from citechunk.conversion.repairs.running import strip_running_lines
+from citechunk.conversion.runninglines import (
+    RunningLines,
+    find_running,
+    is_page_number,
+    line_signature,
+)
+from citechunk.conversion.textlayer import TextLayer
+
+TOPICS = ["budgets", "staffing", "ethics", "schedules"]
+FOOTER = "Northwind Quarterly Review - Confidential"
+STAMP = "arXiv:2401.01234v2 [cs.CL] 3 Jan 2024"
+
+
+def paragraph(topic: str, n: int) -> str:
+    return (
+        f"This part of chapter {n} explains the {topic} of the project in enough words to fill "
+        f"several lines of body text, so that the page reads like prose about {topic} and the "
+        f"labels between paragraphs sit well inside the page, far from its edges."
+    )
+
+
+def report(path: Path) -> Path:
+    """Four pages: a chapter heading at the top, the labels "Summary" and "Example N" in the
+    middle of every page, a footer and a page number on every page, and a sideways stamp in
+    the left margin of page 1."""
+    doc = pymupdf.open()
+    for n, topic in enumerate(TOPICS, 1):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 80), f"Chapter {n}: The {topic.title()}", fontsize=18)
+        page.insert_textbox((72, 110, 523, 260), paragraph(topic, n), fontsize=11)
+        page.insert_text((72, 300), "Summary", fontsize=13, fontname="hebo")
+        page.insert_textbox((72, 320, 523, 470), paragraph(topic, n), fontsize=11)
+        page.insert_text((72, 510), f"Example {n}", fontsize=13, fontname="hebo")
+        page.insert_textbox((72, 530, 523, 680), paragraph(topic, n), fontsize=11)
+        page.insert_text((72, 800), FOOTER, fontsize=8)
+        page.insert_text((500, 800), str(n), fontsize=8)
+        if n == 1:
+            page.insert_text((30, 600), STAMP, fontsize=9, rotate=90)
+    doc.set_toc([[1, f"Chapter {n}: The {t.title()}", n] for n, t in enumerate(TOPICS, 1)])
+    doc.save(path)
+    return path
+
+
+def repeated_titles(path: Path) -> Path:
+    """Sections "2 Bar", "3 Baz", "5 Bar" (titles repeated) at the top of pages, in the outline."""
+    doc = pymupdf.open()
+    titles = ["1 Foo", "2 Bar", "3 Baz", "4 Qux", "5 Bar", "6 Baz"]
+    for n in range(1, 7):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 72), titles[n - 1], fontsize=14, fontname="hebo")
+        page.insert_textbox((72, 100, 523, 300), paragraph("sections", n), fontsize=11)
+    doc.set_toc([[1, t, n] for n, t in enumerate(titles, 1)])
+    doc.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def report_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return report(tmp_path_factory.mktemp("running") / "report.pdf")
+
+
+def running_of(path: Path) -> RunningLines:
+    doc = pymupdf.open(path)
+    return find_running(TextLayer.of_document(doc), from_toc(doc.get_toc(simple=True)))
+
+
+def test_footer_page_numbers_and_margin_stamp_run_mid_page_labels_do_not(
+    report_pdf: Path,
+) -> None:
+    running = running_of(report_pdf)
+    assert running.signatures == {line_signature(FOOTER), "#", line_signature(STAMP)}
+    assert running.is_running(1, STAMP) and not running.is_running(2, STAMP)
+    assert not running.is_running(1, "Summary") and not running.is_running(3, "Example 3")
+    assert not running.is_running(1, "Chapter 1: The Budgets")
+
+
+def test_the_pass_removes_the_running_lines_from_the_markdown_only(report_pdf: Path) -> None:
+    ctx = PassContext(ConvertOptions(), running=running_of(report_pdf))
+    page = "\n\n".join(
+        [
+            "# Chapter 2: The Staffing",
+            "body",
+            "## Summary",
+            "body",
+            "## Example 2",
+            "body",
+            f"{FOOTER} 2",
+            "2",
+        ]
+    )
+    page = page.replace(f"{FOOTER} 2", FOOTER)
+    (_, out), (_, second) = strip_running_lines([(2, page), (3, page)], ctx)
+    assert FOOTER not in out and "\n2\n" not in f"\n{out}\n"
+    assert "## Summary" in out and "## Example 2" in out and "# Chapter 2" in out
+    assert second == out  # page 3 has the same running lines
+
+
+def test_a_heading_the_outline_names_on_its_page_is_not_running(tmp_path: Path) -> None:
+    running = running_of(repeated_titles(tmp_path / "titles.pdf"))
+    assert running.signatures == frozenset()
+
+
+def test_display_type_on_a_few_page_tops_is_a_heading_not_a_running_line(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for n in range(1, 9):
+        page = doc.new_page(width=595, height=842)
+        if n % 3 == 1:
+            page.insert_text((72, 60), f"CHAPTER {n // 3 + 1}", fontsize=20)
+        page.insert_textbox((72, 120, 523, 400), paragraph("chapters", n), fontsize=11)
+        page.insert_text((72, 800), "Acme handbook", fontsize=8)
+    doc.save(tmp_path / "book.pdf")
+    assert running_of(tmp_path / "book.pdf").signatures == {"acme handbook"}
+
+
+def test_without_running_lines_the_pass_changes_nothing() -> None:
+    ctx = PassContext(ConvertOptions(), outline=(OutlineEntry(1, "A", 1),))
+    pages = [(1, "Northwind\n\ntext"), (2, "Northwind\n\nmore")]
+    assert strip_running_lines(pages, ctx) == pages
+
+
+def test_signatures_blur_digits_and_page_numbers_are_recognised() -> None:
+    assert line_signature("Page 2 of  9") == line_signature("page 3 of 9") == "page # of #"
+    assert is_page_number("iv") and is_page_number("Page 3 of 12") and not is_page_number("3 cats")
+
+
+def test_a_heading_with_the_footer_s_words_stays_when_the_footer_is_gone(tmp_path: Path) -> None:
+    """A chapter heading "Diagnosis" on a page whose running footer also reads "Diagnosis":
+    the Markdown keeps as many occurrences as the page's body has."""
+    doc = pymupdf.open()
+    for n in range(1, 5):
+        page = doc.new_page(width=595, height=842)
+        if n == 2:
+            page.insert_text((72, 200), "Diagnosis", fontsize=24)
+        page.insert_textbox((72, 240, 523, 500), paragraph("tests", n), fontsize=11)
+        page.insert_text((72, 810), "Diagnosis", fontsize=7)
+    doc.save(tmp_path / "guide.pdf")
+    running = running_of(tmp_path / "guide.pdf")
+    assert running.on_page(2) == {"diagnosis": 1} and running.in_body(2) == {"diagnosis": 1}
+    ctx = PassContext(ConvertOptions(), running=running)
+    cut_by_layout = [(2, "## Diagnosis\n\nbody")]
+    assert strip_running_lines(cut_by_layout, ctx) == cut_by_layout
+    both = [(2, "## Diagnosis\n\nbody\n\nDiagnosis")]
+    assert strip_running_lines(both, ctx) == cut_by_layout
+
+
+@pytest.mark.heavy
+def test_conversion_keeps_mid_page_labels_and_drops_footer_and_stamp(report_pdf: Path) -> None:
+    from citechunk.conversion import convert
+
+    markdown = convert(report_pdf).markdown
+    assert markdown.count("Summary") == 4
+    assert all(f"Example {n}" in markdown for n in range(1, 5))
+    assert all(f"Chapter {n}" in markdown for n in range(1, 5))
+    assert FOOTER not in markdown and "arXiv" not in markdown

@@ -1,0 +1,38 @@
+"""Tables whose cells cut the page's words read as text, whatever path made them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+from citechunk.config import ConvertOptions
+from citechunk.conversion.pipeline import PassContext
+from citechunk.conversion.repairs.table_words import check_table_words
+from citechunk.conversion.textlayer import TextLayer
+
+
+def layer_of(tmp_path: Path, lines: list[str]) -> TextLayer:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for i, line in enumerate(lines):
+        page.insert_text((72, 100 + 16 * i), line, fontsize=11)
+    doc.save(tmp_path / "regions.pdf")
+    return TextLayer.of_document(pymupdf.open(tmp_path / "regions.pdf")).preload([1])
+
+
+def test_a_table_cutting_words_becomes_lines_with_the_words_whole(tmp_path: Path) -> None:
+    layer = layer_of(tmp_path, ["Region Sales", "Europe 120", "Oceania 45"])
+    table = "| Region | Sales |\n|---|---|\n| Eur | ope 120 |\n| Oce | ania 45 |"
+    ctx = PassContext(ConvertOptions(), text_layer=layer)
+    assert check_table_words([(1, f"Intro.\n\n{table}\n\nAfter.")], ctx) == [
+        (1, "Intro.\n\nRegion Sales\nEurope 120\nOceania 45\n\nAfter.")
+    ]
+
+
+def test_a_table_agreeing_with_the_text_layer_stays(tmp_path: Path) -> None:
+    layer = layer_of(tmp_path, ["Region Sales", "Europe 120", "Oceania 45"])
+    table = "| Region | Sales |\n|---|---|\n| Europe | 120 |\n| Oceania | 45 |"
+    ctx = PassContext(ConvertOptions(), text_layer=layer)
+    assert check_table_words([(1, table)], ctx) == [(1, table)]
+    assert check_table_words([(1, table)], PassContext(ConvertOptions())) == [(1, table)]
