@@ -165,3 +165,32 @@ def test_conversion_keeps_mid_page_labels_and_drops_footer_and_stamp(report_pdf:
     assert all(f"Example {n}" in markdown for n in range(1, 5))
     assert all(f"Chapter {n}" in markdown for n in range(1, 5))
     assert FOOTER not in markdown and "arXiv" not in markdown
+
+
+def test_a_heading_set_on_two_lines_counts_as_the_footer_s_text(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for n in range(1, 5):
+        page = doc.new_page(width=595, height=842)
+        if n == 3:
+            page.insert_textbox((72, 180, 300, 260), "Living with\nbreast cancer", fontsize=24)
+        page.insert_textbox((72, 280, 523, 500), paragraph("care", n), fontsize=11)
+        page.insert_text((72, 810), "Living with breast cancer", fontsize=7)
+    doc.save(tmp_path / "guide.pdf")
+    running = running_of(tmp_path / "guide.pdf")
+    assert running.in_body(3) == {"living with breast cancer": 1}
+    ctx = PassContext(ConvertOptions(), running=running)
+    heading = [(3, "## Living with breast cancer\n\nbody")]
+    assert strip_running_lines(heading, ctx) == heading
+
+
+def test_numbered_labels_at_page_tops_are_headings_page_numbers_in_a_footer_run(
+    tmp_path: Path,
+) -> None:
+    doc = pymupdf.open()
+    for n in range(1, 6):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 60), f"Definition {3 * n + 7}", fontsize=11, fontname="hebo")
+        page.insert_textbox((72, 120, 523, 400), paragraph("terms", n), fontsize=11)
+        page.insert_text((72, 810), f"Acme Manual - Page {n} of 5", fontsize=8)
+    doc.save(tmp_path / "defs.pdf")
+    assert running_of(tmp_path / "defs.pdf").signatures == {"acme manual - page # of #"}

@@ -15,7 +15,9 @@ A text-layer line is running on its page when
   height, and
   - it is a bare page number ("7", "iv", "Page 3 of 12"), or
   - its signature (`line_signature`: NFKC, case-folded, blanks collapsed, digit runs as "#")
-    is an edge line on at least ``min(MIN_REPEAT_PAGES, pages)`` pages (2 at least), unless
+    is an edge line on at least ``min(MIN_REPEAT_PAGES, pages)`` pages (2 at least), with the
+    same text on that many pages or with the numbers that differ following the page number
+    ("Page 3 of 12"; "Definition 20" and "Definition 34" opening pages are headings), unless
     it is the heading an outline entry names on that entry's own page, or it is set in display
     type (`DISPLAY_RATIO` x the body size or more) and repeats on fewer than half of the
     pages (a chapter label opening a few pages is a heading, a large running title on most
@@ -47,6 +49,7 @@ MIN_REPEAT_PAGES = 3
 #: Lines this many times the body size are display type (headings, titles).
 DISPLAY_RATIO = 1.15
 
+_DIGITS_RE = re.compile(r"\d+")
 _PAGE_NUMBER_RE = re.compile(
     r"^\s*(?:page\s*)?(?:\d+|[ivxlc]+)(?:\s*(?:of|/)\s*\d+)?\s*$", re.IGNORECASE
 )
@@ -141,14 +144,58 @@ def _body_size(pages: Iterable[PageText]) -> float:
     return weight.most_common(1)[0][0] if weight else 0.0
 
 
+def _same_text(page: PageText) -> Counter[str]:
+    """Signatures of the page's lines, and of its blocks of several lines read as one line (a
+    heading set on two lines whose words a one-line footer repeats)."""
+    counts = Counter(line_signature(ln.text) for ln in page.lines)
+    blocks: dict[int, list[str]] = {}
+    for line in page.lines:
+        blocks.setdefault(line.block, []).append(line.text)
+    counts.update(line_signature(" ".join(t)) for t in blocks.values() if len(t) > 1)
+    return counts
+
+
+def _exact(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _tracks_pages(occurrences: Sequence[tuple[int, str]]) -> bool:
+    """Whether the numbers that differ between the occurrences ((page, text) of one signature)
+    follow the page number: each such number is the page number plus one constant."""
+    numbers = [(page, [int(d) for d in _DIGITS_RE.findall(text)]) for page, text in occurrences]
+    if len({len(ns) for _, ns in numbers}) != 1:
+        return False
+    for i in range(len(numbers[0][1])):
+        values = {ns[i] for _, ns in numbers}
+        if len(values) > 1 and len({ns[i] - page for page, ns in numbers}) > 1:
+            return False
+    return True
+
+
+def _repeated(edges: Mapping[int, Sequence[Line]], min_pages: int) -> Counter[str]:
+    """Per signature, the pages it is an edge line of, when it repeats as a running line: the
+    same text on `min_pages` pages, or one signature whose differing numbers follow the page
+    number ("Page 3 of 12"; "Definition 20" and "Definition 34" at page tops do not)."""
+    exact: Counter[str] = Counter()
+    seen: dict[str, dict[int, str]] = {}
+    for number, lines in edges.items():
+        exact.update({_exact(ln.text) for ln in lines})
+        for ln in lines:
+            seen.setdefault(line_signature(ln.text), {}).setdefault(number, _exact(ln.text))
+    counts: Counter[str] = Counter()
+    for sig, occ in seen.items():
+        same = max(exact[text] for text in occ.values())
+        if same >= min_pages or (len(occ) >= min_pages and _tracks_pages(list(occ.items()))):
+            counts[sig] = len(occ)
+    return counts
+
+
 def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> RunningLines:
     """The document's `RunningLines` (module docstring) from its text layer and outline."""
     pages = [layer.page(n) for n in layer.numbers]
     edges = {page.number: edge_lines(page) for page in pages}
-    counts: Counter[str] = Counter()
-    for lines in edges.values():
-        counts.update({line_signature(ln.text) for ln in lines})
     min_pages = max(2, min(MIN_REPEAT_PAGES, len(pages)))
+    counts = _repeated(edges, min_pages)
     display = DISPLAY_RATIO * _body_size(pages)
     named = {(e.page, title_key(e.title)) for e in outline}
     result: dict[int, dict[str, int]] = {}
@@ -164,8 +211,8 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
                 found[sig] += 1
         if found:
             result[page.number] = dict(found)
-            all_lines = Counter(line_signature(ln.text) for ln in page.lines)
-            others = {sig: all_lines[sig] - n for sig, n in found.items() if all_lines[sig] > n}
+            same = _same_text(page)
+            others = {sig: same[sig] - n for sig, n in found.items() if same[sig] > n}
             if others:
                 body[page.number] = others
     return RunningLines(result, body)
