@@ -23,13 +23,14 @@ def test_lower_case_headings_after_finished_sentences_stay() -> None:
     assert demote_sentence_headings(pages) == pages
     assert not is_sentence_piece("iPhone setup", "The text goes on")
     assert not is_sentence_piece("iv. Results", "The text goes on")
+    assert not is_sentence_piece("colorspace", "`__init__` (self, colorspace) Constructor")
 
 
 def test_headings_opening_with_a_bracket_or_ending_with_a_comma_are_pieces() -> None:
     assert is_sentence_piece(") and the rest of it")
     assert is_sentence_piece("**Whereas the parties agree,**")
-    assert is_sentence_piece("continued here", "the sentence runs on into")
-    assert not is_sentence_piece("continued here", "The sentence ended.")
+    assert is_sentence_piece("continued here and on", "the sentence runs on into")
+    assert not is_sentence_piece("continued here and on", "The sentence ended.")
     assert not is_sentence_piece("2 Methods") and not is_sentence_piece("Results")
     fenced = [(1, "```\n# ) not a heading\n```")]
     assert demote_sentence_headings(fenced) == fenced

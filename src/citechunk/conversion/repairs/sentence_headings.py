@@ -7,8 +7,10 @@ the database name."), and it then heads the chunks after it. A heading is a titl
 that
 
 * opens with a closing bracket or sentence punctuation (``)``, ``]``, ``,``, ``;``, ``.``), or
-* opens with a lower-case word of two or more letters that is not an enumerator ("iv.",
-  "b)") and has no upper-case letter in it (not a name like "iPhone"), after body text that
+* has `MIN_PIECE_WORDS` words or more and opens with a lower-case word of two or more
+  letters that is not an enumerator ("iv.", "b)") and has no upper-case letter in it (not a
+  name like "iPhone"; a one- or two-word lower-case heading is a name, such as an attribute
+  "colorspace" in an API reference), after body text that
   does not end a sentence (the continuation of that sentence; a document whose headings are
   set in lower case keeps them, as the text before them ends its sentences), or
 * ends with a comma, a semicolon or a hyphen (the sentence goes on).
@@ -26,6 +28,8 @@ from ..mdlines import heading_lines, join_pages, split_pages, strip_inline_marku
 
 log = logging.getLogger(__name__)
 
+#: A lower-case opening makes a sentence piece only in a heading of this many words.
+MIN_PIECE_WORDS = 3
 _OPENS_RE = re.compile(r"^[)\],;.]")
 _LOWER_WORD_RE = re.compile(r"^([a-z]{2,})(\S*)")
 _ROMAN_ENUM_RE = re.compile(r"^[ivxlc]+[.)]$")
@@ -42,7 +46,12 @@ def is_sentence_piece(title: str, before: str = "") -> bool:
     if _OPENS_RE.match(text) or _ENDS_RE.search(text):
         return True
     m = _LOWER_WORD_RE.match(text)
-    if not m or any(c.isupper() for c in m.group(0)) or _ROMAN_ENUM_RE.match(m.group(0)):
+    if (
+        len(text.split()) < MIN_PIECE_WORDS
+        or not m
+        or any(c.isupper() for c in m.group(0))
+        or _ROMAN_ENUM_RE.match(m.group(0))
+    ):
         return False
     ended = strip_inline_markup(before).rstrip().endswith(_SENTENCE_ENDS)
     return bool(before.strip()) and not ended
