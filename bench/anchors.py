@@ -178,7 +178,14 @@ def score(label: str, chunks: Path, args: argparse.Namespace, cache: Path) -> li
     hits = {r: cache / "scores" / f"{content}-{r}.json" for r in args.retrievers.split(",")}
     missing = [r for r, f in hits.items() if not f.is_file()]
     if missing:
-        cmd = [sys.executable, str(CHECK), "--questions", str(questions), "--chunks", str(chunks)]
+        cmd = [
+            sys.executable,
+            str(args.check),
+            "--questions",
+            str(questions),
+            "--chunks",
+            str(chunks),
+        ]
         cmd += ["--retriever", ",".join(missing), "--budget", str(args.budget), "--label", label]
         log.info("scoring %s (%s)", label, ",".join(missing))
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)
@@ -217,6 +224,7 @@ def main() -> None:
     ap.add_argument("--retrievers", default="hybrid,bm25stem,minilm,bm25")
     ap.add_argument("--budget", type=int, default=1500)
     ap.add_argument("--cache", type=Path, default=ROOT / "out" / "anchors")
+    ap.add_argument("--check", type=Path, default=CHECK, help="the reference check script")
     ap.add_argument("--no-anchors", action="store_true", help="score only the citechunk rows")
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
