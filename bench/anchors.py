@@ -177,7 +177,7 @@ def score(label: str, chunks: Path, args: argparse.Namespace, cache: Path) -> li
     content = digest(chunks, questions.read_text(), str(args.budget))
     hits = {r: cache / "scores" / f"{content}-{r}.json" for r in args.retrievers.split(",")}
     missing = [r for r, f in hits.items() if not f.is_file()]
-    if missing:
+    if missing and not args.cached:
         cmd = [
             sys.executable,
             str(args.check),
@@ -203,6 +203,9 @@ def table(name: str, results: dict[str, list[Record]], retrievers: list[str]) ->
     for label, rows in results.items():
         by = {str(r["retriever"]): r for r in rows}
         found = [f"{float(by[r]['recall']):.3f}" if r in by else "-" for r in retrievers]
+        if not rows:
+            lines.append(f"| {label} | " + " | ".join(found) + " | - | - | - |")
+            continue
         any_row = rows[0]
         lines.append(
             f"| {label} | "
@@ -225,6 +228,7 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=1500)
     ap.add_argument("--cache", type=Path, default=ROOT / "out" / "anchors")
     ap.add_argument("--check", type=Path, default=CHECK, help="the reference check script")
+    ap.add_argument("--cached", action="store_true", help="show cached scores only ('-')")
     ap.add_argument("--no-anchors", action="store_true", help="score only the citechunk rows")
     args = ap.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
