@@ -187,3 +187,13 @@ def test_ingest_records_ocr_pages_in_chunks_and_run_report(
     )
     assert all(r["ocr_pages"] == [] for r in table if r["source_file"] == "refund_policy.pdf")
     assert any("Executive Summary" in r["text"] for r in scanned)
+
+
+def test_dot_leaders_in_a_broken_font_do_not_make_a_page_garbled() -> None:
+    from citechunk.conversion.ocr import is_garbled
+
+    leaders = "Useful websites\nThe internet has many useful resources and more words here.\n"
+    leaders += "".join(f"Council {i}\t{chr(0xFFFD) * 40}site{i}.org\n" for i in range(3))
+    assert not is_garbled(leaders)
+    garbled = " ".join("\x03\x04\x05" + w for w in "the cash flow of the year was good".split() * 3)
+    assert is_garbled(garbled)

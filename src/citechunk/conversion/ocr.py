@@ -13,8 +13,8 @@ Rules:
   at least `IMAGE_COVER` of the page and the text layer holds fewer than `NEGLIGIBLE_CHARS`
   alphanumeric characters (a scan with a stamped page number or fax header), or a page whose
   text layer is garbled (`is_garbled`: at least `GARBLED_CHARS` control or replacement
-  characters making `GARBLED_SHARE` of its visible characters, a font without a usable
-  Unicode map). A born-digital page with readable text is never OCR'd under ``auto``.
+  characters, in at least `GARBLED_SHARE` of its words: a font without a usable Unicode map;
+  dot leaders in such a font do not make a page garbled). A born-digital page with readable text is never OCR'd under ``auto``.
 * Engines (`convert.ocr_engine`), both offline, imported or run lazily:
   ``tesseract`` -- the Tesseract 5 command line (Debian ``tesseract-ocr`` + language packs),
   one process per document over all its pages, TSV output (words with confidences, blocks,
@@ -74,13 +74,12 @@ PROBE_DPI = 100
 IMAGE_COVER = 0.5
 #: Fewer alphanumeric characters than this on an image-covered page: the text is negligible.
 NEGLIGIBLE_CHARS = 40
-#: A text layer is garbled with this many control/replacement characters, making this share
-#: of its visible characters.
+#: A text layer is garbled with this many control/replacement characters, in this share of
+#: its words.
 GARBLED_CHARS = 20
 GARBLED_SHARE = 0.2
 _GARBAGE_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]")
-_BLANK_RE = re.compile(r"\s")
-_BLANK_GARBAGE_RE = re.compile(r"[\x0b\x0c\x1c-\x1f\x85]")  # control chars str.isspace() accepts
+_TOKEN_SPLIT_RE = re.compile(r"[ \t\n\r]+")
 #: A page with no text is blank (nothing to recognise) when, rendered at BLANK_DPI, no pixel
 #: is darker than BLANK_LEVEL.
 BLANK_DPI = 36
@@ -175,11 +174,16 @@ def is_blank(page: Any) -> bool:
 
 
 def is_garbled(text: str) -> bool:
-    """A page text holding at least `GARBLED_CHARS` control or replacement characters that
-    make `GARBLED_SHARE` of its visible (non-blank) characters."""
+    """A page text holding at least `GARBLED_CHARS` control or replacement characters, spread
+    over at least `GARBLED_SHARE` of its words (blank-separated): a font without a usable
+    Unicode map garbles every word, while dot leaders drawn in such a font sit in a few words
+    of an otherwise readable page."""
     bad = len(_GARBAGE_RE.findall(text))
-    visible = len(text) - len(_BLANK_RE.findall(text)) + len(_BLANK_GARBAGE_RE.findall(text))
-    return bad >= GARBLED_CHARS and bad >= GARBLED_SHARE * visible
+    if bad < GARBLED_CHARS:
+        return False
+    tokens = [t for t in _TOKEN_SPLIT_RE.split(text) if t]
+    garbled = sum(1 for t in tokens if _GARBAGE_RE.search(t))
+    return garbled >= GARBLED_SHARE * len(tokens)
 
 
 def needs_ocr(page: Any) -> bool:
