@@ -194,3 +194,32 @@ def test_numbered_labels_at_page_tops_are_headings_page_numbers_in_a_footer_run(
         page.insert_text((72, 810), f"Acme Manual - Page {n} of 5", fontsize=8)
     doc.save(tmp_path / "defs.pdf")
     assert running_of(tmp_path / "defs.pdf").signatures == {"acme manual - page # of #"}
+
+
+def test_a_folio_in_a_wide_margin_runs_a_section_number_beside_its_title_does_not(
+    tmp_path: Path,
+) -> None:
+    """A page number alone in its row 15% from the top (a book's wide margin), following the
+    page numbers, is running; the section numbers set beside their titles in the row below
+    (1 on page 1, 2 on page 2...) are not."""
+    doc = pymupdf.open()
+    for n in range(1, 6):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((480, 110), str(n + 1), fontsize=9)
+        page.insert_text((135, 140), str(n), fontsize=12, fontname="hebo")
+        page.insert_text((160, 140), f"Section about {TOPICS[n % 4]}", fontsize=12, fontname="hebo")
+        page.insert_textbox((135, 160, 480, 400), paragraph(TOPICS[n % 4], n), fontsize=10)
+    doc.save(tmp_path / "book.pdf")
+    running = running_of(tmp_path / "book.pdf")
+    assert all(running.on_page(n) == {"#": 1} for n in range(1, 6)), running.pages
+    assert running.in_body(2) == {"#": 1}  # the section number, kept by the pass
+
+
+def test_lone_numbers_that_do_not_follow_the_pages_are_not_folios(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    for n, value in enumerate([7, 3, 12, 5], 1):
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((480, 110), str(value), fontsize=9)
+        page.insert_textbox((135, 160, 480, 400), paragraph(TOPICS[n % 4], n), fontsize=10)
+    doc.save(tmp_path / "numbers.pdf")
+    assert running_of(tmp_path / "numbers.pdf").signatures == frozenset()

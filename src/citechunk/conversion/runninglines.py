@@ -23,6 +23,12 @@ A text-layer line is running on its page when
     pages (a chapter label opening a few pages is a heading, a large running title on most
     pages is not).
 
+A folio is running too when it sits outside that band (wide book margins): a bare page number
+alone in its row, among the first or last `EDGE_ROWS` rows and inside the top or bottom
+`FOLIO_BAND` of the page, whose value is the page number plus one constant on at least
+``min(MIN_REPEAT_PAGES, pages)`` pages (a section number beside its title shares its row; a
+lone list number does not follow the pages).
+
 A line that repeats elsewhere on the page (a "Summary" or "Key points" label in the middle of
 every page) is never running: position among the page's own lines decides, not the line's
 position in a backend's Markdown.
@@ -43,6 +49,9 @@ from .textlayer import Line, PageText, TextLayer
 EDGE_ROWS = 3
 #: Share of the page height, at the top and at the bottom, where running lines sit.
 EDGE_BAND = 0.12
+#: Share of the page height, at the top and at the bottom, where a folio that follows the page
+#: numbers may sit.
+FOLIO_BAND = 0.2
 #: An edge line is running when it is an edge line on this many pages (all pages of a
 #: shorter document, 2 at least).
 MIN_REPEAT_PAGES = 3
@@ -126,6 +135,36 @@ def edge_lines(page: PageText) -> list[Line]:
     return top + [ln for ln in low if ln not in top]
 
 
+def _lone_numbers(page: PageText) -> list[tuple[Line, int]]:
+    """Lines alone in one of the page's first or last `EDGE_ROWS` rows, inside the top or
+    bottom `FOLIO_BAND`, that are a bare page number in digits, with their number."""
+    height = _height(page)
+    rows = _rows([ln for ln in page.lines if not ln.vertical])
+    found = []
+    for row in rows[:EDGE_ROWS] + rows[-EDGE_ROWS:]:
+        line = row[0]
+        inside = line.box[3] <= FOLIO_BAND * height or line.box[1] >= (1 - FOLIO_BAND) * height
+        digits = _DIGITS_RE.findall(line.text)
+        if len(row) == 1 and inside and is_page_number(line.text) and digits:
+            found.append((line, int(digits[0])))
+    return found
+
+
+def folios(pages: Sequence[PageText], min_pages: int) -> dict[int, list[Line]]:
+    """Per page number, its lone page numbers (`_lone_numbers`) whose value is the page number
+    plus the offset most of them share, when at least `min_pages` pages share it."""
+    lone = {page.number: _lone_numbers(page) for page in pages}
+    offsets: Counter[int] = Counter()
+    for number, found in lone.items():
+        offsets.update({value - number for _, value in found})
+    if not offsets:
+        return {}
+    offset, count = offsets.most_common(1)[0]
+    if count < min_pages:
+        return {}
+    return {n: [ln for ln, value in found if value - n == offset] for n, found in lone.items()}
+
+
 def margin_stamps(page: PageText) -> list[Line]:
     """Sideways lines entirely left or right of the page's horizontal text."""
     flat = [ln for ln in page.lines if not ln.vertical]
@@ -198,10 +237,13 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
     counts = _repeated(edges, min_pages)
     display = DISPLAY_RATIO * _body_size(pages)
     named = {(e.page, title_key(e.title)) for e in outline}
+    folio = folios(pages, min_pages)
     result: dict[int, dict[str, int]] = {}
     body: dict[int, dict[str, int]] = {}
     for page in pages:
         found: Counter[str] = Counter(line_signature(ln.text) for ln in margin_stamps(page))
+        outside = [ln for ln in folio.get(page.number, ()) if ln not in edges[page.number]]
+        found.update(line_signature(ln.text) for ln in outside)
         for line in edges[page.number]:
             sig = line_signature(line.text)
             if (page.number, title_key(line.text)) in named:

@@ -242,7 +242,7 @@ def _ingest_local(
         raise output_error(out_dir, exc) from exc
 
 
-def _exit_on_signal(signum: int, frame: object) -> None:
+def _exit_on_signal(signum: int, *_: object) -> None:
     raise SystemExit(128 + signum)
 
 
