@@ -1,0 +1,59 @@
+"""Shared by the sync tests: an ingested copy of sample_pdfs, small PDFs made with PyMuPDF, and
+what OUT and a store hold."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pymupdf
+
+from citechunk import ingest, read_chunks
+from citechunk.config import load_config
+from citechunk.runner import RunReport
+from citechunk.stores import open_store
+
+
+def make_pdf(path: Path, title: str, sections: list[tuple[str, str]]) -> Path:
+    """A one-page PDF: a 20 pt title, then per section a 15 pt heading and a 10.5 pt body."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 80), title, fontsize=20, fontname="hebo")
+    y = 120.0
+    for heading, body in sections:
+        page.insert_text((72, y), heading, fontsize=15, fontname="hebo")
+        rect = pymupdf.Rect(72, y + 10, 520, y + 120)
+        page.insert_textbox(rect, body, fontsize=10.5, fontname="helv")
+        y += 140
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def run_ingest(src: Path, out: Path) -> RunReport:
+    config = load_config(
+        None, {"run": {"workers": 1, "timeout": 300}, "export": {"format": "jsonl"}}
+    )
+    return ingest(src, out, config)
+
+
+def copy_tree(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest)
+    return dest
+
+
+def out_ids(out: Path) -> dict[str, set[str]]:
+    table = read_chunks(out)
+    found: dict[str, set[str]] = {}
+    for doc, chunk in zip(table["doc_id"].to_pylist(), table["chunk_id"].to_pylist(), strict=True):
+        found.setdefault(doc, set()).add(chunk)
+    return found
+
+
+def store_ids(uri: str) -> dict[str, set[str]]:
+    return open_store(uri).ids()
+
+
+def out_rows(out: Path) -> dict[str, dict[str, Any]]:
+    return {r["chunk_id"]: r for r in read_chunks(out).to_pylist()}
