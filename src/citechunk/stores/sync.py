@@ -119,7 +119,7 @@ class _Run:
             yield window
 
     def rows_of(self, plan: DocPlan) -> pa.Table:
-        return self.rows.take([self.index[i] for i in plan.insert])
+        return self.rows.take(pa.array([self.index[i] for i in plan.insert], type=pa.int64()))
 
     def with_vectors(self, window: list[DocPlan]) -> list[pa.Table]:
         """Each document's rows to insert, with a ``vector`` column when the model embeds
