@@ -14,11 +14,11 @@ from citechunk.conversion.geometry import (
     Fragment,
     GridCell,
     Kind,
-    Line,
     PageContext,
     ProseRule,
     Rect,
-    Word,
+    StyledLine,
+    TextPiece,
     body_size,
     build_blocks,
     classify,
@@ -53,14 +53,14 @@ BODY = PageContext(body_size=10.0, page_height=800.0, strip_headers_footers=True
 
 def word(
     x0: float, y0: float, x1: float, text: str, font: str = "Helvetica", h: float = 10
-) -> Word:
+) -> TextPiece:
     """A word (or text line) `h` points high whose glyph height is `h`."""
-    return Word(Rect(x0, y0, x1, y0 + h), text, font, h)
+    return TextPiece(Rect(x0, y0, x1, y0 + h), text, font, h)
 
 
 def line(
     x0: float, y0: float, x1: float, text: str, font: str = "Helvetica", h: float = 10
-) -> Line:
+) -> StyledLine:
     (out,) = make_lines([word(x0, y0, x1, text, font, h)], [])
     return out
 

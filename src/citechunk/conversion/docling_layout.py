@@ -54,7 +54,7 @@ from docling_core.types.doc import BoundingBox, CoordOrigin, DocItemLabel, Table
 from docling_core.types.doc.page import BoundingRectangle, TextCell
 
 from . import geometry
-from .geometry import Block, GridCell, Kind, PageContext, Rect, Word
+from .geometry import Block, GridCell, Kind, PageContext, Rect, TextPiece
 
 log = logging.getLogger(__name__)
 
@@ -71,10 +71,10 @@ def cell_rect(cell: TextCell, page_height: float) -> Rect:
     return Rect(bb.l, bb.t, bb.r, bb.b)
 
 
-def to_words(cells: Sequence[TextCell], page_height: float) -> list[Word]:
-    """docling-parse cells (lines or words) as `geometry.Word`s, in the same order."""
+def to_words(cells: Sequence[TextCell], page_height: float) -> list[TextPiece]:
+    """docling-parse cells (lines or words) as `geometry.TextPiece`s, in the same order."""
     return [
-        Word(
+        TextPiece(
             rect=cell_rect(c, page_height),
             text=c.text,
             font=getattr(c, "font_name", ""),

@@ -7,7 +7,7 @@ frozen; the functions are pure, so each rule can be tested on hand-built geometr
   `gutters` and `columns` are its two readings (the gaps, the stretches between them).
   `prose_columns` is the one test of whether the text beside a gutter is running text; each
   caller states its `ProseRule`.
-* Layout (docling backend): PDF text lines (`Word`, style voted from the words inside them) ->
+* Layout (docling backend): PDF text lines (`TextPiece`, style voted from the words inside them) ->
   visual rows -> `Fragment`s (lines of a row with no column gap between them) -> `Block`s
   labelled by `Kind` (`page_blocks`); tables are runs of grid rows (`find_tables`) and their
   cells come from column bands and gutters (`grid_cells`).
@@ -91,7 +91,7 @@ def enclosing(rects: Sequence[Rect]) -> Rect:
 
 
 @dataclass(frozen=True)
-class Word:
+class TextPiece:
     """A piece of text as the PDF parser gives it (a word, or a whole text line): its box, raw
     text, font name and glyph height (the parser's box height, a font-size proxy)."""
 
@@ -102,7 +102,7 @@ class Word:
 
 
 @dataclass(frozen=True)
-class Line:
+class StyledLine:
     """One text line with its style, voted by characters over the words inside it (a parser
     may give a line the font of its first character only). `index` is the line's position in
     the sequence given to `make_lines`."""
@@ -126,7 +126,7 @@ class Line:
 class Fragment:
     """Lines that sit side by side on one visual row with no column gap between them."""
 
-    lines: tuple[Line, ...]
+    lines: tuple[StyledLine, ...]
     rect: Rect
     text: str
     size: float  # size of the line with the most characters: a font-size proxy
@@ -208,8 +208,8 @@ def is_italic_font(font_name: str) -> bool:
     return bool(_ITALIC_RE.search(font_name.split("+", 1)[-1]))
 
 
-def make_lines(cells: Sequence[Word], words: Sequence[Word]) -> list[Line]:
-    """A `Line` per non-blank text line of `cells`; its style from the `words` whose centre lies
+def make_lines(cells: Sequence[TextPiece], words: Sequence[TextPiece]) -> list[StyledLine]:
+    """A `StyledLine` per non-blank text line of `cells`; its style from the `words` whose centre lies
     inside the line (from the line's own font when no word does)."""
     placed = sorted(
         (
@@ -220,7 +220,7 @@ def make_lines(cells: Sequence[Word], words: Sequence[Word]) -> list[Line]:
         key=lambda p: (p[0], p[1]),
     )
     centres = [p[0] for p in placed]
-    out: list[Line] = []
+    out: list[StyledLine] = []
     for index, cell in enumerate(cells):
         if not cell.text.strip():
             continue
@@ -234,7 +234,7 @@ def make_lines(cells: Sequence[Word], words: Sequence[Word]) -> list[Line]:
     return out
 
 
-def _line(index: int, cell: Word, parts: Sequence[Word]) -> Line:
+def _line(index: int, cell: TextPiece, parts: Sequence[TextPiece]) -> StyledLine:
     chars = bold = mono = italic = 0
     heights: list[tuple[float, int]] = []
     for part in parts:
@@ -245,7 +245,7 @@ def _line(index: int, cell: Word, parts: Sequence[Word]) -> Line:
         italic += n if is_italic_font(part.font) else 0
         heights.append((part.size, n))
     size = round(weighted_median(heights), 1)
-    return Line(index, cell.rect, cell.text.strip(), size, chars, bold, mono, italic)
+    return StyledLine(index, cell.rect, cell.text.strip(), size, chars, bold, mono, italic)
 
 
 def weighted_median(values: Sequence[tuple[float, int]]) -> float:
@@ -260,7 +260,7 @@ def weighted_median(values: Sequence[tuple[float, int]]) -> float:
     return ordered[-1][0] if ordered else 0.0
 
 
-def make_fragment(lines: Sequence[Line]) -> Fragment:
+def make_fragment(lines: Sequence[StyledLine]) -> Fragment:
     """One fragment from lines in left-to-right order; its size is that of the line with the
     most characters; bold and italic need 75% of the characters, monospace 80%."""
     chars = max(1, sum(x.chars for x in lines))
@@ -278,10 +278,10 @@ def make_fragment(lines: Sequence[Line]) -> Fragment:
 # ----------------------------------------------------------------------------- rows
 
 
-def group_rows(lines: Sequence[Line]) -> list[list[Line]]:
+def group_rows(lines: Sequence[StyledLine]) -> list[list[StyledLine]]:
     """Lines grouped into visual rows (vertical overlap with the row's first line >= half the
     smaller height), top to bottom, each row sorted left to right; vertical text stays alone."""
-    rows: list[tuple[Rect, list[Line]]] = []
+    rows: list[tuple[Rect, list[StyledLine]]] = []
     for line in sorted(lines, key=lambda x: (x.rect.t, x.rect.l)):
         for anchor, members in rows:
             if line.vertical or members[0].vertical:
@@ -294,10 +294,10 @@ def group_rows(lines: Sequence[Line]) -> list[list[Line]]:
     return [sorted(m, key=lambda x: x.rect.l) for _, m in rows]
 
 
-def split_row(row: Sequence[Line]) -> list[Fragment]:
+def split_row(row: Sequence[StyledLine]) -> list[Fragment]:
     """A row's lines merged into fragments: a gap under 0.3 line heights joins two lines, and so
     does a wider gap (up to 4 line heights) after a bare section number ("1.2   Scope")."""
-    groups: list[list[Line]] = [[row[0]]]
+    groups: list[list[StyledLine]] = [[row[0]]]
     for line in row[1:]:
         prev = groups[-1][-1]
         gap = line.rect.l - prev.rect.r
@@ -314,7 +314,7 @@ def split_row(row: Sequence[Line]) -> list[Fragment]:
     return [make_fragment(g) for g in groups]
 
 
-def fragment_rows(lines: Sequence[Line]) -> list[list[Fragment]]:
+def fragment_rows(lines: Sequence[StyledLine]) -> list[list[Fragment]]:
     """The lines as visual rows of fragments, top to bottom."""
     return [split_row(r) for r in group_rows(lines)]
 
