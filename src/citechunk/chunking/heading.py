@@ -26,13 +26,13 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
 from __future__ import annotations
 
 import logging
-import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..config import ChunkOptions
 from ..models import Chunk
+from ..textkeys import compact_key
 from .base import Chunker
 from .merge import SectionPieces, merge_siblings
 from .pack import LEAD_IN, Packer
@@ -52,10 +52,6 @@ class Prefix:
     path: tuple[str, ...]
     text: str
     tokens: int
-
-
-def _key(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text).lower()
 
 
 def _spans(pages: PageMap, sections: Sequence[Section]) -> Iterator[tuple[Section, int, int]]:
@@ -168,7 +164,7 @@ class HeadingChunker(Chunker):
 
     def _lead(self, path: tuple[str, ...]) -> tuple[str, ...]:
         """The title before `path`, unless there is none or the path starts with it."""
-        if not self.title or (path and _key(path[0]) == _key(self.title)):
+        if not self.title or (path and compact_key(path[0]) == compact_key(self.title)):
             return ()
         return (self.title,)
 

@@ -14,15 +14,14 @@ Invariants: counts are multisets (a word found twice in the layer needs two in t
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .. import textkeys
 from .runninglines import line_signature
 from .textlayer import Line
 
-_WORD_RE = re.compile(r"[^\W_]+")
 _TAG_RE = re.compile(r"</?(?:sup|sub|br|b|i|em|strong|span|u|mark)\b[^>]*>", re.I)
 _HYPHEN_END_RE = re.compile(r"[^\W\d_][-\u00ad\u2010]$")
 
@@ -30,7 +29,7 @@ _HYPHEN_END_RE = re.compile(r"[^\W\d_][-\u00ad\u2010]$")
 def words(text: str) -> list[str]:
     """The words of `text` (module docstring): NFKC, case-folded, soft hyphens dropped."""
     text = _TAG_RE.sub(" ", text).replace("\u00ad", "")
-    return _WORD_RE.findall(unicodedata.normalize("NFKC", text).casefold())
+    return textkeys.words(text)
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,12 @@ converter's headings reproduce it is measured in `evaluation.headings`.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..textkeys import words_key
 from .mdlines import strip_inline_markup
 
-_NON_WORD_RE = re.compile(r"[\W_]+")
 NUMBERING_RE = re.compile(r"^(?:(?:\d+|[ivxlc]+|[a-z])(?: |$))+")
 LIST_PREFIX_RE = re.compile(r"^(?:[-*+>]\s+)+")
 MAX_TITLE_CHARS = 300
@@ -42,8 +41,8 @@ def title_key(text: str) -> str:
 
 
 def full_key(text: str) -> str:
-    plain = unicodedata.normalize("NFKC", strip_inline_markup(text)).casefold()
-    return _NON_WORD_RE.sub(" ", plain).strip()
+    """`textkeys.words_key` of the title's plain text."""
+    return words_key(strip_inline_markup(text))
 
 
 def from_toc(toc: Sequence[Sequence[object]]) -> list[OutlineEntry]:

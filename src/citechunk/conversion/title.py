@@ -32,6 +32,7 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..textkeys import compact_key
 from .numbers import heading_number
 from .textlayer import Line, TextLayer
 
@@ -120,7 +121,7 @@ def meaningful_metadata_title(title: str, source: Path) -> str:
     title = clean(title)
     if len(_WORD_RE.findall(title)) < 2 or _PLACEHOLDER_RE.match(title):
         return ""
-    if " " not in title or _key(title) == _key(source.stem):
+    if " " not in title or compact_key(title) == compact_key(source.stem):
         return ""
     return title
 
@@ -149,7 +150,3 @@ def clean(text: str) -> str:
         return text
     cut = text[: MAX_TITLE_CHARS + 1].rsplit(" ", 1)[0]
     return cut.rstrip(" ,;:-")
-
-
-def _key(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text).lower()

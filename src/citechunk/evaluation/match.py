@@ -17,7 +17,8 @@ INLINE_TAG_RE = re.compile(r"</?(?:sup|sub|br|b|i|em|strong|span|u)\b[^>]*>", re
 
 
 def words(text: str) -> list[str]:
-    """The lowercased alphanumeric words of `text`, markup ignored."""
+    """The lowercased alphanumeric words of `text`, markup ignored: the reference check's
+    definition (`check_retrieval.py`), not `textkeys.words`, so scores match it."""
     cleaned = INLINE_TAG_RE.sub(" ", text).lower().replace("-\n", "").replace("\u00ad", "")
     return WORD_RE.findall(cleaned)
 

@@ -23,7 +23,8 @@ _MARKUP_RE = re.compile(r"<!--.*?-->|[#*|`>_\[\]]")
 
 def words(text: str) -> list[str]:
     """Case-folded NFKC words of `text` (letters/digits, inner apostrophes, dots and hyphens kept),
-    Markdown markup and page markers ignored."""
+    Markdown markup and page markers ignored. Not `textkeys.words`: an OCR word error counts
+    "don't" and "x-ray" as one word each."""
     plain = unicodedata.normalize("NFKC", _MARKUP_RE.sub(" ", text))
     return [w.casefold() for w in _WORD_RE.findall(plain)]
 

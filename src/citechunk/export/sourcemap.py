@@ -36,7 +36,6 @@ import bisect
 import json
 import os
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +44,7 @@ from typing import Any
 from ..conversion.textlayer import PageText, TextLayer
 from ..fsutil import atomic_write_text
 from ..markers import page_bodies
+from ..textkeys import compact_key
 
 FORMAT = "citechunk.sourcemap"
 VERSION = 1
@@ -104,9 +104,8 @@ class Piece:
     x1: float
 
 
-def normalise(word: str) -> str:
-    """The comparison form of a word: NFKC, case-folded, letters and digits only."""
-    return "".join(ch for ch in unicodedata.normalize("NFKC", word).casefold() if ch.isalnum())
+#: The comparison form of a word: NFKC, case-folded, letters and digits only.
+normalise = compact_key
 
 
 def markdown_tokens(markdown: str, start: int, end: int) -> list[tuple[str, int, int]]:

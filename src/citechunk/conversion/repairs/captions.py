@@ -15,9 +15,9 @@ not open a table, are left alone; so are lines inside code fences.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 
+from ...textkeys import words_key
 from ..mdlines import (
     HEADING_RE,
     bold_line,
@@ -35,7 +35,7 @@ MAX_TITLE = 200  # characters: a longer line is no table title
 
 
 def _key(title: str) -> str:
-    return " ".join(re.findall(r"\w+", strip_inline_markup(title).lower()))
+    return words_key(strip_inline_markup(title))
 
 
 def _continued_keys(split: list[list[str]]) -> set[str]:

@@ -31,6 +31,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
+from ...textkeys import words_key
 from ..mdlines import HEADING_RE, iter_unfenced, make_heading, strip_inline_markup
 from ..numbers import HeadingNumber, heading_number
 
@@ -95,7 +96,7 @@ def _candidates(pages: Sequence[tuple[int, str]]) -> tuple[Counter[tuple[str, in
 
 def _title_key(title: str) -> str:
     """Letters and digits of a title, case-folded: "1.3. STETIGKEIT" is "1 3 stetigkeit"."""
-    return " ".join(re.findall(r"[^\W_]+", strip_inline_markup(title).casefold()))
+    return words_key(strip_inline_markup(title))
 
 
 def _headings(pages: Sequence[tuple[int, str]]) -> tuple[dict[tuple[str, int], int], set[str]]:

@@ -13,11 +13,11 @@ are joined into that word. Without a text layer nothing changes.
 from __future__ import annotations
 
 import logging
-import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
 from ...mdsyntax import TABLE_SEPARATOR_RE
+from ...textkeys import compact_key
 from ..mdlines import iter_unfenced, strip_inline_markup
 from ..tablecheck import MAX_CUT_WORDS, cut_words, words
 
@@ -26,15 +26,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_ALNUM_RE = re.compile(r"[^\W_]+")
-
 
 def _cells(row: str) -> list[str]:
     return [strip_inline_markup(c).strip() for c in row.strip().strip("|").split("|")]
-
-
-def _key(token: str) -> str:
-    return "".join(_ALNUM_RE.findall(token.lower()))
 
 
 def _joined(tokens: list[str], layer: Counter[str]) -> str:
@@ -43,8 +37,8 @@ def _joined(tokens: list[str], layer: Counter[str]) -> str:
     out: list[str] = []
     for token in tokens:
         if out:
-            whole = _key(out[-1] + token)
-            pieces = (_key(out[-1]), _key(token))
+            whole = compact_key(out[-1] + token)
+            pieces = (compact_key(out[-1]), compact_key(token))
             if layer[whole] and whole not in pieces and not all(layer[p] for p in pieces):
                 out[-1] += token
                 continue
