@@ -290,7 +290,7 @@ def _line(*spans: tuple[float, str]) -> dict[str, Any]:
 def test_margin_notes_are_detached_from_body_lines() -> None:
     from pymupdf4llm.helpers.document_layout import LayoutBox
 
-    from citechunk.conversion.pymupdf import detach_margin_notes
+    from citechunk.conversion.layoutpasses import detach_margin_notes
 
     body = [_line((135, "the usage of bibitem without an"), (327, "x" * 25)) for _ in range(3)]
     spliced = _line((40, "citeauthoryear"), (135, "optional parameter."), (249, "y" * 38))
@@ -306,7 +306,7 @@ def test_margin_notes_are_detached_from_body_lines() -> None:
 def test_two_prose_columns_in_one_box_are_read_column_by_column() -> None:
     from pymupdf4llm.helpers.document_layout import LayoutBox
 
-    from citechunk.conversion.pymupdf import split_columns
+    from citechunk.conversion.layoutpasses import split_columns
 
     left_text = [
         "Some women have abnormal",

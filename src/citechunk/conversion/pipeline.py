@@ -1,7 +1,9 @@
-"""The conversion repairs, in the order they run: one list, three phases.
+"""The conversion repairs, in the order they run: one list, three phases (and the layout
+passes before them).
 
-A backend extracts Markdown per page its own way; everything after that is `run_passes` over
-`PASSES`, the same for every backend:
+A backend extracts Markdown per page its own way (the pymupdf backend's layout path fixes the
+layout model's boxes first: ``layout`` passes, `layoutpasses.LAYOUT_PASSES`); everything after
+that is `run_passes` over `PASSES`, the same for every backend:
 
 * ``page`` passes see one page's Markdown at a time (`rule(text) -> text`);
 * ``document`` passes see every page's Markdown, for what crosses a page break or repeats
@@ -12,8 +14,8 @@ A backend extracts Markdown per page its own way; everything after that is `run_
 A pass runs when its enabling option (a boolean field of `ConvertOptions`, if any) is true, its
 outline condition holds, and its name is not in ``ConvertOptions.skip_passes`` (the
 ``--no-pass NAME`` debug switch). At debug level (``-vv``) each pass logs how many pages and
-lines it changed. `pass_table` renders the list for ``docs/architecture.md`` (a test keeps the
-two equal; ``citechunk passes`` prints it).
+lines it changed. `pass_table` renders both lists for ``docs/architecture.md`` (a test keeps
+the two equal; ``citechunk passes`` prints it); ``--no-pass`` takes any name of either.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from ..errors import ConfigError
+from .layoutpasses import LAYOUT_PASSES
 from .passcontext import Pages, PassContext
 from .repairs.captions import demote_table_titles
 from .repairs.contents import level_contents_headings
@@ -45,9 +48,6 @@ from .repairs.siblings import level_numbered_siblings
 from .repairs.strikethrough import drop_unshown_strikes
 from .repairs.table_words import check_table_words
 from .repairs.tidy import tidy_page
-
-if TYPE_CHECKING:
-    pass
 
 log = logging.getLogger(__name__)
 
@@ -85,9 +85,13 @@ class Pass:
     @property
     def summary(self) -> str:
         """The first sentence of the rule's docstring."""
-        doc = " ".join((self.rule.__doc__ or "").split())
-        first = doc.split(". ")[0].replace(" (module docstring)", "")
-        return first.rstrip(".") + "." if doc else ""
+        return _summary(self.rule)
+
+
+def _summary(rule: Callable[..., object]) -> str:
+    doc = " ".join((rule.__doc__ or "").split())
+    first = doc.split(". ")[0].replace(" (module docstring)", "")
+    return first.rstrip(".") + "." if doc else ""
 
 
 def _texts_only(rule: Callable[[Sequence[str]], list[str]]) -> Rule:
@@ -140,7 +144,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("list-wraps", "structure", _pages_only(join_list_wraps)),
     Pass("broken-sentences", "structure", join_broken_sentences),
 )
-PASS_NAMES = tuple(p.name for p in PASSES)
+PASS_NAMES = tuple(p.name for p in LAYOUT_PASSES) + tuple(p.name for p in PASSES)
 
 
 def check_pass_names(names: Sequence[str]) -> None:
@@ -173,18 +177,23 @@ def _log_change(name: str, before: Pages, after: Pages, source: str) -> None:
 
 
 def pass_table() -> str:
-    """`PASSES` as a Markdown table (the list in ``docs/architecture.md``)."""
+    """`LAYOUT_PASSES` and `PASSES` as a Markdown table (the list in ``docs/architecture.md``)."""
     rows = [
         "| # | pass | phase | runs when | rule |",
         "|---|---|---|---|---|",
     ]
-    for i, step in enumerate(PASSES, 1):
+    steps: list[tuple[str, str, list[str], Callable[..., object]]] = [
+        (p.name, "layout", ["pymupdf `use_layout`"], p.rule) for p in LAYOUT_PASSES
+    ]
+    for step in PASSES:
         when = [f"`{step.option}`"] if step.option else []
         when += [] if step.outline == "any" else [f"outline {step.outline}"]
-        rule = f"`{step.rule.__module__.rsplit('.', 1)[-1]}.{step.rule.__name__}`"
+        steps.append((step.name, step.phase, when, step.rule))
+    for i, (name, phase, when, rule) in enumerate(steps, 1):
+        where = f"`{rule.__module__.rsplit('.', 1)[-1]}.{rule.__name__}`"
         rows.append(
-            f"| {i} | `{step.name}` | {step.phase} | {', '.join(when) or 'always'} | "
-            f"{rule}: {_escape_pipes(step.summary)} |"
+            f"| {i} | `{name}` | {phase} | {', '.join(when) or 'always'} | "
+            f"{where}: {_escape_pipes(_summary(rule))} |"
         )
     return "\n".join(rows)
 

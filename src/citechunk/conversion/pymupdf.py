@@ -12,9 +12,8 @@ text-layer check, the passes and the provenance are shared):
    only and puts the previous value back afterwards, under a lock (`_extract`), so citechunk
    leaves that global as it found it; the classic path leaves it alone (PyMuPDF's table finder
    consults the model whenever it is installed). On the layout path the parsed boxes are fixed
-   before rendering
-   (`tablecheck.replace_disagreeing_tables`, `split_columns`, `reading_order.read_columns`,
-   `detach_margin_notes`, `spans.join_subscripts`, `glyphgaps.rebuild_code_spaces`);
+   before rendering by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by
+   ``citechunk passes`` and skipped by name like the Markdown passes);
 2. with ``strip_headers_footers``, the running lines (`runninglines`) of the page-header /
    page-footer boxes found by the layout model are cut out (`_without_running_boxes`); the
    box's other lines stay.
@@ -27,10 +26,8 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
-import re
 import threading
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
@@ -40,13 +37,9 @@ from typing import Any
 from ..config import ConvertOptions
 from ..errors import ConversionError
 from .base import Backend, Extraction
-from .geometry import ProseRule, gutters, prose_columns
-from .glyphgaps import is_code_box, rebuild_code_spaces
+from .layoutpasses import LayoutPage, run_layout_passes
 from .outline import from_toc
-from .reading_order import read_columns
 from .runninglines import find_running, line_signature
-from .spans import drop_unreadable, join_subscripts
-from .tablecheck import replace_disagreeing_tables
 from .textlayer import TextLayer
 
 log = logging.getLogger(__name__)
@@ -54,11 +47,6 @@ log = logging.getLogger(__name__)
 # A page-header/-footer box longer than this is body text the layout model misclassified.
 MAX_RUNNING_BOX_CHARS = 200
 _RUNNING_CLASSES = ("page-header", "page-footer")
-# Margin notes: spans this many points outside the body text edges; bullets/numbers excluded.
-MARGIN_GAP = 4.0
-# Two prose columns inside one layout box: a gutter at least this wide (points).
-COLUMN_GAP = 10.0
-_MARK_RE = re.compile(r"^[\W\d]+$|^\(?[a-zA-Z0-9]{1,3}[.)]$")
 
 
 def _dist(name: str) -> str:
@@ -92,13 +80,16 @@ def _layout_function() -> Any:
         pymupdf._get_layout = previous
 
 
-def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str, Any]]:
+def _extract(
+    doc: Any, pages: Sequence[int], use_layout: bool, skip: Sequence[str] = ()
+) -> list[dict[str, Any]]:
     """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes").
 
     The layout path needs PyMuPDF's process-wide layout function (module docstring): when a
     host cleared it, it is installed for this call only and the host's value restored. The
     lock makes layout parses in one process run one at a time (citechunk's parallelism is
-    processes; the layout inference itself is serialised inside pymupdf4llm anyway)."""
+    processes; the layout inference itself is serialised inside pymupdf4llm anyway). The
+    parsed boxes then go through `layoutpasses.LAYOUT_PASSES` but those named in `skip`."""
     zero_based = [p - 1 for p in pages]
     if not use_layout:
         from pymupdf4llm.helpers import pymupdf_rag
@@ -121,145 +112,9 @@ def _extract(doc: Any, pages: Sequence[int], use_layout: bool) -> list[dict[str,
         finally:
             pymupdf._get_layout = previous
     for page in parsed.pages:
-        page.boxes = drop_unreadable(page.boxes)
-        page.boxes = replace_disagreeing_tables(page.boxes, page.fulltext or [])
-        page.boxes = split_columns(page.boxes, document_layout.LayoutBox)
-        page.boxes = read_columns(page.boxes, page.width)
-        page.boxes = detach_margin_notes(page.boxes, document_layout.LayoutBox)
-        page.boxes = join_subscripts(page.boxes)
-        if any(is_code_box(box) for box in page.boxes):
-            glyphs = _glyph_lookup(doc[page.page_number - 1])
-            page.boxes = rebuild_code_spaces(page.boxes, glyphs)
+        layout_page = LayoutPage(page, doc[page.page_number - 1], document_layout.LayoutBox)
+        page.boxes = run_layout_passes(page.boxes, layout_page, skip)
     return list(parsed.to_markdown(header=True, footer=True, page_chunks=True))
-
-
-def _glyph_lookup(page: Any) -> Callable[[dict[str, Any]], list[tuple[float, float, str]]]:
-    """span -> its glyphs (x0, x1, character) from the page's ``rawdict``, matched by the
-    span's origin (empty when no span of the page starts there)."""
-    by_origin: dict[tuple[float, float], list[tuple[float, float, str]]] = {}
-    for block in page.get_text("rawdict")["blocks"]:
-        for line in block.get("lines", ()):
-            for span in line["spans"]:
-                key = (round(span["bbox"][0], 1), round(span["bbox"][1], 1))
-                by_origin[key] = [(c["bbox"][0], c["bbox"][2], c["c"]) for c in span["chars"]]
-
-    def glyphs(span: dict[str, Any]) -> list[tuple[float, float, str]]:
-        return by_origin.get((round(span["bbox"][0], 1), round(span["bbox"][1], 1)), [])
-
-    return glyphs
-
-
-def _body_edges(boxes: list[Any]) -> tuple[float, float] | None:
-    """(left, right) edge of the page's body text: the leftmost line start and the rightmost
-    line end shared by at least 3 lines and 20% of the lines of "text" boxes (so on a
-    multi-column page, the outer edges of the outer columns); None without such edges."""
-    starts: Counter[int] = Counter()
-    ends: Counter[int] = Counter()
-    for box in boxes:
-        if box.boxclass == "text" and box.textlines:
-            for line in box.textlines:
-                starts[round(line["bbox"][0])] += 1
-                ends[round(line["bbox"][2])] += 1
-    need = max(3.0, 0.2 * sum(starts.values()))
-    lefts = [x for x, n in starts.items() if n >= need]
-    rights = [x for x, n in ends.items() if n >= need]
-    return (float(min(lefts)), float(max(rights))) if lefts and rights else None
-
-
-def _is_margin(span: dict[str, Any], left: float) -> bool:
-    """Left margin only: ragged-right text makes any right edge unreliable."""
-    text = span["text"].strip()
-    return span["bbox"][2] < left - MARGIN_GAP and len(text) > 1 and not _MARK_RE.match(text)
-
-
-def _is_body(span: dict[str, Any], left: float, right: float) -> bool:
-    return span["bbox"][0] >= left - 1 and span["bbox"][2] <= right + 1
-
-
-def detach_margin_notes(boxes: list[Any], box_type: Any) -> list[Any]:
-    """Move margin notes out of body paragraphs into their own "text" box after the paragraph.
-
-    A margin note is a span of a "text" box's line lying wholly left of the page's body text
-    (see `_body_edges`) while the same line also has spans inside it, and not a bullet or
-    number. pymupdf4llm would otherwise splice it into the sentence next to it ("without an citeauthoryear
-    optional parameter"). Boxes are pymupdf4llm `LayoutBox` objects (`box_type`).
-    """
-    edges = _body_edges(boxes)
-    if edges is None:
-        return boxes
-    left, right = edges
-    out = []
-    for box in boxes:
-        out.append(box)
-        if box.boxclass != "text" or not box.textlines:
-            continue
-        notes: list[dict[str, Any]] = []
-        for line in box.textlines:
-            margin = [s for s in line["spans"] if _is_margin(s, left)]
-            if margin and any(_is_body(s, left, right) for s in line["spans"]):
-                line["spans"] = [s for s in line["spans"] if not _is_margin(s, left)]
-                notes.append({"bbox": margin[0]["bbox"], "spans": margin})
-        box.textlines = [line for line in box.textlines if line["spans"]]
-        for note in notes:
-            log.debug("margin note detached: %s", " ".join(s["text"] for s in note["spans"]))
-            x0, y0, x1, y1 = note["bbox"]
-            out.append(box_type(x0, y0, x1, y1, "text", textlines=[note]))
-    return out
-
-
-def _gutter(lines: list[dict[str, Any]]) -> tuple[float, float] | None:
-    """The widest vertical strip (>= COLUMN_GAP pt) that no span of any line crosses (the
-    leftmost of equally wide ones)."""
-    spans = [[(sp["bbox"][0], sp["bbox"][2])] for line in lines for sp in line["spans"]]
-    return max(gutters(spans, COLUMN_GAP), key=lambda g: g[1] - g[0], default=None)
-
-
-def _side(line: dict[str, Any], lo: float, hi: float) -> dict[str, Any] | None:
-    """The part of `line` whose spans lie within [lo, hi] (None when empty)."""
-    spans = [sp for sp in line["spans"] if sp["bbox"][0] >= lo and sp["bbox"][2] <= hi]
-    if not spans:
-        return None
-    x0 = min(sp["bbox"][0] for sp in spans)
-    x1 = max(sp["bbox"][2] for sp in spans)
-    return {"bbox": (x0, line["bbox"][1], x1, line["bbox"][3]), "spans": spans}
-
-
-def split_columns(boxes: list[Any], box_type: Any) -> list[Any]:
-    """Split "text" boxes that hold two prose columns side by side into two boxes, left first.
-
-    pymupdf4llm joins spans at the same height into one line, so a box the layout model drew
-    over two columns reads line by line across both ("Some women have abnormal this condition
-    will not develop"). A box qualifies when it has >= 4 lines, a gutter >= COLUMN_GAP pt that
-    no span crosses, at least half of its lines have text on each side, and both sides average
-    >= 20 characters per line (prose, not a two-column list of short values).
-    """
-    out = []
-    for box in boxes:
-        lines = box.textlines or []
-        gutter = _gutter(lines) if box.boxclass == "text" and len(lines) >= 4 else None
-        if gutter is None:
-            out.append(box)
-            continue
-        left = [x for x in (_side(ln, -1e9, gutter[0]) for ln in lines) if x]
-        right = [x for x in (_side(ln, gutter[1], 1e9) for ln in lines) if x]
-        if not _prose_columns(left, right, len(lines)):
-            out.append(box)
-            continue
-        log.debug("two-column text box split at x=%.0f-%.0f", *gutter)
-        for part in (left, right):
-            x0 = min(ln["bbox"][0] for ln in part)
-            x1 = max(ln["bbox"][2] for ln in part)
-            out.append(
-                box_type(x0, part[0]["bbox"][1], x1, part[-1]["bbox"][3], "text", textlines=part)
-            )
-    return out
-
-
-def _prose_columns(left: list[dict[str, Any]], right: list[dict[str, Any]], total: int) -> bool:
-    """Both sides hold at least half of the `total` lines (and 2) averaging >= 20 characters."""
-    rule = ProseRule(min_pieces=max(2, total / 2), min_mean_chars=20)
-    sides = [[[sp["text"] for sp in ln["spans"]] for ln in side] for side in (left, right)]
-    return prose_columns(sides, rule)
 
 
 def _without_running_boxes(page: Any, chunk: dict[str, Any], running: Mapping[str, int]) -> str:
@@ -394,7 +249,7 @@ class PyMuPDFBackend(Backend):
     ) -> Extraction:
         """pymupdf4llm Markdown per page, page-header/-footer boxes cut when stripping."""
         layout = options.use_layout and layout_installed()
-        chunks = self._run(path, pdf, pages, layout)
+        chunks = self._run(path, pdf, pages, layout, options.skip_passes)
         texts = tuple(c["text"] for c in chunks)
         if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
             running = find_running(TextLayer.of_document(pdf), from_toc(pdf.get_toc(simple=True)))
@@ -405,12 +260,14 @@ class PyMuPDFBackend(Backend):
         return Extraction(texts, recorded={"layout_active": layout})
 
     @staticmethod
-    def _run(path: Path, doc: Any, pages: Sequence[int], layout: bool) -> list[dict[str, Any]]:
+    def _run(
+        path: Path, doc: Any, pages: Sequence[int], layout: bool, skip: Sequence[str]
+    ) -> list[dict[str, Any]]:
         """pymupdf4llm with its stdout chatter captured and logged at debug level."""
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
-                chunks = _extract(doc, pages, layout)
+                chunks = _extract(doc, pages, layout, skip)
         except Exception as exc:  # pymupdf4llm raises anything from IndexError to RuntimeError
             raise ConversionError(path, f"pymupdf4llm failed: {type(exc).__name__}: {exc}") from exc
         finally:
