@@ -783,3 +783,17 @@ def test_continued_page_keeps_its_paragraph_whole() -> None:
     assert (chunk.first_page, chunk.last_page) == (1, 2)
     after_blank = render_pages([(1, "a"), (2, ""), (3, "b")], continued={3})
     assert after_blank == render_pages([(1, "a"), (2, ""), (3, "b")])  # nothing to go on from
+
+
+@pytest.mark.parametrize("label", ["**Performance Indicators**", "The Department will:"])
+def test_a_size_split_never_ends_on_a_line_introducing_what_follows(label: str) -> None:
+    """Paragraphs, each followed by a lead line and a paragraph too big to join the piece: the
+    lead line goes with what it introduces, it never closes a piece."""
+    para = "Budgets are reviewed every quarter by the finance team and the board. " * 7
+    big = "The review covers staffing, travel and equipment across every office. " * 7
+    body = "\n\n".join(f"{para}\n\n{label}\n\n{big}" for _ in range(4))
+    chunks = run("# Plan\n\n" + body + "\n", tokenizer=TIKTOKEN, max_tokens=160)
+    assert len(chunks) > 4
+    for c in chunks[:-1]:
+        assert not c.body.rstrip().endswith(label), c.body[-80:]
+    assert sum(c.body.count(label) for c in chunks) == 4

@@ -1,5 +1,9 @@
 """Packing fitting units into chunk pieces, each checked with one exact count of its text.
 
+A piece never ends on a line that introduces what follows (`Splitter.introduces`: a bold label,
+a line ending in a colon) while units of the same call follow and the piece holds more: that
+line opens the next piece.
+
 Contract: ``Packer.pack(units)`` returns pieces in document order whose exact ``tokens``
 (measured by the caller's function over the whole chunk text, heading path included) is
 <= ``max_tokens``; with ``overlap == 0`` pieces are disjoint and cover all units; with overlap a
@@ -71,6 +75,7 @@ class Packer:
             j, est = self._greedy(units, i, start, target)
             if i < j < len(units) and self._lead_in(units, j, est, start):
                 j, _ = self._greedy(units, i, start, target)
+            j = self._before_lead_line(units, i, j)
             if j == i:  # the overlap leaves no room for the next unit: shrink or drop it
                 room = int(target) - units[i].tokens - units[i].header_tokens - 1
                 smaller = self._overlap_start(units, first, i, min(room, start.tokens - 1))
@@ -104,6 +109,13 @@ class Packer:
             sub[0] = sub[0].with_header(u.header, u.header_tokens)
         units[j : j + 1] = sub
         return True
+
+    def _before_lead_line(self, units: list[Unit], i: int, j: int) -> int:
+        """``j``, or ``j - 1`` when the piece units[i:j] would end on a line introducing what
+        follows (module docstring) with more units after it and another unit before it."""
+        if i < j - 1 and j < len(units) and self.splitter.introduces(units[j - 1]):
+            return j - 1
+        return j
 
     def _greedy(self, units: list[Unit], i: int, start: _Start, budget: float) -> tuple[int, int]:
         """(index after the last unit that fits ``budget`` from ``start``, estimated size)."""
@@ -149,7 +161,7 @@ class Packer:
                 before = self._estimate(units, i, smaller, start)
                 if self._lead_in(units, smaller, before, start):
                     return None  # units[smaller] was split: retry with its first part
-                j = smaller
+                j = self._before_lead_line(units, i, smaller)
             elif start.overlap:
                 start.offset, start.header, start.overlap = units[i].start, units[i].header, False
                 start.tokens = units[i].header_tokens
@@ -173,6 +185,7 @@ class Packer:
         if tokens >= self.max_tokens * GROW_BELOW:
             return None
         bigger = self._greedy(units, i, start, self._target(SHRINK_TO))[0]
+        bigger = self._before_lead_line(units, i, bigger)
         if bigger <= j:
             return None
         body, grown = self._measure(start, units[bigger - 1].end)

@@ -53,6 +53,8 @@ CAPTION_BLOCKS = 2
 _YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
 _NUMBER = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?![\w])")
 
+_INTRODUCES = re.compile(r"^(?:\*\*[^*\n]+\*\*|__[^_\n]+__)[:.]?$|^.*:$")
+
 _NEXT_KIND = {"para": "line", "code": "line", "item": "line", "line": "sentence"}
 _NEXT_KIND.update({"row": "sentence", "sentence": "word"})
 
@@ -171,6 +173,13 @@ class Splitter:
         if "\n" in text or len(text) > CAPTION_CHARS or text.startswith("#"):
             return None
         return text
+
+    def introduces(self, unit: Unit) -> bool:
+        """Whether `unit` is a one-line paragraph that introduces what follows it: a label set
+        wholly in bold ("**Performance Indicators**") or a line ending in a colon ("The
+        Department will:")."""
+        text = self._one_line(unit.start, unit.end)
+        return text is not None and bool(_INTRODUCES.match(text.strip()))
 
     def table_caption(self, pos: int, floor: int) -> str:
         """The caption of a table starting at ``pos``: up to `CAPTION_BLOCKS` one-line
