@@ -14,12 +14,11 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from citechunk.config import ConvertOptions
-from citechunk.conversion.base import Backend, Extraction
+from citechunk.conversion.base import Backend, Extraction, PdfFacts
 from citechunk.conversion.registry import get_backend
 
 
@@ -30,16 +29,14 @@ class ChaosBackend(Backend):
     def version(cls) -> str:
         return "test-1"
 
-    def extract(
-        self, path: Path, pdf: Any, pages: Sequence[int], options: ConvertOptions
-    ) -> Extraction:
+    def extract(self, path: Path, pdf: Any, facts: PdfFacts, options: ConvertOptions) -> Extraction:
         if "hang" in path.name:
             time.sleep(3600)
         if "crash" in path.name:
             os.kill(os.getpid(), signal.SIGSEGV)
         if "abort" in path.name:
             os.abort()
-        return get_backend("pymupdf").extract(path, pdf, pages, options)
+        return get_backend("pymupdf").extract(path, pdf, facts, options)
 
 
 def chaos_input(folder: Path, sample_pdfs: Path, bad_names: tuple[str, ...]) -> list[Path]:

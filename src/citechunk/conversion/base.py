@@ -86,11 +86,11 @@ class Backend(ABC):
         """Version string of the underlying library (part of the configuration fingerprint)."""
 
     @abstractmethod
-    def extract(
-        self, path: Path, pdf: Any, pages: Sequence[int], options: ConvertOptions
-    ) -> Extraction:
-        """Raw Markdown of `pages` (1-based) of the open PyMuPDF document `pdf` at `path`.
-        Raises `ConversionError` naming the file when the library fails."""
+    def extract(self, path: Path, pdf: Any, facts: PdfFacts, options: ConvertOptions) -> Extraction:
+        """Raw Markdown of the selected pages (``facts.pages``, 1-based) of the open PyMuPDF
+        document `pdf` at `path`; `facts` is what was read before (outline, running lines),
+        so a backend need not read it again. Raises `ConversionError` naming the file when the
+        library fails."""
 
     def convert(self, path: Path, options: ConvertOptions) -> ConvertedDocument:
         """Convert one PDF. Raises `ConversionError` (naming the file and cause) on bad input."""
@@ -102,7 +102,7 @@ class Backend(ABC):
             with clock.stage("text layer"):
                 facts = read_facts(path, pdf, options, layer)
             with clock.stage("extract"):
-                extraction = self.extract(path, pdf, facts.pages, options)
+                extraction = self.extract(path, pdf, facts, options)
             with clock.stage("ocr"):
                 recognised = recognise(path, pdf, facts.pages, options)
             with clock.stage("text layer"):

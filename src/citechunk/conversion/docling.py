@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 
 from ..config import ConvertOptions
 from ..errors import BackendError, ConversionError
-from .base import Backend, Extraction
+from .base import Backend, Extraction, PdfFacts
 from .mdlines import HEADING_RE
 
 log = logging.getLogger(__name__)
@@ -180,11 +180,10 @@ class DoclingBackend(Backend):
     def version(cls) -> str:
         return " ".join(f"{d}=={v}" for d, v in _versions().items())
 
-    def extract(
-        self, path: Path, pdf: Any, pages: Sequence[int], options: ConvertOptions
-    ) -> Extraction:
+    def extract(self, path: Path, pdf: Any, facts: PdfFacts, options: ConvertOptions) -> Extraction:
         """docling on the span from the first to the last selected page; the selected pages'
         Markdown, heading levels shifted so the shallowest section is ``#``."""
+        pages = facts.pages
         result = self._run(path, options, (min(pages), max(pages)))
         raw = document_pages(result.document)
         texts = tuple("\n".join(map(shift_heading, raw.get(p, "").split("\n"))) for p in pages)
