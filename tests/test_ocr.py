@@ -187,6 +187,10 @@ def test_ingest_records_ocr_pages_in_chunks_and_run_report(
     )
     assert all(r["ocr_pages"] == [] for r in table if r["source_file"] == "refund_policy.pdf")
     assert any("Executive Summary" in r["text"] for r in scanned)
+    # OCR'd pages are mapped to the words the engine read: their chunks have boxes too
+    assert all(
+        r["boxes"] and {b["page"] for b in r["boxes"]} <= set(r["ocr_pages"]) for r in scanned
+    )
 
 
 def test_dot_leaders_in_a_broken_font_do_not_make_a_page_garbled() -> None:

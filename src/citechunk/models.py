@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .conversion.textlayer import TextLayer
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,9 @@ class ConvertedDocument:
     ocr_seconds: float = 0.0
     #: Seconds per conversion stage (`timing.StageClock.frozen`; a measurement, never saved).
     stages: tuple[tuple[str, float], ...] = ()
+    #: The text layer read while converting, the words an OCR engine read in place of the
+    #: recognised pages' own: what the source map aligns the Markdown to (never saved).
+    text_layer: TextLayer | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

@@ -115,7 +115,9 @@ class Backend(ABC):
             )
         with clock.stage("passes"):
             doc = finish(self, path, facts, extraction, recognised, options, layer)
-        return dataclasses.replace(doc, stages=clock.frozen())
+        for page in recognised.pages:
+            layer = layer.with_page(page.words)
+        return dataclasses.replace(doc, stages=clock.frozen(), text_layer=layer)
 
 
 ENCRYPTED_HELP = (

@@ -137,6 +137,10 @@ class TextLayer:
             self._cache[number] = self._reader(number)
         return self._cache[number]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the pages read so far (the reader needs the open document)."""
+        return (TextLayer.from_pages, (tuple(self._cache.values()),))
+
     def preload(self, numbers: Iterable[int]) -> TextLayer:
         """Read `numbers` now (before the document closes); returns self."""
         for n in numbers:

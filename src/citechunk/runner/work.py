@@ -121,7 +121,11 @@ def _produce(
     with clock.stage("save"):
         save(doc, out / md_rel)
     with clock.stage("source map"):
-        smap = sourcemap.of_pdf(job.source, doc.markdown, job.convert.password)
+        smap = (
+            sourcemap.build(doc.markdown, doc.text_layer)
+            if doc.text_layer is not None
+            else sourcemap.of_pdf(job.source, doc.markdown, job.convert.password)
+        )
         sourcemap.save(smap, out / md_rel)
     with clock.stage("chunking"):
         chunks = chunk_markdown(doc.markdown, job.chunk, doc.provenance.title)
