@@ -31,6 +31,26 @@ def make_pdf(path: Path, title: str, sections: list[tuple[str, str]]) -> Path:
     return path
 
 
+def change_two(src: Path) -> None:
+    """Rewrite two of the sample PDFs in `src`: the refund policy now says 60 days, the
+    relocation memo names another floor."""
+    make_pdf(
+        src / "refund_policy.pdf",
+        "Refund Policy",
+        [("Returns", "Returns are accepted within 60 days.")],
+    )
+    make_pdf(
+        src / "relocation_memo.pdf",
+        "Relocation Memo",
+        [("Moving", "The office moves to the fourth floor.")],
+    )
+
+
+def doc_id_of(report: Any, name: str) -> str:
+    """The doc_id a sync report plans for the file `name`."""
+    return next(p.doc_id for p in report.plans if p.name == name)
+
+
 def run_ingest(src: Path, out: Path) -> RunReport:
     config = load_config(
         None, {"run": {"workers": 1, "timeout": 300}, "export": {"format": "jsonl"}}

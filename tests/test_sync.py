@@ -24,7 +24,16 @@ from citechunk.cli import main
 from citechunk.errors import ModelMismatchError
 from citechunk.stores import Embedder, query, sync
 from citechunk.stores.base import DEFAULT_TABLE
-from sync_helpers import copy_tree, make_pdf, out_ids, out_rows, run_ingest, store_ids
+from sync_helpers import (
+    change_two,
+    copy_tree,
+    doc_id_of,
+    make_pdf,
+    out_ids,
+    out_rows,
+    run_ingest,
+    store_ids,
+)
 
 pytestmark = pytest.mark.heavy
 
@@ -240,16 +249,7 @@ def test_rejected_write_fails_only_that_document(tmp_path: Path, work: tuple[Pat
     uri = lance_uri(tmp_path)
     sync(out, uri)
     old = store_ids(uri)
-    make_pdf(
-        src / "refund_policy.pdf",
-        "Refund Policy",
-        [("Returns", "Returns are accepted within 60 days.")],
-    )
-    make_pdf(
-        src / "relocation_memo.pdf",
-        "Relocation Memo",
-        [("Moving", "The office moves to the fourth floor.")],
-    )
+    change_two(src)
     assert run_ingest(src, out).ok
     new = out_ids(out)
     bad = _WrongSizeFor()
@@ -259,12 +259,7 @@ def test_rejected_write_fails_only_that_document(tmp_path: Path, work: tuple[Pat
     assert [f.name for f in report.failed] == ["refund_policy.pdf"]
     assert "FixedSizeList" in report.failed[0].error or "cast" in report.failed[0].error.lower()
     held = store_ids(uri)
-    refund = next(
-        d for d, name in ((p.doc_id, p.name) for p in report.plans) if name == "refund_policy.pdf"
-    )
-    memo = next(
-        d for d, name in ((p.doc_id, p.name) for p in report.plans) if name == "relocation_memo.pdf"
-    )
+    refund, memo = doc_id_of(report, "refund_policy.pdf"), doc_id_of(report, "relocation_memo.pdf")
     assert held[refund] == old[refund] and held[memo] == new[memo]
     assert "FAILED refund_policy.pdf" in report.summary()
     retry = sync(out, uri)

@@ -23,7 +23,15 @@ from citechunk.cli import main
 from citechunk.stores import Embedder, open_store, sync
 from citechunk.stores.base import DEFAULT_TABLE
 from citechunk.stores.plan import DocPlan
-from sync_helpers import copy_tree, make_pdf, out_ids, out_rows, run_ingest, store_ids
+from sync_helpers import (
+    change_two,
+    copy_tree,
+    doc_id_of,
+    out_ids,
+    out_rows,
+    run_ingest,
+    store_ids,
+)
 
 pytestmark = pytest.mark.heavy
 
@@ -172,16 +180,7 @@ def test_server_stopped_mid_run(
     src, out = copy_tree(ingested[0], tmp_path / "in"), copy_tree(ingested[1], tmp_path / "out")
     sync(out, server.uri)
     old = store_ids(server.uri)
-    make_pdf(
-        src / "refund_policy.pdf",
-        "Refund Policy",
-        [("Returns", "Returns are accepted within 60 days.")],
-    )
-    make_pdf(
-        src / "relocation_memo.pdf",
-        "Relocation Memo",
-        [("Moving", "The office moves to the fourth floor.")],
-    )
+    change_two(src)
     assert run_ingest(src, out).ok
     new = out_ids(out)
     progress = _StopAfterFirst(server)
@@ -191,8 +190,7 @@ def test_server_stopped_mid_run(
     assert "relocation_memo.pdf" in report.summary()
     server.start()
     held = store_ids(server.uri)
-    memo = next(p.doc_id for p in report.plans if p.name == "relocation_memo.pdf")
-    refund = next(p.doc_id for p in report.plans if p.name == "refund_policy.pdf")
+    refund, memo = doc_id_of(report, "refund_policy.pdf"), doc_id_of(report, "relocation_memo.pdf")
     assert held[memo] == old[memo]  # its write was refused: the old rows stay
     assert held[refund] == new[refund]  # written before the stop, only not read back
     retry = sync(out, server.uri)
