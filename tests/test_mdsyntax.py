@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from citechunk.chunking.sections import parse_outline
+from citechunk.chunking.sections import parse_sections
 from citechunk.conversion.mdlines import heading_level, iter_unfenced
 from citechunk.mdsyntax import fenced_lines
 
@@ -41,7 +41,7 @@ def _chunker_view(lines: list[str]) -> tuple[set[int], set[int]]:
     for line in lines:
         starts.append(pos)
         pos += len(line) + 1
-    outline = parse_outline(md)
+    outline = parse_sections(md)
     end = len(md)  # an unclosed fence runs to the end, an empty last line included
     fenced = {
         i for i, s in enumerate(starts) for a, b in outline.fences if a <= s < b or s == b == end

@@ -37,7 +37,7 @@ from .base import Chunker
 from .merge import SectionPieces, merge_siblings
 from .pack import LEAD_IN, Packer
 from .pages import PageMap
-from .sections import Section, parse_outline
+from .sections import Section, parse_sections
 from .split import APPROX_CHARS_PER_TOKEN, Measure, Piece, Splitter
 
 log = logging.getLogger(__name__)
@@ -99,9 +99,9 @@ class HeadingChunker(Chunker):
     def iter_chunks(self, markdown: str) -> Iterator[Chunk]:
         """The chunks one by one (memory stays about one section beyond the input)."""
         pages = PageMap(markdown, self.options.start_page)
-        outline = parse_outline(markdown, self.options.max_depth)
-        splitter = Splitter(pages, outline.fences, self.counter)
-        groups: Iterable[SectionPieces] = self._groups(splitter, outline.sections)
+        tree = parse_sections(markdown, self.options.max_depth)
+        splitter = Splitter(pages, tree.fences, self.counter)
+        groups: Iterable[SectionPieces] = self._groups(splitter, tree.sections)
         if self.options.min_tokens > 0:
             groups = merge_siblings(
                 groups, self.options.min_tokens, lambda run, own: self._join(pages, run, own)

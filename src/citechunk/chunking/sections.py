@@ -25,7 +25,7 @@ from typing import NamedTuple
 from ..mdsyntax import Fence, closes_fence, opens_fence
 
 # Structural line candidates: up to 3 spaces, then a run of `#` (1-6), backticks or tildes (3+),
-# and the rest of the line; `parse_outline` applies the remaining rules. The newline-led pattern
+# and the rest of the line; `parse_sections` applies the remaining rules. The newline-led pattern
 # lets the regex engine skip quickly to line starts; the first line is matched separately.
 _CANDIDATE_RE = re.compile(r"\n {0,3}(#{1,6}|`{3,}|~{3,})([^\n]*)")
 _FIRST_LINE_RE = re.compile(r" {0,3}(#{1,6}|`{3,}|~{3,})([^\n]*)")
@@ -61,7 +61,7 @@ class Section(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Outline:
+class SectionTree:
     """All sections in document order (they tile the text) and the fenced-code spans."""
 
     sections: tuple[Section, ...]
@@ -106,7 +106,7 @@ def _structural_lines(markdown: str) -> list[tuple[int, int, str, str]]:
     return lines
 
 
-def parse_outline(markdown: str, max_depth: int = 6) -> Outline:
+def parse_sections(markdown: str, max_depth: int = 6) -> SectionTree:
     """The sections and fences of ``markdown`` (see the module docstring for the rules)."""
     sections: list[Section] = []
     fences: list[tuple[int, int]] = []
@@ -148,4 +148,4 @@ def parse_outline(markdown: str, max_depth: int = 6) -> Outline:
     sections.append(
         Section(path, level, heading_start, body_start, len(markdown), parent, parent_start)
     )
-    return Outline(tuple(sections), tuple(fences))
+    return SectionTree(tuple(sections), tuple(fences))

@@ -52,7 +52,7 @@ from .repairs.tidy import tidy_page
 log = logging.getLogger(__name__)
 
 Phase = Literal["page", "document", "structure"]
-Outline = Literal["any", "present", "absent"]
+OutlineCondition = Literal["any", "present", "absent"]
 
 
 Rule = Callable[[Pages, PassContext], Pages]
@@ -66,7 +66,7 @@ class Pass:
     phase: Phase
     rule: Callable[..., object]
     option: str = ""
-    outline: Outline = "any"
+    outline: OutlineCondition = "any"
 
     def enabled(self, ctx: PassContext) -> bool:
         if self.name in ctx.options.skip_passes:
