@@ -76,6 +76,13 @@ def test_metadata_title_equal_to_the_file_name_is_ignored():
     assert meaningful_metadata_title("  Fleet   Safety Plan ", Path("a.pdf")) == "Fleet Safety Plan"
 
 
+def test_metadata_title_words_need_a_letter_not_two() -> None:
+    title = "10-K - 02/07/2019 - 3M Company"
+    assert meaningful_metadata_title(title, Path("a.pdf")) == title
+    assert meaningful_metadata_title("10-K 2019", Path("a.pdf")) == ""  # one word with a letter
+    assert meaningful_metadata_title("0001512673-21-000008 / 2021", Path("a.pdf")) == ""
+
+
 def test_a_sideways_margin_stamp_is_not_the_title(shared_dir):
     # arXiv prints its identifier sideways in the margin, in a larger font than the title
     path = shared_dir / "corpus" / "pdfs" / "dpr_paper_twocolumn.pdf"

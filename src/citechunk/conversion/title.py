@@ -15,7 +15,8 @@ Rules (`document_title`):
   runs of that page share is the document's top heading level ("Executive Summary" and
   "Currency Exposure Review"), not a title: the search stops there, as smaller runs are
   headings too.
-- Else the PDF's metadata title, when it is meaningful: at least two words with letters, not the
+- Else the PDF's metadata title, when it is meaningful: at least two words holding a letter
+  ("10-K - 02/07/2019 - 3M Company"; an identifier of digits and dashes has none), not the
   file name (stem), not an identifier without spaces, not a word processor's "Microsoft Word -
   file.doc" label and not a placeholder ("untitled", "none").
 - Text is NFKC-normalised (ligature glyphs spelled out, as in the body), control and
@@ -46,6 +47,8 @@ MAX_TITLE_CHARS = 200
 TITLE_PAGES = 3
 
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")
+#: A word of a metadata title: a blank-separated token holding a letter ("3M", "10-K").
+_LETTERED_RE = re.compile(r"\S*[^\W\d_]\S*")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ufffd]")
 _PLACEHOLDER_RE = re.compile(
     r"^(?:untitled|none|null|title|document\d*|microsoft (?:word|powerpoint|excel)\b.*"
@@ -119,7 +122,7 @@ def display_title(layer: TextLayer, skip: Collection[int] = ()) -> str:
 def meaningful_metadata_title(title: str, source: Path) -> str:
     """`title` from the PDF's metadata when it names the document (see module rules), else ""."""
     title = clean(title)
-    if len(_WORD_RE.findall(title)) < 2 or _PLACEHOLDER_RE.match(title):
+    if len(_LETTERED_RE.findall(title)) < 2 or _PLACEHOLDER_RE.match(title):
         return ""
     if " " not in title or compact_key(title) == compact_key(source.stem):
         return ""
