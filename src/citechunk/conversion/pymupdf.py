@@ -38,7 +38,9 @@ from ..config import ConvertOptions
 from ..errors import ConversionError
 from .base import Backend, Extraction, PdfFacts
 from .layoutpasses import LayoutPage, run_layout_passes
-from .runninglines import line_signature
+from .outline import from_toc
+from .runninglines import find_running, line_signature
+from .textlayer import TextLayer
 
 log = logging.getLogger(__name__)
 
@@ -243,15 +245,19 @@ class PyMuPDFBackend(Backend):
         return "; ".join(parts)
 
     def extract(self, path: Path, pdf: Any, facts: PdfFacts, options: ConvertOptions) -> Extraction:
-        """pymupdf4llm Markdown per page, page-header/-footer boxes cut when stripping (by the
-        running lines of `facts`)."""
+        """pymupdf4llm Markdown per page, page-header/-footer boxes cut when stripping.
+
+        The parse turns rotated pages upright in the open document (rotation 0), and the boxes
+        are in that geometry: their running lines are read again after it (`facts.running`
+        was read before, on the rotated pages)."""
         pages = facts.pages
         layout = options.use_layout and layout_installed()
         chunks = self._run(path, pdf, pages, layout, options.skip_passes)
         texts = tuple(c["text"] for c in chunks)
         if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
+            running = find_running(TextLayer.of_document(pdf), from_toc(pdf.get_toc(simple=True)))
             texts = tuple(
-                _without_running_boxes(pdf[p - 1], c, facts.running.on_page(p))
+                _without_running_boxes(pdf[p - 1], c, running.on_page(p))
                 for p, c in zip(pages, chunks, strict=True)
             )
         return Extraction(texts, recorded={"layout_active": layout})
