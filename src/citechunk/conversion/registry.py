@@ -7,14 +7,13 @@ whose extra is missing says which `pip install` brings it.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import logging
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
 
 from ..errors import BackendError
+from ..plugins import load_plugin
 from .base import Backend
 
 log = logging.getLogger(__name__)
@@ -56,21 +55,7 @@ def registrations() -> dict[str, str]:
 
 @cache
 def _load(name: str) -> type[Backend]:
-    targets = _targets()
-    if name not in targets:
-        raise BackendError(f"unknown backend {name!r}; known backends: {', '.join(known())}")
-    module_name, _, attr = targets[name].partition(":")
-    cls: type[Backend] = getattr(importlib.import_module(module_name), attr)
-    missing = [m for m in cls.requires if importlib.util.find_spec(m) is None]
-    if missing:
-        hint = (
-            f"pip install 'citechunk[{cls.extra}]'"
-            if cls.extra
-            else "pip install " + " ".join(missing)
-        )
-        raise BackendError(
-            f"backend {name!r} needs {', '.join(missing)}, which is not installed; install it with: {hint}"
-        )
+    cls: type[Backend] = load_plugin("backend", name, _targets(), BackendError)
     return cls
 
 

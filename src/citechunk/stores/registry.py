@@ -7,11 +7,10 @@ library is missing says which `pip install` brings it.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from importlib.metadata import entry_points
 
 from ..errors import ConfigError
+from ..plugins import load_plugin
 from .base import DEFAULT_TABLE, Store
 
 GROUP = "citechunk.stores"
@@ -27,17 +26,7 @@ def known() -> list[str]:
 
 def store_class(scheme: str) -> type[Store]:
     """The plugin class for `scheme`; ConfigError for an unknown scheme or a missing library."""
-    targets = _targets()
-    if scheme not in targets:
-        raise ConfigError(f"unknown store {scheme!r}; known stores: {', '.join(known())}")
-    module_name, _, attr = targets[scheme].partition(":")
-    cls: type[Store] = getattr(importlib.import_module(module_name), attr)
-    missing = [m for m in cls.requires if importlib.util.find_spec(m) is None]
-    if missing:
-        raise ConfigError(
-            f"store {scheme!r} needs {', '.join(missing)}, which is not installed; "
-            f"install it with: pip install 'citechunk[{cls.extra}]'"
-        )
+    cls: type[Store] = load_plugin("store", scheme, _targets(), ConfigError)
     return cls
 
 
