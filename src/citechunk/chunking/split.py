@@ -269,9 +269,7 @@ class Splitter:
         """Word units (long words cut) covering [start, end), skipping marker lines."""
         self.ratio = self.document_ratio()
         out: list[Unit] = []
-        for ls, le in self._lines(start, end):
-            for m in WORD_RE.finditer(self.md, ls, le):
-                self._emit(m.start(), m.end(), "word", budget, out)
+        self._children(self._words(start, end), "word", budget, out)
         return out
 
     def refine(self, unit: Unit, budget: int) -> list[Unit]:
@@ -296,7 +294,7 @@ class Splitter:
         elif kind == "list":
             self._children(self._items(s, e), "item", budget, out)
         elif kind == "sentence":
-            self._children(self._spans(WORD_RE, s, e), "word", budget, out)
+            self._children(self._words(s, e), "word", budget, out)
         elif _NEXT_KIND[kind] == "line":
             self._children(self._line_spans(s, e, kind), "line", budget, out)
         else:
@@ -345,7 +343,7 @@ class Splitter:
             if kind == "list":
                 spans, child = self._items(s, e), "item"
             elif kind == "sentence":
-                spans, child = self._spans(WORD_RE, s, e), "word"
+                spans, child = self._words(s, e), "word"
             elif _NEXT_KIND[kind] == "line":
                 spans, child = self._line_spans(s, e, kind), "line"
             else:
@@ -448,6 +446,11 @@ class Splitter:
 
     def _spans(self, pattern: re.Pattern[str], s: int, e: int) -> list[tuple[int, int]]:
         return [(m.start(), m.end()) for m in pattern.finditer(self.md, s, e)]
+
+    def _words(self, s: int, e: int) -> list[tuple[int, int]]:
+        """Spans of the words of [s, e) outside marker lines (a sentence may run across a
+        page marker; a cut between its words never lands inside the marker)."""
+        return [w for ls, le in self._lines(s, e) for w in self._spans(WORD_RE, ls, le)]
 
     def _lines(self, s: int, e: int) -> list[tuple[int, int]]:
         """Tight spans of the non-blank, non-marker lines of [s, e)."""
