@@ -15,15 +15,22 @@ import pytest
 from click.testing import CliRunner
 
 from citechunk import ChunkOptions, chunk_markdown
-from citechunk.chunking import FixedChunker, HeadingChunker, get_counter, make_chunker
+from citechunk.chunking import (
+    FixedChunker,
+    HeadingChunker,
+    get_counter,
+    make_chunker,
+    options_limit,
+    resolve_embedder,
+)
 from citechunk.cli import main
 from citechunk.errors import ConfigError, TokenizerError
 from citechunk.export import FIELDS
 from citechunk.markers import page_bodies, page_spans, render_pages, strip_markers
 from citechunk.models import Chunk
 
-APPROX = "approx"
-TIKTOKEN = "tiktoken:cl100k_base"
+APPROX = "approx@512"
+TIKTOKEN = "tiktoken:cl100k_base@512"
 
 
 def page_of(markdown: str, offset: int, start_page: int = 1) -> int:
@@ -38,13 +45,17 @@ def page_of(markdown: str, offset: int, start_page: int = 1) -> int:
 def assert_chunk_contract(
     markdown: str, chunks: list[Chunk], options: ChunkOptions, start_page: int = 1
 ) -> None:
-    counter = get_counter(options.tokenizer)
+    counter = resolve_embedder(options.embedder).counter
     assert [c.chunk_index for c in chunks] == list(range(len(chunks)))
     for c in chunks:
         assert c.body.strip() == c.body and c.body
         expected_text = " > ".join(c.heading_path) + "\n\n" + c.body if c.heading_path else c.body
         assert c.text == expected_text
-        assert c.token_count == counter.count(c.text) <= options.max_tokens
+        assert (
+            c.token_count
+            == counter.count(c.text)
+            <= options_limit(options.embedder, options.max_tokens)
+        )
         span = strip_markers(markdown[c.char_start : c.char_end]).strip()
         if span != c.body:  # a split table's piece: what it repeats, then the span
             header = c.body[: len(c.body) - len(span) - 1]
@@ -100,7 +111,7 @@ TREASURY = render_pages(
 
 @pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
 def test_treasury_hedging_policy_holds_the_ratios(tokenizer: str) -> None:
-    chunks = by_path(run(TREASURY, tokenizer=tokenizer))
+    chunks = by_path(run(TREASURY, embedder=tokenizer))
     assert list(chunks) == [
         ("Treasury Report 2024", "Summary"),
         ("Currency Exposure Review",),
@@ -137,7 +148,7 @@ RETRIES = render_pages(
 
 @pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
 def test_retry_settings_stay_under_configuring_retries(tokenizer: str) -> None:
-    chunks = by_path(run(RETRIES, tokenizer=tokenizer))
+    chunks = by_path(run(RETRIES, embedder=tokenizer))
     assert list(chunks) == [
         ("HTTP client reference",),
         ("HTTP client reference", "Configuring retries"),
@@ -164,7 +175,7 @@ REFUND = render_pages(
 
 
 def test_refund_policy_empty_h1_and_three_h2s() -> None:
-    chunks = run(REFUND, tokenizer=TIKTOKEN)
+    chunks = run(REFUND, embedder=TIKTOKEN)
     assert [(c.heading_path, c.first_page, c.last_page) for c in chunks] == [
         (("Refund Policy", "Eligibility"), 1, 1),
         (("Refund Policy", "How to request a refund"), 1, 1),  # the blank lines before page 2
@@ -225,7 +236,7 @@ def test_a_bodiless_heading_nothing_nests_under_is_kept_in_a_body() -> None:
         "Comments are limited.\n\n## 3. BUDGET\n\n### 3.1 Draft\n\nThe draft.\n\n"
         "<!-- page 2 -->\n\n## 4. ADJOURNMENT\n"
     )
-    chunks = run(md, tokenizer=TIKTOKEN)
+    chunks = run(md, embedder=TIKTOKEN)
     assert [(c.heading_path, c.body, c.first_page, c.last_page) for c in chunks] == [
         (
             ("Board Agenda", "2. PUBLIC COMMENT"),
@@ -235,7 +246,7 @@ def test_a_bodiless_heading_nothing_nests_under_is_kept_in_a_body() -> None:
         ),
         (("Board Agenda", "3. BUDGET", "3.1 Draft"), "The draft.\n\n\n## 4. ADJOURNMENT", 1, 2),
     ]
-    merged = run(md, tokenizer=TIKTOKEN, min_tokens=40)
+    merged = run(md, embedder=TIKTOKEN, min_tokens=40)
     assert merged[0].body.startswith("## 1. CALL TO ORDER\n\n## 2. PUBLIC COMMENT")
 
 
@@ -317,7 +328,7 @@ def sentences(n: int, word: str = "retry") -> str:
 @pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
 def test_long_paragraph_without_newlines_splits_at_sentence_ends(tokenizer: str) -> None:
     md = "# Policy\n\n" + sentences(60) + "\n"
-    chunks = run(md, tokenizer=tokenizer, max_tokens=64)
+    chunks = run(md, embedder=tokenizer, max_tokens=64)
     assert len(chunks) > 3
     assert all(c.heading_path == ("Policy",) for c in chunks)
     assert all(c.body.endswith(".") and c.body.startswith("Sentence") for c in chunks)
@@ -330,7 +341,7 @@ def test_sentence_without_punctuation_splits_at_words_and_long_words_are_cut(
 ) -> None:
     words = " ".join(f"word{i}" for i in range(300))
     long_word = "x" * 700
-    chunks = run(f"# W\n\n{words}\n\n{long_word}\n", tokenizer=tokenizer, max_tokens=40)
+    chunks = run(f"# W\n\n{words}\n\n{long_word}\n", embedder=tokenizer, max_tokens=40)
     tokens = " ".join(c.body for c in chunks).split()
     assert tokens[:300] == words.split()
     assert len(tokens) > 301 and "".join(tokens[300:]) == long_word  # cut into pieces
@@ -344,14 +355,14 @@ def table(rows: int) -> str:
 
 @pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
 def test_table_that_fits_is_kept_whole(tokenizer: str) -> None:
-    chunks = run(f"# T\n\nIntro.\n\n{table(5)}\n\nOutro.\n", tokenizer=tokenizer)
+    chunks = run(f"# T\n\nIntro.\n\n{table(5)}\n\nOutro.\n", embedder=tokenizer)
     assert len(chunks) == 1 and table(5) in chunks[0].body
 
 
 @pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
 def test_long_table_splits_between_rows_repeating_the_header(tokenizer: str) -> None:
     md = f"# Capitals\n\n{table(60)}\n"
-    chunks = run(md, tokenizer=tokenizer, max_tokens=100)
+    chunks = run(md, embedder=tokenizer, max_tokens=100)
     assert len(chunks) > 3
     rows: list[str] = []
     for i, c in enumerate(chunks):
@@ -369,7 +380,7 @@ def test_long_list_splits_between_items(tokenizer: str) -> None:
     items = [
         f"- Item {i} explains a step\n  and continues on a second line {i}." for i in range(40)
     ]
-    chunks = run("# Steps\n\n" + "\n".join(items) + "\n", tokenizer=tokenizer, max_tokens=60)
+    chunks = run("# Steps\n\n" + "\n".join(items) + "\n", embedder=tokenizer, max_tokens=60)
     assert len(chunks) > 3
     for c in chunks:
         assert c.body.startswith("- Item") and c.body.endswith(".")
@@ -380,7 +391,7 @@ def test_long_list_splits_between_items(tokenizer: str) -> None:
 def test_code_block_is_kept_whole_when_it_fits(tokenizer: str) -> None:
     code = "```python\n" + "\n\n".join(f"def f{i}():\n    return {i}" for i in range(8)) + "\n```"
     md = f"# Code\n\n{sentences(30)}\n\n{code}\n\n{sentences(30, 'backoff')}\n"
-    chunks = run(md, tokenizer=tokenizer, max_tokens=200)
+    chunks = run(md, embedder=tokenizer, max_tokens=200)
     assert len(chunks) > 1
     assert sum(code in c.body for c in chunks) == 1
 
@@ -388,14 +399,14 @@ def test_code_block_is_kept_whole_when_it_fits(tokenizer: str) -> None:
 @pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
 def test_overlap_between_pieces_of_one_section_only(tokenizer: str) -> None:
     md = f"# One\n\n{sentences(40)}\n\n# Two\n\n{sentences(40, 'refund')}\n"
-    chunks = run(md, tokenizer=tokenizer, max_tokens=80, overlap_tokens=20)
+    chunks = run(md, embedder=tokenizer, max_tokens=80, overlap_tokens=20)
     for a, b in zip(chunks, chunks[1:], strict=False):
         if a.heading_path == b.heading_path:
             assert b.char_start < a.char_end  # repeats the end of the previous piece
             assert md[b.char_start : a.char_end].strip() in a.body
         else:
             assert b.char_start > a.char_end  # never across a heading
-    plain = run(md, tokenizer=tokenizer, max_tokens=80)
+    plain = run(md, embedder=tokenizer, max_tokens=80)
     assert len(chunks) >= len(plain)
 
 
@@ -404,11 +415,11 @@ def test_min_tokens_merges_small_siblings_under_the_same_parent_only() -> None:
         "# Policies\n\n## Refunds\n\nWithin 30 days.\n\n## Returns\n\nUnused items only.\n\n"
         "## Exchanges\n\nOnce per order.\n\n# Shipping\n\n## Rates\n\nFlat fee.\n"
     )
-    chunks = run(md, tokenizer=TIKTOKEN, min_tokens=40)
+    chunks = run(md, embedder=TIKTOKEN, min_tokens=40)
     assert [c.heading_path for c in chunks] == [("Policies",), ("Shipping", "Rates")]
     assert chunks[0].body.startswith("## Refunds\n\nWithin 30 days.")
     assert "## Exchanges\n\nOnce per order." in chunks[0].body
-    unmerged = run(md, tokenizer=TIKTOKEN)
+    unmerged = run(md, embedder=TIKTOKEN)
     assert len(unmerged) == 4
 
 
@@ -416,7 +427,7 @@ def test_min_tokens_counts_the_body_not_the_path_line() -> None:
     """A section is small by its body: a long path line does not keep a one-line body apart."""
     parent = "Annual Report on Form 10-K for the Fiscal Year Ended December 31 Part Two"
     md = f"# {parent}\n\n## Item 4. Mine Safety\n\nNot applicable.\n\n## Item 5. Market\n\nNone.\n"
-    chunks = run(md, tokenizer=TIKTOKEN, min_tokens=20)
+    chunks = run(md, embedder=TIKTOKEN, min_tokens=20)
     assert len(chunks) == 1 and chunks[0].heading_path == (parent,)
     assert (
         chunks[0].body == "## Item 4. Mine Safety\n\nNot applicable.\n\n## Item 5. Market\n\nNone."
@@ -435,24 +446,24 @@ def test_min_tokens_joins_a_parents_short_lead_with_its_first_child() -> None:
         + body * 3
         + "\n"
     )
-    chunks = run(md, tokenizer=TIKTOKEN, min_tokens=30)
+    chunks = run(md, embedder=TIKTOKEN, min_tokens=30)
     assert chunks[0].heading_path == ("Guide", "Types")
     assert chunks[0].body.startswith("There are several types.\n\n### Ductal\n\nDuctal")
     assert chunks[1].heading_path == ("Guide", "Types", "Lobular")  # the run reached 30
-    assert len(run(md, tokenizer=TIKTOKEN)) == 3
+    assert len(run(md, embedder=TIKTOKEN)) == 3
 
 
 def test_min_tokens_joins_a_lone_small_sibling_with_the_next() -> None:
     long = "Refunds are paid to the original card within ten working days of the request. " * 3
     md = f"# Policies\n\n## Scope\n\nAll orders.\n\n## Refunds\n\n{long}\n\n## Other\n\n{long}\n"
-    chunks = run(md, tokenizer=TIKTOKEN, min_tokens=30)
+    chunks = run(md, embedder=TIKTOKEN, min_tokens=30)
     assert [c.heading_path for c in chunks] == [("Policies",), ("Policies", "Other")]
     assert chunks[0].body.startswith("## Scope\n\nAll orders.\n\n## Refunds\n\nRefunds")
 
 
 def test_long_heading_paths_are_shortened_to_fit() -> None:
     md = "".join(f"{'#' * (i + 1)} Level {i} " + "word " * 12 + "\n\n" for i in range(6)) + "body\n"
-    (chunk,) = run(md, tokenizer=APPROX, max_tokens=40)
+    (chunk,) = run(md, embedder=APPROX, max_tokens=40)
     assert chunk.heading_path and chunk.heading_path[-1].startswith("Level 5")
     assert chunk.token_count <= 40
 
@@ -489,24 +500,25 @@ def test_hf_tokenizer_json() -> None:
     counter = get_counter(f"hf:{path}")
     assert counter.count(long_text) == len(expected.encode(long_text, add_special_tokens=False))
     assert counter.count(long_text) > 256
-    chunks = run(TREASURY, tokenizer=f"hf:{path}", max_tokens=32)
+    chunks = run(TREASURY, embedder=str(path.parent), max_tokens=32)  # the model folder
     assert max(c.token_count for c in chunks) <= 32
 
 
 @pytest.mark.parametrize(
     ("spec", "hint"),
     [
-        ("bogus", "tiktoken:<encoding>"),
-        ("tiktoken:no_such_encoding", "unknown tiktoken encoding"),
-        ("hf:/nonexistent/tokenizer.json", "tokenizer file not found"),
-        ("hf:", "hf:<path to tokenizer.json>"),
+        ("bogus", "tiktoken:cl100k_base@8191"),
+        ("tiktoken:no_such_encoding@512", "unknown tiktoken encoding"),
+        ("hf:/nonexistent/tokenizer.json@512", "tokenizer file not found"),
+        ("hf:@512", "hf:<path to tokenizer.json>"),
+        ("approx@12", "whole number of tokens"),
+        ("approx@many", "whole number of tokens"),
     ],
 )
-def test_bad_tokenizer_spec_is_a_clear_error(spec: str, hint: str) -> None:
-    with pytest.raises(TokenizerError) as err:
-        chunk_markdown("# A\n\nb\n", ChunkOptions(tokenizer=spec))
+def test_bad_embedder_spec_is_a_clear_error(spec: str, hint: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        chunk_markdown("# A\n\nb\n", ChunkOptions(embedder=spec))
     assert hint in str(err.value) and spec in str(err.value)
-    assert isinstance(err.value, ConfigError)
 
 
 def test_hf_file_that_is_not_a_tokenizer(tmp_path: Path) -> None:
@@ -520,7 +532,7 @@ def test_hf_file_that_is_not_a_tokenizer(tmp_path: Path) -> None:
 
 
 def test_fixed_chunker_windows_ignore_headings_but_keep_citations() -> None:
-    options = ChunkOptions(max_tokens=40, overlap_tokens=10, tokenizer=TIKTOKEN)
+    options = ChunkOptions(max_tokens=40, overlap_tokens=10, embedder=TIKTOKEN)
     chunks = FixedChunker(options).chunk(TREASURY)
     assert_chunk_contract(TREASURY, chunks, options)
     assert all(c.heading_path == () for c in chunks)
@@ -536,13 +548,13 @@ def test_cli_chunk_writes_jsonl(tmp_path: Path) -> None:
     md_path.write_text(TREASURY, encoding="utf-8")
     out = tmp_path / "chunks.jsonl"
     result = CliRunner().invoke(
-        main, ["chunk", str(md_path), "-o", str(out), "--max-tokens", "64", "--tokenizer", APPROX]
+        main, ["chunk", str(md_path), "-o", str(out), "--max-tokens", "64", "--embedder", APPROX]
     )
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [r["heading_path"] for r in records][2] == ["Currency Exposure Review", "Hedging policy"]
     assert all(r["token_count"] <= 64 for r in records)
-    chunks = chunk_markdown(TREASURY, ChunkOptions(max_tokens=64, tokenizer=APPROX))
+    chunks = chunk_markdown(TREASURY, ChunkOptions(max_tokens=64, embedder=APPROX))
     assert all(tuple(r) == FIELDS for r in records)  # ingest's record fields, in order
     shared = ("chunk_index", "text", "heading_path", "first_page", "last_page", "token_count")
     assert [{k: r[k] for k in shared} for r in records] == [
@@ -556,7 +568,7 @@ def test_cli_chunk_writes_jsonl(tmp_path: Path) -> None:
 def test_cli_chunk_bad_tokenizer_exits_2(tmp_path: Path) -> None:
     md_path = tmp_path / "doc.md"
     md_path.write_text("# A\n\nb\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["chunk", str(md_path), "--tokenizer", "hf:/missing.json"])
+    result = CliRunner().invoke(main, ["chunk", str(md_path), "--embedder", "hf:/missing.json@512"])
     assert result.exit_code == 2
     assert "tokenizer file not found" in result.stderr
 
@@ -571,9 +583,9 @@ def test_real_conversions_keep_the_contract(corpus_pdfs: list[Path], name: str) 
     (pdf,) = [p for p in corpus_pdfs if p.name == name]
     markdown = convert(pdf, ConvertOptions()).markdown
     for options in (
-        ChunkOptions(tokenizer=TIKTOKEN),
-        ChunkOptions(tokenizer=APPROX, max_tokens=64),
-        ChunkOptions(tokenizer=TIKTOKEN, max_tokens=100, overlap_tokens=20),
+        ChunkOptions(embedder=TIKTOKEN),
+        ChunkOptions(embedder=APPROX, max_tokens=64),
+        ChunkOptions(embedder=TIKTOKEN, max_tokens=100, overlap_tokens=20),
     ):
         chunks = chunk_markdown(markdown, options)
         assert chunks
@@ -585,7 +597,7 @@ def test_real_conversions_keep_the_contract(corpus_pdfs: list[Path], name: str) 
 
 def _needless_splits(markdown: str, chunks: list[Chunk], options: ChunkOptions) -> list[str]:
     """Runs of consecutive chunks with one heading path whose joined section would have fit."""
-    counter = get_counter(options.tokenizer)
+    counter = resolve_embedder(options.embedder).counter
     bad, i = [], 0
     while i < len(chunks):
         j = i
@@ -595,7 +607,7 @@ def _needless_splits(markdown: str, chunks: list[Chunk], options: ChunkOptions) 
             body = strip_markers(markdown[chunks[i].char_start : chunks[j].char_end]).strip()
             path = chunks[i].heading_path
             text = " > ".join(path) + "\n\n" + body if path else body
-            if counter.count(text) <= options.max_tokens:
+            if counter.count(text) <= options_limit(options.embedder, options.max_tokens):
                 bad.append(" > ".join(path))
         i = j + 1
     return bad
@@ -609,9 +621,10 @@ def test_a_section_that_fits_is_one_chunk_even_across_a_page_break(tokenizer: st
     ]
     first, second = " ".join(sentences[:30]), " ".join(sentences[30:])
     markdown = render_pages([(2, f"# Liquidity\n\n## Cash position\n\n{first}"), (3, second)])
-    options = ChunkOptions(tokenizer=tokenizer, max_tokens=1024)
-    assert get_counter(tokenizer).count(strip_markers(markdown)) < 1024
-    chunks = run(markdown, tokenizer=tokenizer, max_tokens=1024)
+    wide = tokenizer.replace("@512", "@1024")
+    options = ChunkOptions(embedder=wide, max_tokens=1024)
+    assert resolve_embedder(wide).counter.count(strip_markers(markdown)) < 1024
+    chunks = run(markdown, embedder=wide, max_tokens=1024)
     assert [(c.heading_path, c.first_page, c.last_page) for c in chunks] == [
         (("Liquidity", "Cash position"), 2, 3)
     ]
@@ -626,7 +639,7 @@ def test_sample_pdfs_have_no_needless_splits(sample_pdfs: Path, tokenizer: str) 
     for pdf in sorted(sample_pdfs.glob("*.pdf")):
         markdown = convert(pdf).markdown
         for max_tokens in (128, 256, 512):
-            options = ChunkOptions(tokenizer=tokenizer, max_tokens=max_tokens)
+            options = ChunkOptions(embedder=tokenizer, max_tokens=max_tokens)
             chunks = chunk_markdown(markdown, options)
             assert_chunk_contract(markdown, chunks, options)
             assert _needless_splits(markdown, chunks, options) == [], (pdf.name, max_tokens)
@@ -640,7 +653,7 @@ def test_lead_in_line_joins_the_table_it_introduces(tokenizer: str, n_rows: int)
         f"|{1000 + i * 7919}|{i * 37 % 97}.{i % 10}%|{i * 131071 % 99991}|" for i in range(n_rows)
     )
     md = "# Capitals\n\nPopulation as a share of the country.\n\n|A|B|C|\n|---|---|---|\n"
-    options = ChunkOptions(max_tokens=256, tokenizer=tokenizer)
+    options = ChunkOptions(max_tokens=256, embedder=tokenizer)
     chunks = chunk_markdown(md + rows + "\n", options)
     assert_chunk_contract(md + rows + "\n", chunks, options)
     assert len(chunks) == 2  # the table alone needs all 256 tokens: one cut is unavoidable
@@ -665,7 +678,7 @@ def test_paragraph_running_on_to_the_next_page_is_one_block() -> None:
         "<!-- page 1 -->\n\n# Findings\n\n" + lead + "\n\nThe clone was evaluated with a"
         "\n\n<!-- page 2 -->\n\nvalidated automated assessment on the platform.\n\n" + lead + "\n"
     )
-    chunks = chunk_markdown(md, ChunkOptions(max_tokens=200, tokenizer="approx"))
+    chunks = chunk_markdown(md, ChunkOptions(max_tokens=200, embedder="approx@512"))
     both = [c for c in chunks if "evaluated with a" in c.body or "validated automated" in c.body]
     assert len(both) == 1, [c.body[-80:] for c in chunks]
     assert re.search(r"The clone was evaluated with a\s+validated automated", both[0].body)
@@ -707,7 +720,7 @@ def test_table_pieces_repeat_caption_header_and_period_rows(tokenizer: str) -> N
         f"|Line item {i}|{1000 + i * 7919:,}|{i * 131071 % 99991:,}|" for i in range(60)
     )
     md = f"# Statements\n\nSome text.\n\n{caption}\n\n{head}\n{rows}\n"
-    chunks = run(md, tokenizer=tokenizer, max_tokens=160)
+    chunks = run(md, embedder=tokenizer, max_tokens=160)
     assert len(chunks) > 3
     expected = f"{caption}\n\n{head}\n|Line item "
     later = [c for c in chunks if "|Line item 0|" not in c.body]
@@ -720,7 +733,7 @@ def test_table_pieces_repeat_caption_header_and_period_rows(tokenizer: str) -> N
 def test_caption_stops_at_a_paragraph_of_several_lines(tokenizer: str) -> None:
     rows = "\n".join(f"|Item {i}|{i * 7919}|" for i in range(60))
     md = f"# S\n\nA paragraph\nof two lines.\n\n|Name|Value|\n|---|---|\n{rows}\n"
-    chunks = run(md, tokenizer=tokenizer, max_tokens=120)
+    chunks = run(md, embedder=tokenizer, max_tokens=120)
     assert all(c.body.startswith(("A paragraph", "|Name|Value|\n|---|---|\n|Item")) for c in chunks)
 
 
@@ -762,7 +775,7 @@ def test_size_split_keeps_a_sentence_broken_over_lines_together(tokenizer: str) 
         lines += [f"Finding {i} of the review was that the", f"audit of item {i} came late."]
     md = "<!-- page 1 -->\n\n# Audit\n\n" + "\n".join(lines[:41]) + "\n<!-- page 2 -->\n"
     md += "\n".join(lines[41:]) + "\n"
-    chunks = run(md, tokenizer=tokenizer, max_tokens=80)
+    chunks = run(md, embedder=tokenizer, max_tokens=80)
     assert len(chunks) > 3
     assert all(c.body.endswith("came late.") for c in chunks), [c.body[-30:] for c in chunks]
     assert all(c.body.startswith("Finding") for c in chunks)
@@ -778,7 +791,7 @@ def test_continued_page_keeps_its_paragraph_whole() -> None:
         "<!-- page 1 -->\n\n# Findings\n\nThe clone was evaluated with a\n<!-- page 2 -->\n"
         "validated assay.\n\nNext.\n"
     )
-    (chunk,) = chunk_markdown(md, ChunkOptions(tokenizer="approx"))
+    (chunk,) = chunk_markdown(md, ChunkOptions(embedder="approx@512"))
     assert chunk.body == "The clone was evaluated with a\nvalidated assay.\n\nNext."
     assert (chunk.first_page, chunk.last_page) == (1, 2)
     after_blank = render_pages([(1, "a"), (2, ""), (3, "b")], continued={3})
@@ -792,7 +805,7 @@ def test_a_size_split_never_ends_on_a_line_introducing_what_follows(label: str) 
     para = "Budgets are reviewed every quarter by the finance team and the board. " * 7
     big = "The review covers staffing, travel and equipment across every office. " * 7
     body = "\n\n".join(f"{para}\n\n{label}\n\n{big}" for _ in range(4))
-    chunks = run("# Plan\n\n" + body + "\n", tokenizer=TIKTOKEN, max_tokens=160)
+    chunks = run("# Plan\n\n" + body + "\n", embedder=TIKTOKEN, max_tokens=160)
     assert len(chunks) > 4
     for c in chunks[:-1]:
         assert not c.body.rstrip().endswith(label), c.body[-80:]

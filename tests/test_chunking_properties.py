@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from citechunk import ChunkOptions, chunk_markdown
-from citechunk.chunking import FixedChunker, get_counter
+from citechunk.chunking import FixedChunker, options_limit, resolve_embedder
 from citechunk.chunking.sections import clean_heading
 from citechunk.markers import marker, strip_markers
 from citechunk.models import Chunk
@@ -121,12 +121,16 @@ def expected_page(doc: Doc, offset: int) -> int:
 
 def check_contract(doc: Doc, chunks: list[Chunk], options: ChunkOptions) -> None:
     md = doc.markdown
-    counter = get_counter(options.tokenizer)
+    counter = resolve_embedder(options.embedder).counter
     prev_first = 0
     for i, c in enumerate(chunks):
         assert c.chunk_index == i
         assert c.body and c.body == c.body.strip()
-        assert c.token_count == counter.count(c.text) <= options.max_tokens
+        assert (
+            c.token_count
+            == counter.count(c.text)
+            <= options_limit(options.embedder, options.max_tokens)
+        )
         head = " > ".join(c.heading_path)
         assert c.text == (head + "\n\n" + c.body if c.heading_path else c.body)
         span = strip_markers(md[c.char_start : c.char_end]).strip()
@@ -207,7 +211,7 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 )
 def test_contract_and_coverage_approx(doc: Doc, max_tokens: int, max_depth: int) -> None:
     options = ChunkOptions(
-        max_tokens=max_tokens, tokenizer="approx", max_depth=max_depth, start_page=doc.start_page
+        max_tokens=max_tokens, embedder="approx@512", max_depth=max_depth, start_page=doc.start_page
     )
     chunks = chunk_markdown(doc.markdown, options)
     check_contract(doc, chunks, options)
@@ -220,7 +224,7 @@ def test_contract_and_coverage_approx(doc: Doc, max_tokens: int, max_depth: int)
 @given(doc=documents(), max_tokens=st.sampled_from([16, 40, 120]))
 def test_contract_and_coverage_tiktoken(doc: Doc, max_tokens: int) -> None:
     options = ChunkOptions(
-        max_tokens=max_tokens, tokenizer="tiktoken:cl100k_base", start_page=doc.start_page
+        max_tokens=max_tokens, embedder="tiktoken:cl100k_base@512", start_page=doc.start_page
     )
     chunks = chunk_markdown(doc.markdown, options)
     check_contract(doc, chunks, options)
@@ -230,7 +234,7 @@ def test_contract_and_coverage_tiktoken(doc: Doc, max_tokens: int) -> None:
 @SETTINGS
 @given(
     doc=documents(),
-    tokenizer=st.sampled_from(["approx", "tiktoken:cl100k_base"]),
+    tokenizer=st.sampled_from(["approx@512", "tiktoken:cl100k_base@512"]),
     max_tokens=st.sampled_from([20, 60, 150]),
     overlap=st.integers(1, 9),
     min_tokens=st.sampled_from([0, 0, 10, 50]),
@@ -240,7 +244,7 @@ def test_contract_with_overlap_and_merging(
 ) -> None:
     options = ChunkOptions(
         max_tokens=max_tokens,
-        tokenizer=tokenizer,
+        embedder=tokenizer,
         overlap_tokens=overlap,
         min_tokens=min(min_tokens, max_tokens),
         start_page=doc.start_page,
@@ -255,7 +259,7 @@ def test_contract_with_overlap_and_merging(
 @given(doc=documents(), overlap=st.sampled_from([0, 5]))
 def test_fixed_baseline_contract(doc: Doc, overlap: int) -> None:
     options = ChunkOptions(
-        max_tokens=32, overlap_tokens=overlap, tokenizer="approx", start_page=doc.start_page
+        max_tokens=32, overlap_tokens=overlap, embedder="approx@512", start_page=doc.start_page
     )
     chunks = FixedChunker(options).chunk(doc.markdown)
     check_contract(doc, chunks, options)

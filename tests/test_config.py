@@ -75,7 +75,7 @@ def test_file_overrides_defaults_and_flags_override_file(tmp_path: Path) -> None
     assert from_file.chunk.max_tokens == 300
     assert from_file.chunk.min_tokens == 40
     assert from_file.convert.backend == "docling"
-    assert from_file.chunk.tokenizer == ChunkOptions().tokenizer  # untouched keys keep defaults
+    assert from_file.chunk.embedder == ChunkOptions().embedder  # untouched keys keep defaults
 
     layered = load_config(path, {"chunk": {"max_tokens": 200, "min_tokens": None}})
     assert layered.chunk.max_tokens == 200  # the flag wins over the file

@@ -340,6 +340,6 @@ def test_heading_paths_from_docling_are_plain_text(tmp_path: Path) -> None:
     pdf.save(tmp_path / "escaped.pdf")
     doc = convert(tmp_path / "escaped.pdf", OFFLINE)
     assert "## backoff\\_factor" in doc.markdown  # what docling writes
-    chunks = chunk_markdown(doc.markdown, ChunkOptions(tokenizer="approx"))
+    chunks = chunk_markdown(doc.markdown, ChunkOptions(embedder="approx@512"))
     assert chunks[-1].heading_path == ("Retry settings", "backoff_factor")
     assert chunks[-1].text.startswith("Retry settings > backoff_factor\n\n")

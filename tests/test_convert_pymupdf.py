@@ -125,7 +125,7 @@ def test_pages_written_out_of_order_convert_in_page_order(sample_pdfs: Path) -> 
     doc = convert(pdf, ConvertOptions(pages="3,1-2"))
     assert marker_pages(doc.markdown) == [1, 2, 3] and doc.provenance.pages == (1, 2, 3)
     assert doc.markdown == convert(pdf, ConvertOptions(pages="1-3")).markdown
-    chunks = chunk_markdown(doc.markdown, ChunkOptions(tokenizer="approx"))
+    chunks = chunk_markdown(doc.markdown, ChunkOptions(embedder="approx@512"))
     assert all(c.first_page <= c.last_page for c in chunks)
     assert [c.first_page for c in chunks] == sorted(c.first_page for c in chunks)
 

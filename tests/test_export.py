@@ -56,6 +56,10 @@ CONTRACT = [
     "boxes",
     "schema_version",
     "ocr_pages",
+    "embedder",
+    "section_id",
+    "section_char_start",
+    "section_char_end",
 ]
 
 SECTIONS = [

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from citechunk.chunking import chunk_markdown
+from citechunk.chunking import chunk_markdown, resolve_embedder
 from citechunk.config import ChunkOptions
 from citechunk.conversion import read_markdown
 from citechunk.export import (
@@ -43,7 +43,7 @@ SOURCES = ["reports/annual.pdf", "second copy.pdf"]
 
 def ingest_like(out: Path, fmt: str, options: ChunkOptions) -> None:
     """What the runner does per document, minus PDF conversion."""
-    config = {"chunk": {"max_tokens": options.max_tokens, "tokenizer": options.tokenizer}}
+    config = {"chunk": {"max_tokens": options.max_tokens, "embedder": options.embedder}}
     fingerprint = config_fingerprint(config)
     for source in SOURCES:
         markdown = render_pages(PAGES)
@@ -54,7 +54,8 @@ def ingest_like(out: Path, fmt: str, options: ChunkOptions) -> None:
             source_file=source,
             source_sha256=str(len(markdown)) * 4,
             markdown_file=md_rel,
-            tokenizer=options.tokenizer,
+            tokenizer=resolve_embedder(options.embedder).tokenizer,
+            embedder=options.embedder,
             backend="test",
             config_fingerprint=fingerprint,
         )
@@ -63,7 +64,7 @@ def ingest_like(out: Path, fmt: str, options: ChunkOptions) -> None:
 
 @pytest.mark.parametrize("fmt", ["parquet", "jsonl"])
 def test_chunked_markdown_round_trips_with_exact_citations(tmp_path: Path, fmt: str) -> None:
-    options = ChunkOptions(max_tokens=64, tokenizer="approx")
+    options = ChunkOptions(max_tokens=64, embedder="approx@512")
     ingest_like(tmp_path / "a", fmt, options)
     ingest_like(tmp_path / "b", fmt, options)
     table = read_chunks(tmp_path / "a")
@@ -83,8 +84,8 @@ def test_chunked_markdown_round_trips_with_exact_citations(tmp_path: Path, fmt: 
 
 
 def test_changing_an_option_changes_chunk_ids_not_doc_ids(tmp_path: Path) -> None:
-    ingest_like(tmp_path / "a", "parquet", ChunkOptions(max_tokens=64, tokenizer="approx"))
-    ingest_like(tmp_path / "b", "parquet", ChunkOptions(max_tokens=128, tokenizer="approx"))
+    ingest_like(tmp_path / "a", "parquet", ChunkOptions(max_tokens=64, embedder="approx@512"))
+    ingest_like(tmp_path / "b", "parquet", ChunkOptions(max_tokens=128, embedder="approx@512"))
     a, b = read_chunks(tmp_path / "a"), read_chunks(tmp_path / "b")
     assert set(a.column("doc_id").to_pylist()) == set(b.column("doc_id").to_pylist())
     assert not set(a.column("chunk_id").to_pylist()) & set(b.column("chunk_id").to_pylist())

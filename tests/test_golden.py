@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from citechunk.export.ids import chunk_id
+from citechunk.export.ids import chunk_id, section_id
 
 pytestmark = pytest.mark.heavy
 
@@ -78,7 +78,14 @@ def test_snapshot_records_check_each_id_against_its_definition() -> None:
         record["char_start"],
         record["char_end"],
     )
-    line = json.dumps({"chunk_id": right, **record})
+    section = section_id(
+        record["doc_id"],
+        record["source_sha256"],
+        "0123456789abcdef",
+        record["section_char_start"],
+        record["section_char_end"],
+    )
+    line = json.dumps({"chunk_id": right, **record, "section_id": section})
     assert (
         make_golden.snapshot_records(line, "0123456789abcdef")
         == json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -122,7 +122,7 @@ def test_title_leads_the_path_line_and_is_dropped_last():
         "Harbour Plan > Scope > Limits\n\nNone.",
     ]
     assert chunks[1].heading_path == ("Scope", "Limits")
-    tight = chunk_markdown(md, ChunkOptions(max_tokens=14, tokenizer="approx"), "Harbour Plan")
+    tight = chunk_markdown(md, ChunkOptions(max_tokens=14, embedder="approx@512"), "Harbour Plan")
     assert tight[1].text.startswith("Harbour Plan > Limits\n\n")  # outer heading dropped first
     untitled = chunk_markdown("Loose text before any heading.", ChunkOptions(), "Harbour Plan")
     assert untitled[0].text == "Harbour Plan\n\nLoose text before any heading."

@@ -42,11 +42,13 @@ class ConvertOptions:
 
 @dataclass(frozen=True)
 class ChunkOptions:
-    max_tokens: int = 512
+    #: The model that will read the chunks (`chunking.embedder`): its tokenizer counts, its
+    #: window bounds every chunk.
+    embedder: str = "all-MiniLM-L6-v2"
+    max_tokens: int = 0  # 0 = the embedder's window less its special tokens
     min_tokens: int = 0
     overlap_tokens: int = 0
     max_depth: int = 6
-    tokenizer: str = "tiktoken:cl100k_base"
     start_page: int = 1
 
 
@@ -126,10 +128,22 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
     raise ConfigError(f"{where}: unsupported option type {hint!r}")  # pragma: no cover
 
 
+#: Keys of earlier releases, with what to write instead.
+_REPLACED = {
+    ("chunk", "tokenizer"): (
+        "is replaced by 'chunk.embedder', which names the model that reads the chunks and so "
+        'the tokenizer and window (e.g. embedder = "tiktoken:cl100k_base@8191" for the old '
+        "cl100k counts under an 8,191-token window)"
+    ),
+}
+
+
 def _apply(section_obj: Any, values: dict[str, Any], source: str, section: str) -> Any:
     hints = typing.get_type_hints(type(section_obj))
     changes: dict[str, Any] = {}
     for key, value in values.items():
+        if (section, key) in _REPLACED:
+            raise ConfigError(f"{source}: '{section}.{key}' {_REPLACED[section, key]}")
         if key not in hints:
             known = ", ".join(sorted(hints))
             raise ConfigError(f"{source}: unknown key '{section}.{key}' (known: {known})")
@@ -157,12 +171,12 @@ def merge(config: Config, data: dict[str, Any], source: str) -> Config:
 def validate(config: Config, source: str) -> None:
     """Cross-field checks that types alone cannot express."""
     c = config.chunk
-    if c.max_tokens < 16:
-        raise ConfigError(f"{source}: 'chunk.max_tokens' must be at least 16, got {c.max_tokens}")
-    if not 0 <= c.overlap_tokens < c.max_tokens // 2:
-        raise ConfigError(f"{source}: 'chunk.overlap_tokens' must be in [0, max_tokens/2)")
-    if not 0 <= c.min_tokens <= c.max_tokens:
-        raise ConfigError(f"{source}: 'chunk.min_tokens' must be in [0, max_tokens]")
+    if c.max_tokens != 0 and c.max_tokens < 16:
+        raise ConfigError(
+            f"{source}: 'chunk.max_tokens' must be 0 (the embedder's window) or at least 16, "
+            f"got {c.max_tokens}"
+        )
+    check_sizes(c, c.max_tokens, source)
     if not 1 <= c.max_depth <= 6:
         raise ConfigError(f"{source}: 'chunk.max_depth' must be between 1 and 6")
     if c.start_page < 1:
@@ -185,6 +199,15 @@ def validate(config: Config, source: str) -> None:
         raise ConfigError(f"{source}: 'eval.k' must be at least 1")
     if config.eval.budget < 0:
         raise ConfigError(f"{source}: 'eval.budget' must be 0 (top-k) or a positive token count")
+
+
+def check_sizes(c: ChunkOptions, limit: int, source: str) -> None:
+    """``overlap_tokens`` and ``min_tokens`` against the size limit (skipped while the limit is
+    still the embedder's, 0, which only the chunker resolves)."""
+    if c.overlap_tokens < 0 or (limit and c.overlap_tokens >= limit // 2):
+        raise ConfigError(f"{source}: 'chunk.overlap_tokens' must be in [0, max_tokens/2)")
+    if c.min_tokens < 0 or (limit and c.min_tokens > limit):
+        raise ConfigError(f"{source}: 'chunk.min_tokens' must be in [0, max_tokens]")
 
 
 def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -71,6 +71,12 @@ class StoreError(CitechunkError):
     """A vector store could not be opened, read or written; the message has the store's own."""
 
 
+class ChunkFitError(StoreError):
+    """The chunks were made for another embedder, or exceed the store model's window."""
+
+    exit_code = 2
+
+
 class ModelMismatchError(StoreError):
     """The store records another embedding model (or dimension) than the one asked for."""
 

@@ -102,3 +102,14 @@ class Chunk:
     char_start: int
     char_end: int
     token_count: int
+    #: The span of the section the chunk belongs to (its heading line through its last piece,
+    #: or the run of merged sections), -1 when the chunker has no sections (the chunk itself).
+    section_start: int = -1
+    section_end: int = -1
+
+    @property
+    def section_span(self) -> tuple[int, int]:
+        """The section's character span in the Markdown (the chunk's own when it has none)."""
+        if self.section_start < 0:
+            return self.char_start, self.char_end
+        return self.section_start, self.section_end

@@ -3,9 +3,9 @@ for each backend, as `citechunk ingest` makes them with the default configuratio
 as JSONL), into ``tests/golden/<backend>/<pdf name>.md`` and ``.jsonl``.
 
 The snapshots hold what conversion and chunking decide (Markdown, chunk texts, heading paths,
-pages, offsets, boxes), not ``chunk_id``: that id hashes the configuration fingerprint, which
-names the library versions, so a dependency bump would rewrite every line. Each record's id is
-checked against its definition (`citechunk.export.ids.chunk_id`) instead, while the snapshot is
+pages, offsets, boxes), not ``chunk_id`` or ``section_id``: they hash the configuration fingerprint, which
+names the library versions, so a dependency bump would rewrite every line. Each record's ids are
+checked against their definitions (`citechunk.export.ids`) instead, while the snapshot is
 written.
 
 Run it (``make golden``) after a change that is meant to alter extraction or chunking, and
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from citechunk.config import load_config
 from citechunk.export import chunks_relpath, config_fingerprint, markdown_relpath, run_metadata
-from citechunk.export.ids import chunk_id
+from citechunk.export.ids import chunk_id, section_id
 from citechunk.runner.ingest import output_config
 from citechunk.runner.work import Job, run_job
 
@@ -71,8 +71,9 @@ def build(backend: str, dest: Path) -> list[Path]:
 
 
 def snapshot_records(jsonl: str, fingerprint: str) -> str:
-    """The JSONL chunk records without ``chunk_id``, after checking each id against its
-    definition; raises RuntimeError naming the first record whose id does not match."""
+    """The JSONL chunk records without ``chunk_id`` and ``section_id`` (both hash the
+    fingerprint), after checking each against its definition; raises RuntimeError naming the
+    first record whose id does not match."""
     lines = []
     for line in jsonl.splitlines():
         record = json.loads(line)
@@ -84,7 +85,14 @@ def snapshot_records(jsonl: str, fingerprint: str) -> str:
             record["char_start"],
             record["char_end"],
         )
-        if record.pop("chunk_id") != expected:
+        section = section_id(
+            record["doc_id"],
+            record["source_sha256"],
+            fingerprint,
+            record["section_char_start"],
+            record["section_char_end"],
+        )
+        if record.pop("chunk_id") != expected or record.pop("section_id") != section:
             raise RuntimeError(f"{record['source_file']} chunk {record['chunk_index']}: wrong id")
         lines.append(json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n")
     return "".join(lines)

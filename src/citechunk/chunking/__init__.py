@@ -2,7 +2,8 @@
 
 ``chunk_markdown(markdown, options)`` is the public entry point (the `citechunk chunk` command
 calls it). `HeadingChunker` documents the chunk contract; `FixedChunker` is a fixed-size
-baseline with the same offset/page contract; `get_counter` resolves tokenizer specs.
+baseline with the same offset/page contract; `get_counter` resolves tokenizer specs and
+`resolve_embedder` an embedder's tokenizer and window (`chunk.embedder`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from ..config import ChunkOptions
 from ..errors import ConfigError
 from ..models import Chunk
 from .base import Chunker
+from .embedder import DEFAULT_EMBEDDER, EmbedderSpec, options_limit, resolve_embedder
 from .fixed import FixedChunker
 from .heading import HeadingChunker
 from .tokens import TokenCounter, get_counter
@@ -18,7 +20,9 @@ from .tokens import TokenCounter, get_counter
 STRATEGIES: dict[str, type[Chunker]] = {"heading": HeadingChunker, "fixed": FixedChunker}
 
 __all__ = [
+    "DEFAULT_EMBEDDER",
     "Chunker",
+    "EmbedderSpec",
     "FixedChunker",
     "HeadingChunker",
     "STRATEGIES",
@@ -26,6 +30,8 @@ __all__ = [
     "chunk_markdown",
     "get_counter",
     "make_chunker",
+    "options_limit",
+    "resolve_embedder",
 ]
 
 

@@ -83,6 +83,15 @@ def _spans(pages: PageMap, sections: Sequence[Section]) -> Iterator[tuple[Sectio
         yield last
 
 
+def _section_span(group: SectionPieces) -> tuple[int, int]:
+    """A group's section span: from its heading line (a section under a heading) or its first
+    piece, to its last piece's end. Every piece of a split section shares it."""
+    start = group.pieces[0].start
+    if group.section.level > 0:
+        start = min(start, group.section.heading_start)
+    return start, group.pieces[-1].end
+
+
 class HeadingChunker(Chunker):
     """Heading-first chunking (see the module docstring for the contract)."""
 
@@ -111,9 +120,10 @@ class HeadingChunker(Chunker):
         for group in groups:
             path = group.path
             head = group.head
+            section_start, section_end = _section_span(group)
             for p in group.pieces:
-                yield Chunk(  # positional (hot loop): index, text, body, path, pages, offsets, tokens
-                    index,
+                yield Chunk(  # positional (hot loop): index, text, body, path, pages, offsets,
+                    index,  # tokens, section span
                     head + p.body,
                     p.body,
                     path,
@@ -122,6 +132,8 @@ class HeadingChunker(Chunker):
                     p.start,
                     p.end,
                     p.tokens,
+                    section_start,
+                    section_end,
                 )
                 index += 1
 

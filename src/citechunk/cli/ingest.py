@@ -9,6 +9,7 @@ every file succeeded (warnings allowed), 1 when any failed, 2 for usage/configur
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import sys
 from collections.abc import Iterator
@@ -26,10 +27,15 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from ..chunking.embedder import DEFAULT_EMBEDDER
+from ..config import Config
+from ..errors import ChunkFitError
 from ..export.ids import doc_id
 from ..runner import RunReport, ingest
 from ..runner.work import FileResult
 from ..stores import sync
+from ..stores.embed import NO_MODEL
+from ..stores.fit import same_model
 from . import State, main, pass_state
 from .console import StdoutConsole, closed_pipe_ok
 from .options import Overrides, config_flags
@@ -154,6 +160,19 @@ def _summary(report: RunReport, console: Console) -> None:
         )
 
 
+def sized_for_store(cfg: Config, embed: str) -> Config:
+    """``ingest --sync``: chunks are sized for the store's model. A default ``chunk.embedder``
+    follows ``--embed``; another explicit one is refused before anything runs."""
+    if embed == NO_MODEL or same_model(cfg.chunk.embedder, embed):
+        return cfg
+    if cfg.chunk.embedder == DEFAULT_EMBEDDER:
+        return dataclasses.replace(cfg, chunk=dataclasses.replace(cfg.chunk, embedder=embed))
+    raise ChunkFitError(
+        f"--embedder {cfg.chunk.embedder} sizes the chunks for another model than the store "
+        f"embeds with (--embed {embed}): give the same model to both"
+    )
+
+
 @main.command("ingest")
 @click.argument("input_path", metavar="INPUT", type=click.Path())
 @click.option("-o", "--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
@@ -171,6 +190,7 @@ def _summary(report: RunReport, console: Console) -> None:
     "run.ray_address",
     "export.include",
     "export.exclude",
+    "chunk.embedder",
     "chunk.max_tokens",
 )
 @click.option(
@@ -192,6 +212,8 @@ def ingest_cmd(
     """Convert, chunk and export every PDF under INPUT into OUT, incrementally (then, with
     --sync, make a vector store hold exactly OUT's chunks; failed files keep their rows)."""
     cfg = state.config(overrides)
+    if sync_to:
+        cfg = sized_for_store(cfg, embed)
     err = Console(stderr=True)
     if err.is_terminal:
         bar = BarProgress(err)

@@ -39,10 +39,16 @@ HELP: dict[str, str] = {
     "convert.ocr": "OCR pages without a usable text layer (auto), every page (force) or none (off).",
     "convert.ocr_engine": "OCR engine.",
     "convert.ocr_languages": "Tesseract language code (repeatable), e.g. eng, deu.",
-    "chunk.max_tokens": "Hard limit per chunk, heading path included.",
+    "chunk.max_tokens": (
+        "Hard limit per chunk, heading path included, in the embedder's tokens "
+        "(0 = the embedder's window)."
+    ),
     "chunk.min_tokens": "Merge smaller sibling sections up to this size.",
     "chunk.overlap_tokens": "Overlap between size-fallback pieces.",
-    "chunk.tokenizer": "approx | tiktoken:<encoding> | hf:<tokenizer.json>.",
+    "chunk.embedder": (
+        "The model that reads the chunks (its tokenizer and window size them): "
+        "all-MiniLM-L6-v2 | a model folder | <tokenizer>@<window>, e.g. tiktoken:cl100k_base@8191."
+    ),
     "export.format": "Chunk file format.",
     "export.include": "Glob of files to ingest (repeatable).",
     "export.exclude": "Glob of files to leave out (repeatable).",

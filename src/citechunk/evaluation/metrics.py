@@ -132,6 +132,9 @@ class EvalReport:
     documents_covered: int
     answer_visible: float | None = None
     budget: int = 0
+    #: Chunks longer than a dense model's window (it embeds only their start); None for a
+    #: retriever that reads whole texts.
+    over_window: int | None = None
 
     @property
     def questions(self) -> int:
@@ -158,24 +161,30 @@ class EvalReport:
 
     def summary(self) -> dict[str, Any]:
         """A flat, JSON-ready dict of the aggregate figures (rounded to 4 decimals)."""
-        return {
-            "label": self.label,
-            "retriever": self.retriever,
-            "k": self.k,
-            "budget": self.budget,
-            "questions": self.questions,
-            "found": round(self.found, 4),
-            "page_correct": round(self.page_correct, 4),
-            "mrr": round(self.mrr, 4),
-            "answer_intact": round(self.answer_intact, 4),
-            "chunks": len(self.chunk_set.chunks),
-            "documents_covered": self.documents_covered,
-            "documents_asked": self.documents_asked,
-            "mean_chunk_tokens": round(self.mean_chunk_tokens, 1),
-            "mean_context_tokens": round(self.mean_context_tokens, 1),
-            "token_source": self.token_source,
-        } | (
-            {} if self.answer_visible is None else {"answer_visible": round(self.answer_visible, 4)}
+        return (
+            {
+                "label": self.label,
+                "retriever": self.retriever,
+                "k": self.k,
+                "budget": self.budget,
+                "questions": self.questions,
+                "found": round(self.found, 4),
+                "page_correct": round(self.page_correct, 4),
+                "mrr": round(self.mrr, 4),
+                "answer_intact": round(self.answer_intact, 4),
+                "chunks": len(self.chunk_set.chunks),
+                "documents_covered": self.documents_covered,
+                "documents_asked": self.documents_asked,
+                "mean_chunk_tokens": round(self.mean_chunk_tokens, 1),
+                "mean_context_tokens": round(self.mean_context_tokens, 1),
+                "token_source": self.token_source,
+            }
+            | (
+                {}
+                if self.answer_visible is None
+                else {"answer_visible": round(self.answer_visible, 4)}
+            )
+            | ({} if self.over_window is None else {"over_window": self.over_window})
         )
 
 
@@ -331,4 +340,5 @@ def score(
         documents_covered=len(asked & set(m.by_doc)),
         answer_visible=sum(visible) / n if visible else None,
         budget=budget,
+        over_window=getattr(index, "over_window", None),
     )

@@ -105,6 +105,7 @@ class BM25Retriever:
 class _DenseIndex:
     encoder: Any
     vectors: Any
+    over_window: int = 0  # chunks the model reads only in part (longer than its window)
 
     def visible_text(self, text: str) -> str:
         """The prefix of `text` the model actually reads (it truncates at `max_seq_length`
@@ -145,6 +146,17 @@ def _quiet_transformers() -> None:
     hf_logging.disable_progress_bar()
 
 
+def _over_window(model: Any, texts: Sequence[str]) -> int:
+    """How many `texts` are longer than `model` reads: its own tokenizer's count, special tokens
+    included, over its ``max_seq_length``."""
+    limit = int(getattr(model, "max_seq_length", 0) or 0)
+    tokenizer = getattr(model, "tokenizer", None)
+    if not limit or tokenizer is None:
+        return 0
+    ids = tokenizer(list(texts), truncation=False, verbose=False)["input_ids"]
+    return sum(1 for row in ids if len(row) > limit)
+
+
 @dataclass
 class EmbeddingRetriever:
     """Cosine similarity of sentence-transformers embeddings, model loaded from a local folder.
@@ -181,7 +193,7 @@ class EmbeddingRetriever:
         vectors = model.encode(
             list(texts), batch_size=64, normalize_embeddings=True, show_progress_bar=False
         )
-        self._last = (key, _DenseIndex(model, vectors))
+        self._last = (key, _DenseIndex(model, vectors, _over_window(model, texts)))
         return self._last[1]
 
 
@@ -200,6 +212,10 @@ class _HybridIndex:
     lexical: Index
     dense: Index
     size: int
+
+    @property
+    def over_window(self) -> int:
+        return int(getattr(self.dense, "over_window", 0))
 
     def search(self, queries: Sequence[str], k: int) -> list[list[int]]:
         deep = min(self.size, max(k, HYBRID_DEPTH))

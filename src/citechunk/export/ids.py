@@ -7,6 +7,9 @@
   config_fingerprint, chunk_index, char_start, char_end joined by NUL).  Unique across a dataset
   (doc_id is unique per source path, chunk_index per document) and the same for the same input
   bytes and configuration; any change of content or of output-affecting options gives new ids.
+* ``section_id(...)`` = UUIDv5(`ID_NAMESPACE`, ``"section"`` then doc_id, source_sha256,
+  config_fingerprint and the section's character span joined by NUL): every chunk of one
+  section carries the same id.
 * ``config_fingerprint(config)`` = first 16 hex digits of SHA-256 over the canonical JSON of
   everything that changes output (sorted keys, no whitespace, ASCII).
 
@@ -40,6 +43,14 @@ def chunk_id(
 ) -> str:
     """The id of one chunk; see the module docstring for what it depends on."""
     parts = ("chunk", doc, source_sha256, config_fingerprint, chunk_index, char_start, char_end)
+    return str(uuid.uuid5(ID_NAMESPACE, "\0".join(map(str, parts))))
+
+
+def section_id(
+    doc: str, source_sha256: str, config_fingerprint: str, char_start: int, char_end: int
+) -> str:
+    """The id of one section of a document; see the module docstring."""
+    parts = ("section", doc, source_sha256, config_fingerprint, char_start, char_end)
     return str(uuid.uuid5(ID_NAMESPACE, "\0".join(map(str, parts))))
 
 

@@ -61,11 +61,16 @@ def _rows(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
             yield row
 
 
+def _absent(default: object) -> object:
+    """The JSON form of an optional field's default (tuples as lists)."""
+    return list(default) if isinstance(default, tuple) else default
+
+
 def read_table(paths: Sequence[str | os.PathLike[str]]) -> pa.Table:
     """All `paths` as one table with `ARROW_SCHEMA` (rows in file order, then line order)."""
     rows = [
         {
-            f: row.get(f, list(OPTIONAL_FIELDS[f])) if f in OPTIONAL_FIELDS else row[f]
+            f: row.get(f, _absent(OPTIONAL_FIELDS[f])) if f in OPTIONAL_FIELDS else row[f]
             for f in FIELDS
         }
         for p in paths

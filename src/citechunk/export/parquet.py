@@ -23,7 +23,7 @@ SCHEMA_VERSION_KEY = "citechunk.schema_version"
 ZSTD_LEVEL = 3
 DICTIONARY_COLUMNS = [
     "doc_id", "source_file", "source_sha256", "heading_path.list.element", "markdown_file", "tokenizer",
-    "backend", "schema_version",
+    "backend", "schema_version", "embedder", "section_id",
 ]  # fmt: skip
 """Columns that repeat within a document file. Unique ones (ids, text, numbers) are written
 plain: a dictionary of unique values only adds work and bytes."""

@@ -38,10 +38,10 @@ from .. import __version__
 from ..config import ChunkOptions
 from ..markers import strip_markers
 from ..models import Chunk
-from .ids import chunk_id, doc_id
+from .ids import chunk_id, doc_id, section_id
 from .sourcemap import Box, SourceMap
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 
 def produced_config(
@@ -56,7 +56,6 @@ def produced_config(
         "backend_version": backend_version,
         "convert": dict(convert),
         "chunk": dataclasses.asdict(chunk),
-        "tokenizer": chunk.tokenizer,
         "schema_version": SCHEMA_VERSION,
     }
 
@@ -83,6 +82,13 @@ class ChunkRecord:
     boxes: tuple[Box, ...] = ()
     schema_version: str = SCHEMA_VERSION
     ocr_pages: tuple[int, ...] = ()
+    #: The embedder the chunk was sized for (`chunk.embedder`); `tokenizer` is its counter.
+    embedder: str = ""
+    #: The section the chunk belongs to: a deterministic id shared by every chunk of it, and
+    #: its character span in the Markdown (return the whole section for a small chunk).
+    section_id: str = ""
+    section_char_start: int = 0
+    section_char_end: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict in `FIELDS` order (``heading_path`` as a list, ``boxes`` as a list
@@ -124,7 +130,14 @@ class ChunkRecord:
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ChunkRecord))
 #: Fields added after 1.0, with the value a file written before them reads as.
-OPTIONAL_FIELDS: dict[str, Any] = {"boxes": (), "ocr_pages": ()}
+OPTIONAL_FIELDS: dict[str, Any] = {
+    "boxes": (),
+    "ocr_pages": (),
+    "embedder": "",
+    "section_id": "",
+    "section_char_start": 0,
+    "section_char_end": 0,
+}
 
 BOX_TYPE = pa.struct(
     [pa.field("page", pa.int32(), nullable=False)]
@@ -132,7 +145,7 @@ BOX_TYPE = pa.struct(
 )
 
 _INT32 = {"chunk_index", "first_page", "last_page", "token_count"}
-_INT64 = {"char_start", "char_end"}
+_INT64 = {"char_start", "char_end", "section_char_start", "section_char_end"}
 
 
 def _arrow_type(name: str) -> pa.DataType:
@@ -181,12 +194,13 @@ def make_records(
     config_fingerprint: str,
     ocr_pages: Collection[int] = (),
     source_map: SourceMap | None = None,
+    embedder: str = "",
 ) -> list[ChunkRecord]:
     """Turn one document's chunks (from `chunk_markdown`) into export records.
 
     `source_file` is relative to INPUT, `markdown_file` relative to OUT (both POSIX);
     `config_fingerprint` comes from `citechunk.export.config_fingerprint` and enters every
-    `chunk_id`; `ocr_pages` are the document's OCR'd pages (provenance), each record gets those
+    `chunk_id` and `section_id`; `tokenizer` and `embedder` name what sized the chunks; `ocr_pages` are the document's OCR'd pages (provenance), each record gets those
     within its page range; `source_map` (the Markdown's, `export.sourcemap`) gives each record
     its ``boxes`` (none without it). Raises ValueError when a path is absolute or a chunk breaks
     the record invariants
@@ -202,6 +216,7 @@ def make_records(
         cid = chunk_id(
             did, source_sha256, config_fingerprint, c.chunk_index, c.char_start, c.char_end
         )
+        s_start, s_end = c.section_span
         records.append(
             ChunkRecord(
                 chunk_id=cid,
@@ -221,6 +236,10 @@ def make_records(
                 backend=backend,
                 ocr_pages=tuple(p for p in sorted(ocr) if c.first_page <= p <= c.last_page),
                 boxes=tuple(source_map.boxes(c.char_start, c.char_end)) if source_map else (),
+                embedder=embedder,
+                section_id=section_id(did, source_sha256, config_fingerprint, s_start, s_end),
+                section_char_start=s_start,
+                section_char_end=s_end,
             )
         )
     return records

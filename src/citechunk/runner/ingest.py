@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..chunking import make_chunker
 from ..config import Config
 from ..conversion.registry import get_backend_class
 from ..errors import ConfigError, OutputError
@@ -221,6 +222,7 @@ def _ingest_local(
     out_dir = Path(out).resolve()
     sources = discover(input, config.export, skip=out_dir)
     load_passwords(config.run.passwords_file)  # an unusable file fails before OUT is touched
+    make_chunker(options=config.chunk)  # an unknown embedder or a size over its window, too
     out_config = output_config(config)
     workers = config.run.workers or default_workers()
     try:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..chunking import chunk_markdown
+from ..chunking import chunk_markdown, resolve_embedder
 from ..config import ChunkOptions, ConvertOptions, RunOptions
 from ..conversion import convert, save
 from ..errors import ConversionError
@@ -141,7 +141,8 @@ def _export(
         source_file=job.source_file,
         source_sha256=doc.provenance.source_sha256,
         markdown_file=md_rel,
-        tokenizer=job.chunk.tokenizer,
+        tokenizer=resolve_embedder(job.chunk.embedder).tokenizer,
+        embedder=job.chunk.embedder,
         backend=doc.provenance.backend,
         config_fingerprint=job.fingerprint,
         ocr_pages=doc.provenance.ocr_pages,

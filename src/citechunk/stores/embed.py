@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..chunking.embedder import DEFAULT_EMBEDDER
 from ..errors import ConfigError
 from .base import ModelInfo
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_MODEL = DEFAULT_EMBEDDER
 NO_MODEL = "none"
 
 

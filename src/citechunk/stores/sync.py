@@ -22,7 +22,8 @@ import pyarrow as pa
 from ..errors import ModelMismatchError, StoreError
 from ..export import read_chunks
 from .base import DEFAULT_TABLE, VECTOR, ModelInfo, Store
-from .embed import DEFAULT_MODEL, Embedder
+from .embed import DEFAULT_MODEL, NO_MODEL, Embedder
+from .fit import check_fit
 from .plan import DocPlan, ids_by_doc, plan_changes
 from .registry import open_store
 
@@ -221,9 +222,13 @@ def sync(
 ) -> SyncReport:
     """Make the store at `to` (``lancedb:PATH``, ``chroma:URL|PATH``) hold exactly OUT's chunk
     records in `table`, embedded with `embed`. `keep`: doc_ids whose stored rows stay when OUT
-    lacks them. `dry_run` plans and writes nothing; `rebuild` empties the table first."""
+    lacks them. `dry_run` plans and writes nothing; `rebuild` empties the table first. Raises
+    `ChunkFitError` before anything is written when the chunks do not fit `embed` (`fit`)."""
     started = time.perf_counter()
     records = read_chunks(out)
+    spec = embedder.spec if embedder else embed
+    if spec != NO_MODEL:
+        check_fit(records, spec, str(out))
     out_ids, names = ids_by_doc(records)
     store = open_store(to, table)
     embedder = embedder or Embedder(embed)
