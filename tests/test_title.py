@@ -12,10 +12,12 @@ from citechunk.config import ChunkOptions
 from citechunk.conversion import convert
 from citechunk.conversion.textlayer import TextLayer
 from citechunk.conversion.title import (
+    Label,
     clean,
     display_title,
     document_title,
     meaningful_metadata_title,
+    pdf_label,
     pdf_title,
 )
 from citechunk.markers import strip_markers
@@ -36,6 +38,11 @@ def _pdf(tmp_path: Path, lines: list[tuple[str, float]], title: str = "") -> Pat
     return path
 
 
+def _label(path: Path) -> Label:
+    with pymupdf.open(path) as doc:
+        return pdf_label(doc, path)
+
+
 def _title(path: Path) -> str:
     with pymupdf.open(path) as doc:
         return pdf_title(doc, path)
@@ -53,7 +60,8 @@ def test_a_page_without_larger_text_falls_back_to_a_meaningful_metadata_title(tm
     with pymupdf.open(path) as doc:
         assert display_title(TextLayer.of_document(doc)) == ""
     assert _title(path) == "Harbour Operations Review 2024"
-    assert _title(_pdf(tmp_path, [(body, 10)] * 5, title="made")) == ""
+    path = _pdf(tmp_path, [(body, 10)] * 5, title="made")
+    assert _label(path) == Label("made", "file name")  # never silently missing
 
 
 @pytest.mark.parametrize(
@@ -136,7 +144,8 @@ def test_a_one_word_banner_above_the_title_is_passed_over(tmp_path):
 
 def test_a_numbered_heading_is_no_title(tmp_path):
     body = "Body text of the chapter goes on for a while in the body size."
-    assert _title(_pdf(tmp_path, [("1 Your Chapter", 20), *[(body, 10)] * 6])) == ""
+    path = _pdf(tmp_path, [("1 Your Chapter", 20), *[(body, 10)] * 6])
+    assert _label(path).source == "file name"
 
 
 def test_a_size_several_runs_share_is_the_heading_level_and_metadata_names_the_document(
@@ -163,3 +172,59 @@ def test_a_garbled_page_is_never_read_for_the_title(tmp_path):
         layer = TextLayer.of_document(doc)
         assert document_title(layer, "Harbour Plan 2024", path, skip={1}) == "Harbour Plan 2024"
         assert document_title(layer, "", path) == "Harbour Operations Review"
+
+
+def _styled_pdf(tmp_path: Path, lines: list[tuple[str, float, bool]], name: str) -> Path:
+    """A one-page PDF with `lines` (text, size, bold) from the top, written by PyMuPDF."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    y = 72.0
+    for text, size, bold in lines:
+        page.insert_text((72, y), text, fontsize=size, fontname="hebo" if bold else "helv")
+        y += size * 1.6
+    path = tmp_path / name
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_a_kind_only_title_is_completed_by_the_cover_facts(tmp_path):
+    body = "Thank you for your order. Payment is due within thirty days of the date above."
+    lines = [("Invoice", 24, True), ("Harbour Supplies GmbH", 11, False)]
+    lines += [("Invoice No.: RE-2024-0117", 10, False), ("Date: 14.03.2024", 10, False)]
+    lines += [(body, 10, False)] * 5
+    label = _label(_styled_pdf(tmp_path, lines, "scan_0001.pdf"))
+    assert label == Label(
+        "Harbour Supplies GmbH — Invoice — RE-2024-0117 — 14.03.2024", "cover facts"
+    )
+
+
+def test_two_documents_on_one_template_get_two_labels(tmp_path):
+    def report(number: str, date: str, name: str) -> Label:
+        lines = [("Aviation Accident Final Report", 18, True), ("Accident Number:", 10, True)]
+        lines += [(number, 10, False), (f"Date & Time: {date}", 10, False)]
+        lines += [("The pilot reported a loss of engine power during the climb.", 10, False)] * 5
+        return _label(_styled_pdf(tmp_path, lines, name))
+
+    one, two = (
+        report("ERA08LA001", "12/08/2007", "a.pdf"),
+        report("NYC08CA055", "01/02/2008", "b.pdf"),
+    )
+    assert one.text != two.text and "ERA08LA001" in one.text and "01/02/2008" in two.text
+
+
+def test_a_banner_gives_way_to_the_bold_title_below_it(tmp_path):
+    body = "The agency proposes to adopt a new rule for the airplanes named above."
+    lines = [("Proposed Rules", 18, True), ("DEPARTMENT OF TRANSPORTATION", 10, True)]
+    lines += [("Airworthiness Directives; Harbour Aircraft", 10, True)]
+    lines += [(body, 10, False)] * 6
+    label = _label(_styled_pdf(tmp_path, lines, "notice.pdf"))
+    assert label == Label("Airworthiness Directives; Harbour Aircraft", "display title")
+
+
+def test_a_part_number_names_the_document_with_the_line_after_it(tmp_path):
+    body = "The sensor measures motion and reports it over a serial interface to the host."
+    lines = [("Data Sheet", 22, True), ("HX-4410", 18, True), ("Optical Motion Sensor", 12, False)]
+    lines += [(body, 10, False)] * 6
+    label = _label(_styled_pdf(tmp_path, lines, "ds.pdf"))
+    assert label == Label("HX-4410 Optical Motion Sensor", "display title")
