@@ -47,6 +47,7 @@ from .repairs.sentences import join_broken_sentences
 from .repairs.siblings import level_numbered_siblings
 from .repairs.strikethrough import drop_unshown_strikes
 from .repairs.table_words import check_table_words
+from .repairs.textflow import footnote_quotes, join_soft_breaks, join_wrapped_identifiers
 from .repairs.tidy import tidy_page
 
 log = logging.getLogger(__name__)
@@ -118,6 +119,8 @@ def _pages_only(rule: Callable[[Sequence[tuple[int, str]]], Pages]) -> Rule:
 PASSES: tuple[Pass, ...] = (
     Pass("tidy", "page", tidy_page),
     Pass("strikethrough", "page", drop_unshown_strikes),
+    Pass("footnote-quotes", "page", footnote_quotes),
+    Pass("wrapped-identifiers", "page", join_wrapped_identifiers),
     Pass("running-lines", "document", strip_running_lines, option="strip_headers_footers"),
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
     Pass("page-tables", "document", _texts_only(join_page_tables)),
@@ -143,6 +146,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("glyphs", "structure", repair_glyphs),
     Pass("list-wraps", "structure", _pages_only(join_list_wraps)),
     Pass("broken-sentences", "structure", join_broken_sentences),
+    Pass("soft-breaks", "structure", _texts_only(join_soft_breaks)),
 )
 PASS_NAMES = tuple(p.name for p in LAYOUT_PASSES) + tuple(p.name for p in PASSES)
 
