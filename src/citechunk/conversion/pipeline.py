@@ -31,6 +31,7 @@ from .layoutpasses import LAYOUT_PASSES
 from .passcontext import Pages, PassContext
 from .repairs.captions import demote_table_titles
 from .repairs.contents import level_contents_headings
+from .repairs.documents import split_second_documents
 from .repairs.glyphs import repair_glyphs
 from .repairs.leadins import promote_numbered_leadins
 from .repairs.lists import demote_list_heads
@@ -141,6 +142,7 @@ PASSES: tuple[Pass, ...] = (
         outline="absent",
     ),
     Pass("contents", "structure", _pages_only(level_contents_headings)),
+    Pass("second-documents", "structure", _pages_only(split_second_documents)),
     Pass("run-in-labels", "structure", _pages_only(promote_run_in_labels)),
     Pass("restore-text", "structure", restore_dropped_lines, option="restore_text"),
     Pass("glyphs", "structure", repair_glyphs),
