@@ -228,3 +228,11 @@ def test_a_part_number_names_the_document_with_the_line_after_it(tmp_path):
     lines += [(body, 10, False)] * 6
     label = _label(_styled_pdf(tmp_path, lines, "ds.pdf"))
     assert label == Label("HX-4410 Optical Motion Sensor", "display title")
+
+
+def test_a_label_completing_the_title_heading_stands_for_it_in_the_path_line():
+    md = "<!-- page 1 -->\n# Accident Final Report\n\n## Analysis\n\nThe pilot lost power.\n"
+    label = "Accident Final Report — ERA08LA001 — 12/08/2007"
+    chunks = chunk_markdown(md, ChunkOptions(max_tokens=64), label)
+    assert chunks[0].text == label + " > Analysis\n\nThe pilot lost power."
+    assert chunks[0].heading_path == ("Accident Final Report", "Analysis")
