@@ -32,7 +32,8 @@ The rule (`document_label`), to apply by hand to a new document:
    ("metadata").
 4. Else the cover facts (`coverfacts.cover_facts`: the first page's issuer, kind, number and
    date) complete what was found: the label is the issuer, the generic title (or the kind
-   when the title is only an issuer or missing), then the meaningful metadata title if any,
+   when the title is only an issuer or missing; a generic metadata title when nothing else),
+   then the specific metadata title or else the metadata subject when one names the document,
    else the number and the date; parts that another part holds are left out, and the parts
    are joined by `LABEL_SEPARATOR` ("SQUARE, INC. — FORM 10-K — 001-37622 — December 31,
    2020"; source "cover facts"). A label that would be a kind or an issuer alone gets the
@@ -305,27 +306,29 @@ def document_label(
     if root and not generic(root):
         return Label(root, "outline")
     meta = meaningful_metadata_title(metadata_title, source)
-    meta = meta if meta and not generic(meta) and (names_document(meta) or _issued(meta)) else ""
+    named_meta = meta if names_document(meta) or _issued(meta) else ""
+    meta = named_meta if named_meta and not generic(named_meta) else ""
     facts = cover_facts([ln.text for ln in first], [clean(t) for _, t in runs])
     if meta and not title and (not facts.issuer or _issued(meta)):
         return Label(meta, "metadata")
-    base = title or root
+    subject = _named(meaningful_metadata_title(metadata_subject, source))
+    subject = subject if subject and not generic(subject) else ""
+    base = title or root or ("" if facts.kind else named_meta)
     kind = "" if base and not is_issuer(base) else facts.kind
-    tail = [meta] if meta else [facts.number, facts.date]
+    tail = [meta or subject] if meta or subject else [facts.number, facts.date]
     parts = _distinct([facts.issuer, base, kind, *tail])
     if base or facts.issuer or facts.kind:
         if len(parts) == 1 and (is_kind(parts[0]) or is_issuer(parts[0])):
             parts.append(readable_stem(source))
         return Label(clean(LABEL_SEPARATOR.join(parts)), "cover facts")
-    subject = _named(meaningful_metadata_title(metadata_subject, source))
-    if subject and not generic(subject):
+    if subject:
         return Label(subject, "metadata")
     return Label(readable_stem(source), "file name")
 
 
 def _issued(text: str) -> bool:
     """True when `text` ends with an organisation's name ("10-K - 02/07/2019 - 3M Company")."""
-    return is_issuer(text.split()[-1])
+    return bool(text.split()) and is_issuer(text.split()[-1])
 
 
 def _named(text: str) -> str:
