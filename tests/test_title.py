@@ -236,3 +236,11 @@ def test_a_label_completing_the_title_heading_stands_for_it_in_the_path_line():
     chunks = chunk_markdown(md, ChunkOptions(max_tokens=64), label)
     assert chunks[0].text == label + " > Analysis\n\nThe pilot lost power."
     assert chunks[0].heading_path == ("Accident Final Report", "Analysis")
+
+
+def test_a_kind_ending_title_takes_the_bold_display_line_above_it(tmp_path):
+    body = "This standard sets the requirements every merchant of the harbour must meet."
+    lines = [("Harbour Card Industry (HCI)", 20, True), ("Data Security Standard", 24, True)]
+    lines += [("Requirements and Procedures", 20, True)] + [(body, 10, False)] * 6
+    label = _label(_styled_pdf(tmp_path, lines, "hci.pdf"))
+    assert label.text == "Harbour Card Industry (HCI) Data Security Standard"

@@ -20,7 +20,10 @@ The rule (`document_label`), to apply by hand to a new document:
    name: it is the title together with the line after it ("CX57C MINI EXCAVATOR"). The first
    other run that names a document is the title. It is *generic* when it is an issuer's name
    only ("MICROSOFT CORPORATION") or ends with a kind word and holds no digit ("National
-   Transportation Safety Board Aviation Accident Final Report"); the search stops there.
+   Transportation Safety Board Aviation Accident Final Report"); the search stops there. A
+   title ending with a kind word takes the bold display-size lines of one size set right
+   before it (a title over lines of two sizes: "Payment Card Industry (PCI)" / "Data Security
+   Standard").
 2. A banner gives way: when the largest run is a kind run and no specific title was found,
    the title is the first bold, not all-capitals run of at least `MIN_BOLD_TITLE_WORDS`
    words set at body size or larger that a regular body line follows (a notice's
@@ -179,10 +182,13 @@ def generic(text: str) -> bool:
     )
 
 
-def _pick(runs: Sequence[tuple[float, str]], first: Sequence[Line]) -> tuple[str, bool]:
+def _pick(
+    runs: Sequence[tuple[float, str]], first: Sequence[Line], body: float = 0.0
+) -> tuple[str, bool]:
     """(title, generic) of the display runs (module rules): kind runs and fields are passed
-    over, an issuer run or a title ending in a kind word ends the search as a generic title,
-    a model or part name takes the line after it; ("", True) when no run names a document."""
+    over, an issuer run ends the search as a generic title, a title ending in a kind word
+    takes the bold lines set next to it (`_with_bold_neighbours`), a model or part name
+    takes the line after it; ("", True) when no run names a document."""
     base = ""
     for _, text in runs:
         flat = clean(text)
@@ -197,10 +203,43 @@ def _pick(runs: Sequence[tuple[float, str]], first: Sequence[Line]) -> tuple[str
         if is_kind(flat) or (len(last.split()) > 1 and is_kind(last)):
             base = base or (flat if is_kind(flat) else clean(last))
             continue
-        if is_issuer(flat) or ends_with_kind(flat):
+        if is_issuer(flat):
             return base or flat, True
+        if ends_with_kind(flat):
+            whole = _with_bold_neighbours(first, text, body)
+            return whole, generic(whole)
         return flat, False
     return base, True
+
+
+def _with_bold_neighbours(first: Sequence[Line], run: str, body: float) -> str:
+    """`run` with the bold display-size lines (not larger than the run, of one size) read right
+    before it: a title set over lines of two sizes ("Payment Card Industry (PCI)" / "Data
+    Security Standard"). Lines after it are not taken: they may be the first heading."""
+    texts = run.split("\n")
+    start = next(
+        (i for i in range(len(first)) if clean(first[i].text) == texts[0]),
+        None,
+    )
+    if start is None:
+        return clean(" ".join(texts))
+    size = _size(first[start])
+    end = start + len(texts)
+
+    def joins(line: Line, side: Line) -> bool:
+        return (
+            line.bold
+            and TITLE_RATIO * body <= _size(line) <= size
+            and _size(line) == _size(side)
+            and not is_field(clean(line.text))
+        )
+
+    if start > 0:
+        side = first[start - 1]
+        while start > 0 and joins(first[start - 1], side):
+            start -= 1
+    whole = clean(" ".join(line.text for line in first[start:end]))
+    return whole if len(whole.split()) <= MAX_TITLE_WORDS else clean(" ".join(texts))
 
 
 def _identifier(text: str) -> bool:
@@ -259,7 +298,7 @@ def display_title(layer: TextLayer, skip: Collection[int] = ()) -> str:
     """The display title of the first readable page (see module rules), generic or not;
     `skip`: garbled pages."""
     first, body = _first_page(layer, skip)
-    return _pick(_display_runs(first, body), first)[0] if first else ""
+    return _pick(_display_runs(first, body), first, body)[0] if first else ""
 
 
 def meaningful_metadata_title(title: str, source: Path) -> str:
@@ -295,7 +334,7 @@ def document_label(
     """The document's label and where it came from (module rules, in their order)."""
     first, body = _first_page(layer, skip)
     runs = _display_runs(first, body) if first else []
-    title, is_generic = _pick(runs, first)
+    title, is_generic = _pick(runs, first, body)
     if is_generic and _banner(runs):
         bold = bold_title(first, body)
         if bold:
