@@ -3,9 +3,9 @@
 Contract (tested with hypothesis in tests/test_chunking_properties.py):
 - ``text`` = the path line + "\\n\\n" + body, or just ``body`` when the path line is empty. The
   path line is " > ".join of the document title (when one is given and it is not the path's
-  first heading already) and ``heading_path``, whose first heading is left out when the title
-  starts with it (a label that completes the title heading with a number or date stands for
-  it): the title tells chunks of documents made on one template apart. ``heading_path`` holds the headings only;
+  first heading already) and ``heading_path``, whose first heading (of two or more words) is left out when the
+  title holds it (a label that completes the title heading with an issuer, number or date
+  stands for it): the title tells chunks of documents made on one template apart. ``heading_path`` holds the headings only;
   ``token_count`` is the tokenizer's count of ``text`` and is <= ``max_tokens``.
 - Offset invariant: ``strip_markers(markdown[char_start:char_end]).strip() == body``, except that
   a piece of a split table that does not start with the table's header gets the header row and
@@ -170,10 +170,12 @@ class HeadingChunker(Chunker):
         return (self.title,)
 
     def _shown(self, path: tuple[str, ...]) -> tuple[str, ...]:
-        """The path line's parts: the title, then `path` without a first heading the title
-        starts with (a label completing the document's title heading stands for it)."""
-        if path and self.title and compact_key(self.title).startswith(compact_key(path[0])):
-            return (self.title, *path[1:])
+        """The path line's parts: the title, then `path` without a first heading of two or more
+        words that the title holds (a label completing the document's title heading with an
+        issuer, number or date stands for it)."""
+        if path and self.title and len(path[0].split()) > 1:
+            if compact_key(path[0]) in compact_key(self.title):
+                return (self.title, *path[1:])
         return self._lead(path) + path
 
     def _fit_prefix(self, path: tuple[str, ...]) -> Prefix:
