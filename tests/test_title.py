@@ -244,3 +244,10 @@ def test_a_kind_ending_title_takes_the_bold_display_line_above_it(tmp_path):
     lines += [("Requirements and Procedures", 20, True)] + [(body, 10, False)] * 6
     label = _label(_styled_pdf(tmp_path, lines, "hci.pdf"))
     assert label.text == "Harbour Card Industry (HCI) Data Security Standard"
+
+
+def test_a_subject_line_names_a_note_without_a_display_title(tmp_path):
+    body = "The delegations will find attached the text agreed at the last meeting of the group."
+    lines = [("Council of the Harbour Union", 11, True), ("Subject: Harbour dues", 11, False)]
+    lines += [("regulation for the north basin", 11, False)] + [(body, 11, False)] * 6
+    assert _label(_styled_pdf(tmp_path, lines, "st_5419.pdf")).text == "Harbour dues"

@@ -17,6 +17,9 @@ The vocabulary `conversion.title` labels documents with (its module docstring st
   the next line, by a value of at least three characters holding a digit ("Docket No.
   FAA-2020-0686", "Accident Number:" / "NYC08CA055"). An issue number after a volume ("Vol. 85,
   No. 152") and a page count ("Page 1 of 4") are no identifiers.
+- The *subject* is the text a subject label introduces ("Subject:", "Re:", "Betreff:",
+  "Objet :", "Oggetto:"): the rest of its line, else the lines after it in the same text block,
+  at most `MAX_SUBJECT_WORDS` words (a council note's or a letter's own title).
 - The *date* is the first date written on the page: "August 6, 2020", "6 August 2020",
   "31/12/2017", "2025-02-25" (English, German, French and Italian month names).
 """
@@ -26,6 +29,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from .textlayer import Line
 
 #: Words that name a kind of document (lower case), for the kind test.
 KIND_WORDS = frozenset(
@@ -63,6 +68,11 @@ BODY_SUFFIXES = frozenset(
     "commission department agency administration ministry board bureau authority council".split()
 )
 MAX_ISSUER_WORDS = 8
+#: A subject line's text is cut to this many words.
+MAX_SUBJECT_WORDS = 40
+_SUBJECT_RE = re.compile(
+    r"^\s*(?:subject|re|betreff|objet|oggetto|asunto)\s*:\s*(?P<rest>.*)$", re.I
+)
 #: Lines of a cover page read for facts (the first page's lines, in reading order).
 MAX_FACT_LINES = 120
 
@@ -217,3 +227,19 @@ def _bare_number(text: str) -> bool:
         and _YEARISH_RE.match(text) is None
         or (text.isdigit() and len(text) > 4)
     )
+
+
+def find_subject(lines: Sequence[Line]) -> str:
+    """The text a subject label introduces on the page (module docstring), else ""."""
+    for i, line in enumerate(lines[:MAX_FACT_LINES]):
+        m = _SUBJECT_RE.match(line.text)
+        if not m:
+            continue
+        rest = m.group("rest").strip()
+        if not rest:
+            after = lines[i + 1 : i + 12]
+            block = after[0].block if after else None
+            rest = " ".join(ln.text for ln in after if ln.block == block)
+        words = rest.split()
+        return " ".join(words[:MAX_SUBJECT_WORDS])
+    return ""

@@ -33,7 +33,9 @@ The rule (`document_label`), to apply by hand to a new document:
    metadata title, when it names the document (not a placeholder, a file name, an identifier,
    nor generic), and either no display title was found or it ends with a company's name
    ("metadata").
-4. Else the cover facts (`coverfacts.cover_facts`: the first page's issuer, kind, number and
+4. Else, without any display title, the text a subject label introduces on the first page
+   ("Subject: Position of the Council ... (General Data Protection Regulation)"; "cover
+   facts"). Else the cover facts (`coverfacts.cover_facts`: the first page's issuer, kind, number and
    date) complete what was found: the label is the issuer, the generic title (or the kind
    when the title is only an issuer or missing; a generic metadata title when nothing else),
    then the specific metadata title or else the metadata subject when one names the document,
@@ -62,7 +64,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..textkeys import compact_key
-from .coverfacts import cover_facts, ends_with_kind, is_field, is_issuer, is_kind
+from .coverfacts import cover_facts, ends_with_kind, find_subject, is_field, is_issuer, is_kind
 from .numbers import heading_number
 from .textlayer import Line, TextLayer
 
@@ -350,6 +352,9 @@ def document_label(
     facts = cover_facts([ln.text for ln in first], [clean(t) for _, t in runs])
     if meta and not title and (not facts.issuer or _issued(meta)):
         return Label(meta, "metadata")
+    stated = _named(find_subject(first))
+    if stated and not title and not generic(stated):
+        return Label(stated, "cover facts")
     subject = _named(meaningful_metadata_title(metadata_subject, source))
     subject = subject if subject and not generic(subject) else ""
     base = title or root or ("" if facts.kind else named_meta)
