@@ -9,7 +9,8 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
   ``token_count`` is the tokenizer's count of ``text`` and is <= ``max_tokens``.
 - Offset invariant: ``strip_markers(markdown[char_start:char_end]).strip() == body``, except that
   a piece of a split table that does not start with the table's header gets the header row and
-  separator prepended: ``body == header + "\\n" + that``. Spans are tight (they start and end on
+  separator prepended, and a piece that starts inside a split fenced code block gets the opening
+  fence line: ``body == header + "\\n" + that``. Spans are tight (they start and end on
   a non-space character outside marker lines), so ``first_page``/``last_page`` are the pages of
   the span's first and last characters and blank lines before a page marker claim no page.
 - With ``overlap_tokens == 0`` and ``min_tokens == 0`` spans are disjoint and, in order, cover
