@@ -21,6 +21,7 @@ from citechunk.conversion.title import (
     pdf_title,
 )
 from citechunk.markers import strip_markers
+from citechunk.models import Provenance
 
 
 def _pdf(tmp_path: Path, lines: list[tuple[str, float]], title: str = "") -> Path:
@@ -108,6 +109,9 @@ def test_long_titles_are_cut_at_a_word(tmp_path):
 def test_conversion_records_the_title_and_chunks_lead_with_it(sample_pdfs):
     doc = convert(sample_pdfs / "refund_policy.pdf")
     assert doc.provenance.title == "Refund Policy"
+    assert doc.provenance.title_source == "cover facts"  # a kind-ending title, nothing to add
+    again = Provenance.from_dict(doc.provenance.to_dict())
+    assert (again.title, again.title_source) == ("Refund Policy", "cover facts")
     options = ChunkOptions(max_tokens=128)
     plain = chunk_markdown(doc.markdown, options)
     titled = chunk_markdown(doc.markdown, options, doc.provenance.title)
