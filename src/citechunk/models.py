@@ -22,7 +22,8 @@ class Provenance:
     options: dict[str, Any] = field(default_factory=dict)
     pages_without_text: tuple[int, ...] = ()
     warnings: tuple[str, ...] = ()
-    #: The document's title (`conversion.title.document_title`); "" when it has none.
+    #: The document's label (`conversion.title.document_label`): the head of every chunk's
+    #: path line; "" only in provenance written before labels (or by a caller that gives none).
     title: str = ""
     #: Pages whose text came from OCR (`conversion.ocr`), 1-based, ascending.
     ocr_pages: tuple[int, ...] = ()
@@ -31,6 +32,9 @@ class Provenance:
     word_coverage: float | None = None
     #: (page, lines) the text-layer self-check put back, for pages where it restored any.
     restored_lines: tuple[tuple[int, int], ...] = ()
+    #: Where `title` came from: "display title", "outline", "metadata", "cover facts" or
+    #: "file name" (`conversion.title.LabelSource`); "" when not recorded.
+    title_source: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -47,6 +51,7 @@ class Provenance:
             "ocr_pages": list(self.ocr_pages),
             "word_coverage": self.word_coverage,
             "restored_lines": [list(p) for p in self.restored_lines],
+            "title_source": self.title_source,
         }
 
     @classmethod
@@ -65,6 +70,7 @@ class Provenance:
             ocr_pages=tuple(int(p) for p in d.get("ocr_pages", ())),
             word_coverage=d.get("word_coverage"),
             restored_lines=tuple((int(p), int(n)) for p, n in d.get("restored_lines", ())),
+            title_source=str(d.get("title_source", "")),
         )
 
 

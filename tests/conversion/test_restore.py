@@ -155,3 +155,11 @@ def test_formula_fragments_are_not_restored() -> None:
     assert restore_dropped_lines([(1, "The loss is defined below.")], ctx)[0][1] == (
         "The loss is defined below."
     )
+
+
+def test_a_line_whose_words_a_table_cell_glued_is_not_restored_after_the_table() -> None:
+    layer = _layer(lines("Organic net sales growth", "53rd week", "Net sales growth"))
+    md = "|Organic net sales growth|6 pts|\n|---|---|\n|53rdweek|2 pts|\n|Net salesgrowth|8 pts|"
+    ctx = PassContext(options=ConvertOptions(), text_layer=layer)
+    assert restore_dropped_lines([(1, md)], ctx) == [(1, md)]
+    assert ctx.restored == {}

@@ -67,3 +67,10 @@ def test_attach_footnotes_moves_a_cited_footnote_after_its_paragraph() -> None:
         "Cites [3].\n\nx\n\n3. Item of a numbered list",  # "3." is a list item, no note
     ):
         assert attach_footnotes(untouched) == untouched
+
+
+def test_a_raised_digit_after_a_one_letter_symbol_is_a_power() -> None:
+    out = tidy_page(
+        "in R<sup>3</sup> and on S<sup>1</sup>, vitamin A<sup>2</sup>; seen<sup>2</sup>"
+    )
+    assert out == "in R³ and on S¹, vitamin A²; seen [2]"

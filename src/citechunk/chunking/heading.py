@@ -3,12 +3,14 @@
 Contract (tested with hypothesis in tests/test_chunking_properties.py):
 - ``text`` = the path line + "\\n\\n" + body, or just ``body`` when the path line is empty. The
   path line is " > ".join of the document title (when one is given and it is not the path's
-  first heading already) and ``heading_path``: the title tells chunks of documents made on one
-  template apart. ``heading_path`` holds the headings only;
+  first heading already) and ``heading_path``, whose first heading (of two or more words) is left out when the
+  title holds it (a label that completes the title heading with an issuer, number or date
+  stands for it): the title tells chunks of documents made on one template apart. ``heading_path`` holds the headings only;
   ``token_count`` is the tokenizer's count of ``text`` and is <= ``max_tokens``.
 - Offset invariant: ``strip_markers(markdown[char_start:char_end]).strip() == body``, except that
   a piece of a split table that does not start with the table's header gets the header row and
-  separator prepended: ``body == header + "\\n" + that``. Spans are tight (they start and end on
+  separator prepended, and a piece that starts inside a split fenced code block gets the opening
+  fence line: ``body == header + "\\n" + that``. Spans are tight (they start and end on
   a non-space character outside marker lines), so ``first_page``/``last_page`` are the pages of
   the span's first and last characters and blank lines before a page marker claim no page.
 - With ``overlap_tokens == 0`` and ``min_tokens == 0`` spans are disjoint and, in order, cover
@@ -180,10 +182,19 @@ class HeadingChunker(Chunker):
             return ()
         return (self.title,)
 
+    def _shown(self, path: tuple[str, ...]) -> tuple[str, ...]:
+        """The path line's parts: the title, then `path` without a first heading of two or more
+        words that the title holds (a label completing the document's title heading with an
+        issuer, number or date stands for it)."""
+        if path and self.title and len(path[0].split()) > 1:
+            if compact_key(path[0]) in compact_key(self.title):
+                return (self.title, *path[1:])
+        return self._lead(path) + path
+
     def _fit_prefix(self, path: tuple[str, ...]) -> Prefix:
         limit = self.options.max_tokens // 2
         while path:
-            text = PATH_SEPARATOR.join(self._lead(path) + path) + "\n\n"
+            text = PATH_SEPARATOR.join(self._shown(path)) + "\n\n"
             tokens = self.counter.count(text)
             if tokens <= limit:
                 return Prefix(path, text, tokens)

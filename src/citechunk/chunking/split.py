@@ -4,7 +4,9 @@ Ladder (coarsest first): blocks at blank lines (a fenced code block is one block
 inside it do not split; nor do the blank lines around a page marker that falls mid-sentence)
 -> table rows / list items / lines (not inside a sentence) -> sentence ends -> words -> a hard
 cut inside a word. A unit is only split further when it does not fit the budget, so a code
-block or a table that fits stays whole. Table pieces: the header row and separator are glued to the
+block or a table that fits stays whole. Code pieces: every line of an over-long fenced block
+but the closing fence carries the opening fence line as its header, so a piece that starts
+inside the block opens it again (CommonMark closes the fence a piece ends inside). Table pieces: the header row and separator are glued to the
 first data row, and every later row carries a header to repeat when a piece starts on it: the
 table's caption (`table_caption`: up to two one-line paragraphs just before the table, such as a
 title, "The following table shows ...:" or a unit line "(In millions)"), its header row and
@@ -37,6 +39,7 @@ _LINE = re.compile(r"[^\n]+")
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+")
 WORD_RE = re.compile(r"\S+")
 _RUNS_ON_END = re.compile(r"[^\W_]|,")
+_FENCE_LINE = re.compile(r" {0,3}(?:`{3,}|~{3,})[^\n]*")
 _BULLET = re.compile(r"[ \t]*(?:[-*+•▪●◦]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
 
 APPROX_CHARS_PER_TOKEN = 4
@@ -291,6 +294,8 @@ class Splitter:
             self._cut(s, e, budget, out)
         elif kind == "table":
             self._table(s, e, budget, out, caption)
+        elif kind == "code" and _FENCE_LINE.match(self.md, s):
+            self._code(s, e, budget, out)
         elif kind == "list":
             self._children(self._items(s, e), "item", budget, out)
         elif kind == "sentence":
@@ -520,6 +525,21 @@ class Splitter:
             self._emit(rs, re_, "row", budget - header_tokens, out)
             if header and len(out) == mark + 1:
                 out[mark] = out[mark].with_header(header, header_tokens)
+
+    def _code(self, s: int, e: int, budget: int, out: list[Unit]) -> None:
+        """Lines of an over-long fenced code block; its opening fence line travels with every
+        later line but a closing fence, so a piece that starts inside the block opens it again
+        (and one that ends inside it is closed by its end, as CommonMark closes a fence)."""
+        lines = self._lines(s, e)
+        fence = self.md[lines[0][0] : lines[0][1]].strip()
+        header_tokens = self.text_size(fence) + 1
+        self._emit(lines[0][0], lines[0][1], "line", budget, out)
+        for ls, le in lines[1:]:
+            mark = len(out)
+            closing = _FENCE_LINE.fullmatch(self.md, ls, le) is not None
+            self._emit(ls, le, "line", budget - (0 if closing else header_tokens), out)
+            if not closing and len(out) > mark:
+                out[mark] = out[mark].with_header(fence, header_tokens)
 
     def table_head(self, rows: list[tuple[int, int]]) -> int:
         """Index of the first row after the table's head: the header row, the separator, the

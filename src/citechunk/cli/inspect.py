@@ -83,6 +83,7 @@ def _documents(report: InspectReport) -> Table:
     t.add_column("coverage", justify="right", no_wrap=True)
     t.add_column("restored", justify="right", no_wrap=True)
     t.add_column("pages with no chunk")
+    t.add_column("label (from)")
     for d in report.documents:
         pages = "?" if d.page_count is None else str(d.page_count)
         gaps = _pages_text(d.pages_without_chunk, d.pages_without_text)
@@ -96,6 +97,7 @@ def _documents(report: InspectReport) -> Table:
             cover,
             str(d.restored_lines),
             gaps,
+            f"{d.label} ({d.label_source or '?'})" if d.label else "-",
         )
     return t
 

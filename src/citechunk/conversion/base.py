@@ -40,7 +40,7 @@ from .passcontext import PassContext
 from .pipeline import run_passes
 from .runninglines import RunningLines, find_running
 from .textlayer import TextLayer
-from .title import pdf_title
+from .title import pdf_label
 
 
 @dataclass(frozen=True)
@@ -50,11 +50,12 @@ class PdfFacts:
     page_count: int
     pages: tuple[int, ...]
     outline: tuple[OutlineEntry, ...]
-    title: str
+    title: str  # the document's label (`title.document_label`)
     empty: tuple[int, ...]  # selected pages without any text
     garbled: tuple[int, ...]  # selected pages whose text is mostly control characters
     repaired: bool  # MuPDF repaired the file while opening it
     running: RunningLines = field(default_factory=RunningLines)  # `find_running` of all pages
+    title_source: str = ""  # where the label came from (`title.LabelSource`)
 
 
 @dataclass(frozen=True)
@@ -168,15 +169,17 @@ def read_facts(
     empty, garbled = text_layer_report(pdf, pages)
     toc = from_toc(pdf.get_toc(simple=True))
     outline = toc if options.outline_repair else []
+    label = pdf_label(pdf, path, layer, skip=frozenset(garbled))
     return PdfFacts(
         page_count=pdf.page_count,
         pages=tuple(pages),
         outline=tuple(outline),
-        title=pdf_title(pdf, path, layer, skip=frozenset(garbled)),
+        title=label.text,
         empty=tuple(empty),
         garbled=tuple(garbled),
         repaired=bool(getattr(pdf, "is_repaired", False)),
         running=find_running(layer, toc),
+        title_source=label.source,
     )
 
 
@@ -237,6 +240,7 @@ def finish(
             *ctx.warnings,
         ),
         title=facts.title,
+        title_source=facts.title_source,
         ocr_pages=recognised.numbers,
         word_coverage=None if layer is None else _word_coverage(pages, layer, facts.running),
         restored_lines=tuple(sorted(ctx.restored.items())),

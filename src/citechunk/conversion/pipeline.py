@@ -31,6 +31,7 @@ from .layoutpasses import LAYOUT_PASSES
 from .passcontext import Pages, PassContext
 from .repairs.captions import demote_table_titles
 from .repairs.contents import level_contents_headings
+from .repairs.documents import split_second_documents
 from .repairs.glyphs import repair_glyphs
 from .repairs.leadins import promote_numbered_leadins
 from .repairs.lists import demote_list_heads
@@ -47,6 +48,7 @@ from .repairs.sentences import join_broken_sentences
 from .repairs.siblings import level_numbered_siblings
 from .repairs.strikethrough import drop_unshown_strikes
 from .repairs.table_words import check_table_words
+from .repairs.textflow import footnote_quotes, join_soft_breaks, join_wrapped_identifiers
 from .repairs.tidy import tidy_page
 
 log = logging.getLogger(__name__)
@@ -118,6 +120,8 @@ def _pages_only(rule: Callable[[Sequence[tuple[int, str]]], Pages]) -> Rule:
 PASSES: tuple[Pass, ...] = (
     Pass("tidy", "page", tidy_page),
     Pass("strikethrough", "page", drop_unshown_strikes),
+    Pass("footnote-quotes", "page", footnote_quotes),
+    Pass("wrapped-identifiers", "page", join_wrapped_identifiers),
     Pass("running-lines", "document", strip_running_lines, option="strip_headers_footers"),
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
     Pass("page-tables", "document", _texts_only(join_page_tables)),
@@ -138,11 +142,13 @@ PASSES: tuple[Pass, ...] = (
         outline="absent",
     ),
     Pass("contents", "structure", _pages_only(level_contents_headings)),
+    Pass("second-documents", "structure", _pages_only(split_second_documents)),
     Pass("run-in-labels", "structure", _pages_only(promote_run_in_labels)),
     Pass("restore-text", "structure", restore_dropped_lines, option="restore_text"),
     Pass("glyphs", "structure", repair_glyphs),
     Pass("list-wraps", "structure", _pages_only(join_list_wraps)),
     Pass("broken-sentences", "structure", join_broken_sentences),
+    Pass("soft-breaks", "structure", _texts_only(join_soft_breaks)),
 )
 PASS_NAMES = tuple(p.name for p in LAYOUT_PASSES) + tuple(p.name for p in PASSES)
 

@@ -71,6 +71,10 @@ class DocumentSummary:
     pages_without_text: tuple[int, ...]
     word_coverage: float | None = None
     restored_lines: int = 0
+    #: The document's label (every chunk's path line starts with it) and where it came from
+    #: (`Provenance.title_source`); "" when the provenance does not record them.
+    label: str = ""
+    label_source: str = ""
 
 
 def nearest_rank(sorted_values: Sequence[int], q: float) -> int:
@@ -210,6 +214,8 @@ def _summarise(root: Path, doc: LoadedDocument) -> DocumentSummary:
         pages_without_text=tuple(prov.pages_without_text) if prov else (),
         word_coverage=prov.word_coverage if prov else None,
         restored_lines=sum(n for _, n in prov.restored_lines) if prov else 0,
+        label=prov.title if prov else "",
+        label_source=prov.title_source if prov else "",
     )
 
 

@@ -2,7 +2,10 @@
 
 `restore_dropped_lines` compares every page's Markdown with the page's own text lines
 (`coverage.body_lines`: no running lines, no page numbers). A line more than half of whose
-words the Markdown lacks (`coverage.dropped_lines`) was dropped by the backend; consecutive
+words the Markdown lacks (`coverage.dropped_lines`) was dropped by the backend, unless its
+letters and digits stand in the page's Markdown in that order with nothing between (words a
+table cell glued, "Net salesgrowth": the line is there; restoring it would duplicate it after
+the table); consecutive
 dropped lines with a real word (`_worth_restoring`) come back as plain paragraphs (one per
 PDF text block), placed after the Markdown block that holds the layer line read just before
 them (or before the block of the line read just after them; else at the end of the page), so
@@ -18,6 +21,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ...textkeys import compact_key
 from ..coverage import body_lines, dropped_lines, words
 from ..mdlines import iter_unfenced, normalize_text, tidy_blank_lines
 from ..textlayer import Line
@@ -44,7 +48,12 @@ def restore_dropped_lines(pages: Pages, ctx: PassContext) -> Pages:
             lines, lost = all_lines, list(range(len(all_lines)))
         else:
             lines = body_lines(all_lines, ctx.running.on_page(number))
-            lost = [i for i in dropped_lines(lines, text) if _worth_restoring(lines[i])]
+            key = compact_key(text)
+            lost = [
+                i
+                for i in dropped_lines(lines, text)
+                if _worth_restoring(lines[i]) and compact_key(lines[i].text) not in key
+            ]
         if lost:
             log.debug("page %d: %d lines restored from the text layer", number, len(lost))
             ctx.restored[number] = ctx.restored.get(number, 0) + len(lost)

@@ -43,7 +43,8 @@ _DOUBLE_BULLET_RE = re.compile(r"^([ \t]*[-*+] )(?:_?[●•◦▪■◆►‣�
 
 def _fix_sup(line: str) -> str:
     """``cancer<sup>1</sup>`` -> ``cancer [1]``; ``10<sup>2</sup>`` -> ``10^2``; raised digits
-    inside a word stay in it as superscript digits (``I<sup>2</sup>C`` -> ``I²C``); else unwrapped.
+    inside a word or after a one-letter symbol stay there as superscript digits (``I<sup>2</sup>C``
+    -> ``I²C``, ``R<sup>3</sup>`` -> ``R³``: a power); else unwrapped.
 
     A footnote number glued to a word hides the word from keyword search ("cancer1"); marks
     and ordinals ("Herceptin<sup>®</sup>", "10<sup>th</sup>") read best unwrapped. A raised
@@ -60,8 +61,9 @@ def _fix_sup(line: str) -> str:
             return space
         if space or not _FOOTNOTE_MARK_RE.match(inner) or before.isspace():
             return space + inner
-        if before.isalpha() and after.isalnum() and inner.isdigit():
-            return inner.translate(_SUPERSCRIPTS)  # inside a word: part of it ("I²C")
+        ahead = line[m.start() - 2] if m.start() > 1 else " "
+        if before.isalpha() and (after.isalnum() or not ahead.isalpha()) and inner.isdigit():
+            return inner.translate(_SUPERSCRIPTS)  # inside a word ("I²C"), a power ("R³")
         return f"^{inner}" if before.isdigit() else f" [{inner}]"
 
     return _SUP_RE.sub(repl, line)
