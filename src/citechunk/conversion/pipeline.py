@@ -48,6 +48,7 @@ from .repairs.siblings import level_numbered_siblings
 from .repairs.strikethrough import drop_unshown_strikes
 from .repairs.table_words import check_table_words
 from .repairs.tidy import tidy_page
+from .tables.labels import demote_table_labels
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("table-words", "structure", check_table_words),
     Pass("running-titles", "structure", _pages_only(demote_running_titles)),
     Pass("table-titles", "structure", _pages_only(demote_table_titles)),
+    Pass("table-labels", "structure", _pages_only(demote_table_labels)),
     Pass("label-headings", "structure", _pages_only(demote_label_headings)),
     Pass("sentence-headings", "structure", _pages_only(demote_sentence_headings)),
     Pass("list-heads", "structure", _pages_only(demote_list_heads)),
