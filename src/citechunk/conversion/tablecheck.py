@@ -1,73 +1,55 @@
-"""Tables checked against the page's text layer (pymupdf layout path, before rendering).
+"""The table rule on the pymupdf layout path, before rendering (`tables.grid.check_grid`).
 
-A table model that draws a column line through a word splits it between two cells
-("11000 hours (Total, all aircr | aft)"); such a table reads worse than the page's plain lines
-and hides the split words from search. `replace_disagreeing_tables(boxes, fulltext)`: a "table"
-box with at least `MAX_CUT_WORDS` cut words — cell words the text layer inside the box does not
-have but holds inside a longer word (words compared lower-cased, letters and digits only) — is
-replaced by one "text" box per horizontal text line inside it, in reading order (top to bottom,
-left to right within a line), so every word reads as printed. A table is kept when its cells
-agree with the text layer, and when a cell word is missing from those lines for another reason
-(vertical header text, letters a logo joined): the lines would lose it.
+`check_table_boxes(boxes, fulltext, page)`: each "table" box pymupdf4llm rendered as a pipe
+table is checked against the words of the text-layer lines inside the box. A table whose grid
+the rule mended (cut words joined or moved to their word boundary, stacked header rows joined
+per column) gets the mended rendering; a table whose grid contradicts the text layer is
+replaced by one "text" box per horizontal text line inside it, in reading order (top to
+bottom, left to right within a line), so every word reads as printed, and the page and the
+reason are logged at debug level ("table flattened: page N: REASON"). Other tables are left
+as rendered.
 """
 
 from __future__ import annotations
 
 import logging
-import re
-from collections import Counter
-from collections.abc import Iterable
 from typing import Any
+
+from .tables.grid import check_grid, parse, render, words
 
 log = logging.getLogger(__name__)
 
-MAX_CUT_WORDS = 2
-_WORD_RE = re.compile(r"[^\W_]+")
 
-
-def words(texts: Iterable[str]) -> Counter[str]:
-    """Lower-cased runs of letters and digits of `texts`, counted."""
-    return Counter(w for t in texts for w in _WORD_RE.findall(t.lower()))
-
-
-def cut_words(cells: Iterable[Iterable[str | None]], layer: Counter[str]) -> tuple[int, int]:
-    """(cut, lost): cell words (with repeats) the text layer lacks, split into those that are
-    part of a longer text-layer word (cut by a column line) and the others."""
-    have = words(c for row in cells for c in row if c)
-    cut = lost = 0
-    for w, n in have.items():
-        extra = n - layer[w]
-        if extra > 0:
-            if any(w in longer and w != longer for longer in layer):
-                cut += extra
-            else:
-                lost += extra
-    return cut, lost
-
-
-def replace_disagreeing_tables(boxes: list[Any], fulltext: list[dict[str, Any]]) -> list[Any]:
-    """The boxes with each table that disagrees with the text layer replaced by its lines
-    (module docstring). `boxes` are pymupdf4llm `LayoutBox` objects, `fulltext` the page's
-    text blocks (``extractDICT`` format) that pymupdf4llm parsed."""
+def check_table_boxes(boxes: list[Any], fulltext: list[dict[str, Any]], page: int) -> list[Any]:
+    """The boxes with each table mended or read as lines (module docstring). `boxes` are
+    pymupdf4llm `LayoutBox` objects, `fulltext` the page's text blocks (``extractDICT``
+    format) that pymupdf4llm parsed, `page` the 1-based page number (for the log)."""
     from pymupdf4llm.helpers.get_text_lines import get_raw_lines
 
     out: list[Any] = []
     for box in boxes:
         table = getattr(box, "table", None) if box.boxclass == "table" else None
-        if not table or not table.get("extract"):
+        markdown = (table or {}).get("markdown")
+        if not table or not markdown or not markdown.strip():
             out.append(box)
             continue
         lines = get_raw_lines(
             textpage=None, blocks=fulltext, clip=tuple(table["bbox"]), ignore_invisible=False
         )
-        layer = words(span["text"] for _, spans in lines for span in spans)
-        cut, lost = cut_words(table["extract"], layer)
-        if cut < MAX_CUT_WORDS or lost:
-            out.append(box)
+        checked = check_grid(parse(markdown.strip().split("\n")), words(_texts(lines)))
+        if checked.reason:
+            log.debug("table flattened: page %d: %s", page, checked.reason)
+            out.extend(_line_box(type(box), bbox, spans) for bbox, spans in lines)
             continue
-        log.debug("table with %d words the text layer lacks read as lines", cut)
-        out.extend(_line_box(type(box), bbox, spans) for bbox, spans in lines)
+        if checked.changed:
+            log.debug("table mended: page %d: %d cut words", page, checked.mended)
+            table["markdown"] = render(checked.grid, "<br>") + "\n\n"
+        out.append(box)
     return out
+
+
+def _texts(lines: list[Any]) -> list[str]:
+    return [span["text"] for _, spans in lines for span in spans]
 
 
 def _line_box(box_type: Any, bbox: Any, spans: list[dict[str, Any]]) -> Any:

@@ -1,13 +1,14 @@
-"""Every Markdown table gets the cut-word check, whatever made it.
+"""The table rule for every Markdown table, whatever made it (`tables.grid.check_grid`).
 
-The pymupdf layout path checks its table boxes against the text layer before rendering
-(`tablecheck`); tables from other paths (Docling, pymupdf4llm's own table finder, a table
-continued across pages) are checked here, by the same measure (`tablecheck.cut_words`): cell
-words the page's text layer lacks but holds inside a longer word were cut by a column line.
-A pipe table with at least `tablecheck.MAX_CUT_WORDS` cut words and no other lost word
-("|Eur|ope|") is read as text instead: each row becomes one line of its cells' text, and two
-neighbouring pieces that make a word of the page's text layer, one of them not a word there,
-are joined into that word. Without a text layer nothing changes.
+The pymupdf layout path applies the rule to its table boxes before rendering (`tablecheck`);
+tables from other paths (Docling, pymupdf4llm's own table finder, a table continued across
+pages) get it here, against the words of the page's text layer. A pipe table whose grid the
+rule mends is rewritten mended (one line per cell: the lines of a cell are joined by a space);
+a pipe table whose grid contradicts the text layer is read as text instead, each printed line
+of a row (a cell's lines are split at ``<br>``) one line of its cells' text, two neighbouring pieces that make a word of the page's text layer, one of
+them not a word there, joined into that word; each is logged at debug level with its page and
+reason ("table flattened: page N: REASON"). A table the rule leaves alone keeps its bytes.
+Without a text layer nothing changes.
 """
 
 from __future__ import annotations
@@ -16,19 +17,14 @@ import logging
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from ...mdsyntax import TABLE_SEPARATOR_RE
 from ...textkeys import compact_key
-from ..mdlines import iter_unfenced, strip_inline_markup
-from ..tablecheck import MAX_CUT_WORDS, cut_words, words
+from ..mdlines import iter_unfenced
+from ..tables.grid import Grid, check_grid, parse, plain, render, words
 
 if TYPE_CHECKING:
     from ..pipeline import Pages, PassContext
 
 log = logging.getLogger(__name__)
-
-
-def _cells(row: str) -> list[str]:
-    return [strip_inline_markup(c).strip() for c in row.strip().strip("|").split("|")]
 
 
 def _joined(tokens: list[str], layer: Counter[str]) -> str:
@@ -46,12 +42,15 @@ def _joined(tokens: list[str], layer: Counter[str]) -> str:
     return " ".join(out)
 
 
-def _as_text(rows: list[str], layer: Counter[str]) -> list[str]:
+def _as_text(grid: Grid, layer: Counter[str]) -> list[str]:
+    """Each printed line of each row: the row's cells' lines of that height, left to right."""
     lines = []
-    for row in rows:
-        tokens = [t for cell in _cells(row) for t in cell.split()]
-        if tokens:
-            lines.append(_joined(tokens, layer))
+    for row in grid:
+        for k in range(max((len(c) for c in row), default=0)):
+            parts = [plain([cell[k]]) for cell in row if k < len(cell)]
+            tokens = [t for part in parts for t in part.split()]
+            if tokens:
+                lines.append(_joined(tokens, layer))
     return lines
 
 
@@ -71,29 +70,32 @@ def _tables(lines: list[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def _page(text: str, layer: Counter[str]) -> tuple[str, int]:
+def _page(number: int, text: str, layer: Counter[str]) -> str:
     lines = text.split("\n")
-    replaced = 0
     for start, end in reversed(_tables(lines)):
-        rows = [r for r in lines[start:end] if not TABLE_SEPARATOR_RE.fullmatch(r)]
-        cut, lost = cut_words([_cells(r) for r in rows], layer)
-        if cut >= MAX_CUT_WORDS and not lost:
-            lines[start:end] = _as_text(rows, layer)
-            replaced += 1
-    return "\n".join(lines), replaced
+        grid = parse(lines[start:end])
+        if not grid:
+            continue
+        checked = check_grid(grid, layer)
+        if checked.reason:
+            log.debug("table flattened: page %d: %s", number, checked.reason)
+            lines[start:end] = _as_text(grid, layer)
+        elif checked.changed:
+            log.debug("table mended: page %d: %d cut words", number, checked.mended)
+            lines[start:end] = render(checked.grid).split("\n")
+    return "\n".join(lines)
 
 
 def check_table_words(pages: Pages, ctx: PassContext) -> Pages:
-    """Pipe tables whose cells cut words the page's text layer has whole become lines of text
-    (module docstring)."""
+    """Every pipe table is checked against the page's text layer: cut words are mended and
+    stacked headers joined, and only a grid that contradicts the text layer becomes lines of
+    text (module docstring)."""
     if ctx.text_layer is None:
         return list(pages)
     out = []
     for number, text in pages:
         if "|" in text:
             layer = words(line.text for line in ctx.text_layer.page(number).lines)
-            text, replaced = _page(text, layer)
-            if replaced:
-                log.debug("page %d: %d tables cutting words read as text", number, replaced)
+            text = _page(number, text, layer)
         out.append((number, text))
     return out
