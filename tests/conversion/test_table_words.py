@@ -9,7 +9,7 @@ import pymupdf
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion.pipeline import PassContext
-from citechunk.conversion.repairs.table_words import check_table_words
+from citechunk.conversion.tables.table_words import check_table_words
 from citechunk.conversion.textlayer import TextLayer
 
 

@@ -21,7 +21,7 @@ from .geometry import ProseRule, gutters, prose_columns
 from .glyphgaps import is_code_box, rebuild_code_spaces
 from .reading_order import read_columns
 from .spans import drop_unreadable, join_subscripts
-from .tablecheck import check_table_boxes
+from .tables.tablecheck import check_table_boxes
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,6 @@ from typing import Literal
 from ..errors import ConfigError
 from .layoutpasses import LAYOUT_PASSES
 from .passcontext import Pages, PassContext
-from .repairs.captions import demote_table_titles
 from .repairs.contents import level_contents_headings
 from .repairs.glyphs import repair_glyphs
 from .repairs.leadins import promote_numbered_leadins
@@ -46,9 +45,10 @@ from .repairs.sentence_headings import demote_sentence_headings
 from .repairs.sentences import join_broken_sentences
 from .repairs.siblings import level_numbered_siblings
 from .repairs.strikethrough import drop_unshown_strikes
-from .repairs.table_words import check_table_words
 from .repairs.tidy import tidy_page
+from .tables.captions import demote_table_titles
 from .tables.labels import demote_table_labels
+from .tables.table_words import check_table_words
 
 log = logging.getLogger(__name__)
 

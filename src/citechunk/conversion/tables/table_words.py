@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ...textkeys import compact_key
 from ..mdlines import iter_unfenced
-from ..tables.grid import Grid, check_grid, parse, plain, render, words
+from .grid import Grid, check_grid, parse, plain, render, words
 
 if TYPE_CHECKING:
     from ..pipeline import Pages, PassContext

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from .tables.grid import check_grid, parse, render, words
+from .grid import check_grid, parse, render, words
 
 log = logging.getLogger(__name__)
 
