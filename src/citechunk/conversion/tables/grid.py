@@ -11,17 +11,17 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
   of the text layer while the two pieces are not both words of it, and the joined word has a
   letter (figures are never joined: "1" | "23" may be two cells). "Three Mo" | "nths Ended".
 * Mending, in a header row (`header_rows`: rows at the top whose cells after the first hold
-  no figure but years and days): the cells joined by cuts are one spanning cell; its text, each printed line joined
-  across the cut without a space, is written into every column it spans ("Three Months Ended
-  September 30," over both columns). In any other row the cut word moves whole into the cell
-  that held its longer piece (the split moves to the word boundary).
+  no figure but years and days): the cells joined by cuts are one spanning cell; its text,
+  each printed line joined across the cut without a space, is written into every column it
+  spans ("Three Months Ended September 30," over both columns). In any other row the cut
+  word moves whole into the cell that held its longer piece (the split moves to the word boundary).
 * Flattened (``Checked.reason`` says why), the table reads as lines, only when the grid
   contradicts the text layer: after mending, `MAX_CUT_WORDS` or more cell words are still not
   words of the text layer but pieces of a longer one, and no cell word is missing from it for
   another reason (`cut_words`: text running across the column lines, not cells), or a body
-  row's cut joins cells of several printed lines (wrapped text running across a column line),
-  or fewer than two columns hold text. A cell word missing for another reason (vertical header text, letters
-  a logo joined) keeps the table: its lines would lose the word too.
+  row's cut joins cells of several printed lines (wrapped text running across a column line).
+  A cell word missing for another reason (vertical header text, letters a logo joined) keeps
+  the table: its lines would lose the word too. A table of one column stays a table.
 * Stacked header rows (two or more header rows whose first cell is empty): a spanning label
   is repeated over each column the row below fills (the empty cell takes the text of the
   nearest filled cell of its row, the left one on a tie), then the rows are joined per column
@@ -215,11 +215,6 @@ def join_headers(grid: Grid) -> tuple[Grid, bool]:
     return [joined, *grid[heads:]], True
 
 
-def _text_columns(grid: Grid) -> int:
-    width = max((len(r) for r in grid), default=0)
-    return sum(any(j < len(r) and plain(r[j]) for r in grid) for j in range(width))
-
-
 def cut_words(grid: Grid, layer: Counter[str]) -> tuple[int, int]:
     """(cut, lost): cell words (with repeats) the text layer lacks, split into those that are
     part of a longer text-layer word (cut by a column line) and the others."""
@@ -243,8 +238,6 @@ def check_grid(grid: Grid, layer: Counter[str]) -> Checked:
     left, lost = cut_words(mended_grid, layer)
     if left >= MAX_CUT_WORDS and not lost:
         return Checked(grid, reason=f"{left} cut words left after mending")
-    if _text_columns(mended_grid) < 2:
-        return Checked(grid, reason="fewer than two columns hold text")
     joined, stacked = join_headers(mended_grid)
     return Checked(joined, changed=bool(mended) or stacked, mended=mended)
 
