@@ -63,3 +63,16 @@ def test_a_statement_header_cut_through_words_stays_a_table(shared_dir: Path) ->
     assert "|Three Months Ended September 30, 2022|" in markdown
     assert "|Net product sales|$ 59,340|$ 63,171|$ 172,370|$ 179,184|" in markdown
     assert "\n**(in millions, except per share data) (unaudited)**\n" in markdown
+
+
+def test_a_period_row_and_a_unit_cell_of_the_header_go_to_the_caption() -> None:
+    rows = [
+        "|March 31, 2021|||",
+        "|---|---|---|",
+        "|(in millions)|Actual|Minimum|",
+        "|Net Capital|25,908|4,966|",
+    ]
+    layer = words(["March 31, 2021", "(in millions) Actual Minimum", "Net Capital 25,908 4,966"])
+    checked = check_grid(parse(rows), layer)
+    assert checked.caption == ("March 31, 2021", "(in millions)")
+    assert render(checked.grid).split("\n")[0] == "||Actual|Minimum|"

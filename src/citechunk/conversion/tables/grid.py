@@ -28,6 +28,11 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
   into one header row ("Year Ended December 31," over "2017" -> "Year Ended December 31,
   2017").
 
+* Header labels that are a caption leave the grid (`take_captions`): a first row holding
+  nothing but a unit or period line in its first cell (over the row labels, not the figures),
+  and a unit line in the header row's first cell; they
+  are printed as bold lines right above the table, where the chunker takes a table's caption.
+
 A table that needs none of this comes back unchanged (``Checked.changed`` False), so its
 rendering stays as the backend wrote it.
 """
@@ -42,6 +47,7 @@ from dataclasses import dataclass
 from ...mdsyntax import TABLE_SEPARATOR_RE
 from ...textkeys import compact_key
 from ..mdlines import strip_inline_markup
+from .labels import is_table_label, is_unit_line
 
 MAX_CUT_WORDS = 2
 _WORD_RE = re.compile(r"[^\W_]+")
@@ -57,12 +63,14 @@ Grid = list[list[Cell]]
 @dataclass(frozen=True)
 class Checked:
     """The outcome for one table: its grid (mended when ``changed``), or ``reason`` (not "")
-    when it is to be read as lines; ``mended``: cut words mended."""
+    when it is to be read as lines; ``mended``: cut words mended; ``caption``: label lines
+    taken out of the header, to print above the table (top first)."""
 
     grid: Grid
     changed: bool = False
     reason: str = ""
     mended: int = 0
+    caption: tuple[str, ...] = ()
 
 
 def words(texts: Iterable[str]) -> Counter[str]:
@@ -238,8 +246,29 @@ def check_grid(grid: Grid, layer: Counter[str]) -> Checked:
     left, lost = cut_words(mended_grid, layer)
     if left >= MAX_CUT_WORDS and not lost:
         return Checked(grid, reason=f"{left} cut words left after mending")
-    joined, stacked = join_headers(mended_grid)
-    return Checked(joined, changed=bool(mended) or stacked, mended=mended)
+    caption, labelled = take_captions(mended_grid)
+    joined, stacked = join_headers(labelled)
+    changed = bool(mended) or stacked or bool(caption)
+    return Checked(joined, changed=changed, mended=mended, caption=caption)
+
+
+def take_captions(grid: Grid) -> tuple[tuple[str, ...], Grid]:
+    """Header labels that are the table's caption, taken out: a first row whose only text is
+    a unit or period line in its first cell, over the row labels ("March 31, 2021"), and, in
+    the header row then first, a first cell that is a unit line ("(in millions)"). A label
+    over the figures' columns stays: it joins the header below it per column."""
+    width = max((len(r) for r in grid), default=0)
+    caption: list[str] = []
+    rows = list(grid)
+    filled = [plain(c) for c in rows[0] if plain(c)] if rows else []
+    first = plain(rows[0][0]) if rows and rows[0] else ""
+    if width >= 2 and len(rows) > 2 and filled == [first] and is_table_label(first):
+        caption.append(filled[0])
+        rows = rows[1:]
+    if rows and rows[0] and is_unit_line(plain(rows[0][0])) and header_rows(rows):
+        caption.append(plain(rows[0][0]))
+        rows[0] = [[], *rows[0][1:]]
+    return tuple(caption), rows
 
 
 def render(grid: Grid, line_break: str = " ") -> str:

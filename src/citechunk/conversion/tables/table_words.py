@@ -82,7 +82,8 @@ def _page(number: int, text: str, layer: Counter[str]) -> str:
             lines[start:end] = _as_text(grid, layer)
         elif checked.changed:
             log.debug("table mended: page %d: %d cut words", number, checked.mended)
-            lines[start:end] = render(checked.grid).split("\n")
+            caption = [f"**{line}**\n" for line in checked.caption]
+            lines[start:end] = [*caption, *render(checked.grid).split("\n")]
     return "\n".join(lines)
 
 

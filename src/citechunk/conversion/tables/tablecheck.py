@@ -43,7 +43,8 @@ def check_table_boxes(boxes: list[Any], fulltext: list[dict[str, Any]], page: in
             continue
         if checked.changed:
             log.debug("table mended: page %d: %d cut words", page, checked.mended)
-            table["markdown"] = render(checked.grid, "<br>") + "\n\n"
+            caption = "".join(f"**{line}**\n\n" for line in checked.caption)
+            table["markdown"] = caption + render(checked.grid, "<br>") + "\n\n"
         out.append(box)
     return out
 
