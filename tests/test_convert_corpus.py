@@ -20,8 +20,8 @@ from citechunk.conversion import convert
 from citechunk.conversion.mdlines import HEADING_RE
 from citechunk.conversion.numbers import decimal_parts
 from citechunk.conversion.outline import from_toc
-from citechunk.conversion.repairs.captions import demote_table_titles
 from citechunk.conversion.repairs.contents import is_list_title
+from citechunk.conversion.tables.captions import demote_table_titles
 from citechunk.evaluation.headings import Fidelity, heading_fidelity
 from citechunk.markers import iter_markers, strip_markers
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from citechunk.chunking import chunk_markdown
 from citechunk.conversion.mdlines import continued_title
-from citechunk.conversion.repairs.captions import demote_table_titles
+from citechunk.conversion.tables.captions import demote_table_titles
 
 TABLE = "|Action|Cost|\n|---|---|\n|Install|$85|"
 

@@ -1,4 +1,5 @@
-"""Tables whose cells cut the page's words read as text, whatever path made them."""
+"""Every pipe table gets the table rule against the page's text layer, whatever path made it:
+cut words are mended, only a grid contradicting the text layer reads as text."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pymupdf
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion.pipeline import PassContext
-from citechunk.conversion.repairs.table_words import check_table_words
+from citechunk.conversion.tables.table_words import check_table_words
 from citechunk.conversion.textlayer import TextLayer
 
 
@@ -21,13 +22,24 @@ def layer_of(tmp_path: Path, lines: list[str]) -> TextLayer:
     return TextLayer.of_document(pymupdf.open(tmp_path / "regions.pdf")).preload([1])
 
 
-def test_a_table_cutting_words_becomes_lines_with_the_words_whole(tmp_path: Path) -> None:
+def test_a_table_cutting_words_is_mended_with_the_words_whole(tmp_path: Path) -> None:
     layer = layer_of(tmp_path, ["Region Sales", "Europe 120", "Oceania 45"])
-    table = "| Region | Sales |\n|---|---|\n| Eur | ope 120 |\n| Oce | ania 45 |"
+    table = "| Region | Sales |\n|---|---|\n| Eur | ope 120 |\n| Ocea | nia 45 |"
     ctx = PassContext(ConvertOptions(), text_layer=layer)
+    mended = "|Region|Sales|\n|---|---|\n|Europe|120|\n|Oceania|45|"
     assert check_table_words([(1, f"Intro.\n\n{table}\n\nAfter.")], ctx) == [
-        (1, "Intro.\n\nRegion Sales\nEurope 120\nOceania 45\n\nAfter.")
+        (1, f"Intro.\n\n{mended}\n\nAfter.")
     ]
+
+
+def test_a_table_whose_text_runs_across_its_column_lines_becomes_lines(
+    tmp_path: Path,
+) -> None:
+    layer = layer_of(tmp_path, ["Flight Time: 2319 hours (Total, all aircraft), 2313 hours"])
+    table = "| Flight Time: | 2319 hours (Total, all aircr<br>2313 | aft)<br>hours |\n|---|---|---|"
+    ctx = PassContext(ConvertOptions(), text_layer=layer)
+    [(_, text)] = check_table_words([(1, table)], ctx)
+    assert "|" not in text and "all aircraft)" in text
 
 
 def test_a_table_agreeing_with_the_text_layer_stays(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from .geometry import ProseRule, gutters, prose_columns
 from .glyphgaps import is_code_box, rebuild_code_spaces
 from .reading_order import read_columns
 from .spans import drop_unreadable, join_subscripts
-from .tablecheck import replace_disagreeing_tables
+from .tables.tablecheck import check_table_boxes
 
 log = logging.getLogger(__name__)
 
@@ -199,9 +199,11 @@ def _with_box_type(rule: Callable[[list[Any], Any], list[Any]]) -> BoxRule:
 
 
 def check_tables(boxes: list[Any], page: LayoutPage) -> list[Any]:
-    """Each table box that disagrees with the page's text layer is replaced by its lines
-    (`tablecheck.replace_disagreeing_tables`)."""
-    return replace_disagreeing_tables(boxes, page.parsed.fulltext or [])
+    """Each table box is checked against the page's text layer: a column line cutting a word
+    the text layer has whole is mended, and only a grid that contradicts the text layer is
+    replaced by its lines (`tablecheck.check_table_boxes`, the rule: `tables.grid`)."""
+    number = int(getattr(page.parsed, "page_number", 0) or 0)
+    return check_table_boxes(boxes, page.parsed.fulltext or [], number)
 
 
 def order_columns(boxes: list[Any], page: LayoutPage) -> list[Any]:

@@ -29,7 +29,6 @@ from typing import Literal
 from ..errors import ConfigError
 from .layoutpasses import LAYOUT_PASSES
 from .passcontext import Pages, PassContext
-from .repairs.captions import demote_table_titles
 from .repairs.contents import level_contents_headings
 from .repairs.documents import split_second_documents
 from .repairs.glyphs import repair_glyphs
@@ -47,9 +46,11 @@ from .repairs.sentence_headings import demote_sentence_headings
 from .repairs.sentences import join_broken_sentences
 from .repairs.siblings import level_numbered_siblings
 from .repairs.strikethrough import drop_unshown_strikes
-from .repairs.table_words import check_table_words
 from .repairs.textflow import footnote_quotes, join_soft_breaks, join_wrapped_identifiers
 from .repairs.tidy import tidy_page
+from .tables.captions import demote_table_titles
+from .tables.labels import demote_table_labels
+from .tables.table_words import check_table_words
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +129,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("table-words", "structure", check_table_words),
     Pass("running-titles", "structure", _pages_only(demote_running_titles)),
     Pass("table-titles", "structure", _pages_only(demote_table_titles)),
+    Pass("table-labels", "structure", _pages_only(demote_table_labels)),
     Pass("label-headings", "structure", _pages_only(demote_label_headings)),
     Pass("sentence-headings", "structure", _pages_only(demote_sentence_headings)),
     Pass("list-heads", "structure", _pages_only(demote_list_heads)),

@@ -1,0 +1,13 @@
+"""Tables: the table rule and the passes that apply it, in one package.
+
+* `grid`: the rule (mend cut words, join stacked headers, flatten only a grid that
+  contradicts the text layer), on a grid of cells;
+* `tablecheck`: the rule on the pymupdf layout path's table boxes (layout pass `table-check`);
+* `table_words`: the rule on every pipe table of the Markdown (structure pass `table-words`);
+* `captions`: table titles that are not sections (pass `table-titles`);
+* `labels`: unit lines and period lines, which label a table and are never headings (pass
+  `table-labels`).
+
+Page joins of a table continued across a page break stay in `repairs.pagebreaks`
+(`join_page_tables`, pass `page-tables`), beside the page-break hyphen join it shares code with.
+"""

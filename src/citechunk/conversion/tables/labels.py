@@ -1,0 +1,110 @@
+"""Lines that label a table rather than open a section: unit lines and period lines.
+
+* A unit line states the unit of a table's figures and nothing else: "(in thousands, except
+  share and per share data)", "$ in millions", "In millions of dollars", "(Dollars in millions,
+  except per share amounts)", "Amounts in thousands". It is at most `MAX_LABEL_CHARS` long,
+  and after an optional currency sign, currency or quantity noun ("dollars", "amounts",
+  "shares") and "in"/"of", it starts with a scale word (thousands, millions, billions) or
+  names a currency in parentheses ("(in U.S. dollars)").
+* A period line is a bare period or date: every word is a month, a day or a year number, or a
+  period word ("year", "ended", "months", "quarter", "fiscal", "as of", ...), and at least one
+  word is a month, a year or "ended"/"ending" ("December 31, 2017", "2017", "Year Ended
+  December 31,", "Three Months Ended March 31, 2023 and 2022", "2022 2021").
+
+Neither is ever a heading: it names no content of its own, only the unit or the period of the
+figures next to it, so a section it opened would push the table's real name out of the path.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+
+from ..mdlines import bold_line, heading_lines, join_pages, split_pages, strip_inline_markup
+
+log = logging.getLogger(__name__)
+
+MAX_LABEL_CHARS = 120
+
+_SCALE = r"(?:thousands|millions|billions|trillions|000s?|000's|mn|bn)"
+_QUANTITY = (
+    r"(?:(?:u\.?s\.?\s*)?dollars?|amounts?|euros?|shares?|figures|numbers|units|"
+    r"pounds|yen|francs|rupees|currency)"
+)
+_CURRENCY = r"(?:[$€£¥]|usd|eur|gbp|chf|jpy|u\.?s\.?\s*\$)"
+_UNIT_RE = re.compile(
+    rf"^(?:{_CURRENCY}\s*|{_QUANTITY}\s+|(?:all\s+)?{_QUANTITY}\s+(?:are\s+)?(?:stated\s+|expressed\s+|presented\s+)?)*"
+    rf"(?:in|of)?\s*(?:{_CURRENCY}\s*)?{_SCALE}\b(?:\s+of\s+{_QUANTITY}|\s+{_CURRENCY})?"
+    rf"(?:\s*(?:[,;]\s*)?(?:except|unless|other\s+than|and|or|\(|where)\b.*)?$",
+    re.IGNORECASE,
+)
+_IN_CURRENCY_RE = re.compile(rf"^\(\s*in\s+(?:{_CURRENCY}|{_QUANTITY})\s*\)$", re.IGNORECASE)
+
+_MONTHS = (
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+).split()
+_PERIOD_WORDS = set(
+    (
+        "year years ended ending end ends as of at for the and fiscal quarter quarters month "
+        "months week weeks period periods three six nine twelve thirteen fifty two fifty-two "
+        "fifty-three first second third fourth q1 q2 q3 q4 h1 h2 fy to through"
+    ).split()
+)
+_ANCHORS = set(_MONTHS) | {"ended", "ending"}
+_TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z'-]*\.?|\d+")
+_PERIOD_ALLOWED_RE = re.compile(r"^[\w\s,.'’/–—-]+$")
+_YEAR_RE = re.compile(r"^(?:19|20)\d\d$")
+
+
+def _plain(text: str) -> str:
+    return strip_inline_markup(text).strip()
+
+
+def is_unit_line(text: str) -> bool:
+    """`text` (markup ignored) states a unit and nothing else (module docstring)."""
+    plain = _plain(text)
+    if not plain or len(plain) > MAX_LABEL_CHARS:
+        return False
+    inner = plain.strip("()[] .:").strip()
+    return bool(_UNIT_RE.match(inner) or _IN_CURRENCY_RE.match(plain))
+
+
+def _period_token(token: str) -> bool:
+    t = token.lower().rstrip(".")
+    if t.isdigit():
+        return bool(_YEAR_RE.match(t)) or 1 <= int(t) <= 31
+    return t in _PERIOD_WORDS or t in _MONTHS
+
+
+def is_period_line(text: str) -> bool:
+    """`text` (markup ignored) is a bare period or date (module docstring)."""
+    plain = _plain(text).strip("()[] :")
+    if not plain or len(plain) > MAX_LABEL_CHARS or not _PERIOD_ALLOWED_RE.match(plain):
+        return False
+    tokens = _TOKEN_RE.findall(plain)
+    if not tokens or not all(_period_token(t) for t in tokens):
+        return False
+    return any(t.lower().rstrip(".") in _ANCHORS or _YEAR_RE.match(t) for t in tokens)
+
+
+def is_table_label(text: str) -> bool:
+    """A unit line or a period line: a label of a table's figures, never a heading."""
+    return is_unit_line(text) or is_period_line(text)
+
+
+def demote_table_labels(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A heading that is a unit line, a bare period or a bare date becomes a bold line: it
+    labels the figures below it and is never a heading (module docstring). The line stays
+    where it is, so it is one of the one-line paragraphs the chunker repeats as a split
+    table's caption, and the heading above it (the statement's name) heads the section."""
+    split = split_pages(pages)
+    demoted = 0
+    for p, i, heading in heading_lines(split):
+        if is_table_label(heading.group(2)):
+            split[p][i] = bold_line(heading.group(2))
+            demoted += 1
+    if demoted:
+        log.debug("unit and period headings demoted to bold lines: %d", demoted)
+    return join_pages(pages, split)

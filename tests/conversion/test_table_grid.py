@@ -1,0 +1,78 @@
+"""The table rule on grids (`tables.grid`): mend cut words, join stacked headers, flatten only
+a grid that contradicts the text layer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from citechunk.config import ConvertOptions
+from citechunk.conversion import convert
+from citechunk.conversion.tables.grid import check_grid, cut_words, parse, render, words
+
+STATEMENT = [
+    "||**Three Mo**<br>**Septem**|**nths Ended**<br>**ber 30,**|",
+    "|---|---|---|",
+    "||**2022**|**2023**|",
+    "|Net sales|$ 59,340|$ 63,171|",
+]
+LAYER = words(["Three Months Ended", "September 30,", "2022 2023", "Net sales $ 59,340 $ 63,171"])
+
+
+def test_a_header_cut_over_two_columns_spans_both_and_joins_the_year_below() -> None:
+    checked = check_grid(parse(STATEMENT), LAYER)
+    assert checked.changed and not checked.reason and checked.mended == 2
+    assert render(checked.grid).split("\n") == [
+        "||Three Months Ended September 30, 2022|Three Months Ended September 30, 2023|",
+        "|---|---|---|",
+        "|Net sales|$ 59,340|$ 63,171|",
+    ]
+
+
+def test_a_spanning_label_over_empty_cells_repeats_over_each_column() -> None:
+    rows = ["||Year Ended December 31,||", "|---|---|---|", "||2017|2016|", "|Cash|5|7|"]
+    layer = words(["Year Ended December 31,", "2017 2016", "Cash 5 7"])
+    checked = check_grid(parse(rows), layer)
+    assert render(checked.grid).split("\n")[0] == (
+        "||Year Ended December 31, 2017|Year Ended December 31, 2016|"
+    )
+
+
+def test_a_body_cut_moves_to_the_word_boundary_and_figures_are_never_joined() -> None:
+    rows = ["|Item|Amount|", "|---|---|", "|Accounts recei|vable 848|", "|Total 1|23|"]
+    layer = words(["Item Amount", "Accounts receivable 848", "Total 1 23 123"])
+    checked = check_grid(parse(rows), layer)
+    assert render(checked.grid).split("\n")[2:] == ["|Accounts receivable|848|", "|Total 1|23|"]
+
+
+def test_an_agreeing_table_is_unchanged_and_cut_words_are_counted() -> None:
+    rows = ["|Item|Amount|", "|---|---|", "|Cash|5|"]
+    assert not check_grid(parse(rows), words(["Item Amount Cash 5"])).changed
+    layer = words(["11000 hours (Total, all aircraft)", "L A TEX"])
+    assert cut_words([[["11000 hours (Total, all aircr"], ["aft)"]]], layer) == (2, 0)
+    assert cut_words([[["LATEX"], ["JOBCTL"]]], layer) == (0, 2)
+
+
+@pytest.mark.corpus
+def test_a_statement_header_cut_through_words_stays_a_table(shared_dir: Path) -> None:
+    pdf = shared_dir / "eval" / "dev2" / "pdfs" / "2023_Q3_AMZN.pdf"
+    if not pdf.is_file():
+        pytest.skip("shared eval set absent")
+    markdown = convert(pdf, ConvertOptions(pages="4")).markdown
+    assert "|Three Months Ended September 30, 2022|" in markdown
+    assert "|Net product sales|$ 59,340|$ 63,171|$ 172,370|$ 179,184|" in markdown
+    assert "\n**(in millions, except per share data) (unaudited)**\n" in markdown
+
+
+def test_a_period_row_and_a_unit_cell_of_the_header_go_to_the_caption() -> None:
+    rows = [
+        "|March 31, 2021|||",
+        "|---|---|---|",
+        "|(in millions)|Actual|Minimum|",
+        "|Net Capital|25,908|4,966|",
+    ]
+    layer = words(["March 31, 2021", "(in millions) Actual Minimum", "Net Capital 25,908 4,966"])
+    checked = check_grid(parse(rows), layer)
+    assert checked.caption == ("March 31, 2021", "(in millions)")
+    assert render(checked.grid).split("\n")[0] == "||Actual|Minimum|"
