@@ -61,11 +61,16 @@ def _rows(path: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
             yield row
 
 
+def _default(value: Any) -> Any:
+    """An optional field's default as JSON would hold it (a list for a tuple)."""
+    return list(value) if isinstance(value, tuple) else value
+
+
 def read_table(paths: Sequence[str | os.PathLike[str]]) -> pa.Table:
     """All `paths` as one table with `ARROW_SCHEMA` (rows in file order, then line order)."""
     rows = [
         {
-            f: row.get(f, list(OPTIONAL_FIELDS[f])) if f in OPTIONAL_FIELDS else row[f]
+            f: row.get(f, _default(OPTIONAL_FIELDS[f])) if f in OPTIONAL_FIELDS else row[f]
             for f in FIELDS
         }
         for p in paths

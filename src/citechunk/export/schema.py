@@ -22,6 +22,9 @@ Invariants of a record (checked by `make_records`, verified end to end by `offse
   ``[char_start, char_end)``): 1-based page, PDF points, origin top-left, in reading order;
   empty when the document has no source map. Files written before 1.1 have no ``boxes``
   column/key; readers give those records ``boxes=()``.
+* ``role`` (added in 1.2) is "content" (the document's own text) or "navigation" (a contents
+  page, an index, a list of figures or tables: `chunking.navigation.chunk_role`); records
+  written before 1.2 read as "content".
 """
 
 from __future__ import annotations
@@ -35,13 +38,14 @@ from typing import Any
 import pyarrow as pa
 
 from .. import __version__
+from ..chunking.navigation import Role, chunk_role
 from ..config import ChunkOptions
 from ..markers import strip_markers
 from ..models import Chunk
 from .ids import chunk_id, doc_id
 from .sourcemap import Box, SourceMap
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 
 
 def produced_config(
@@ -83,6 +87,7 @@ class ChunkRecord:
     boxes: tuple[Box, ...] = ()
     schema_version: str = SCHEMA_VERSION
     ocr_pages: tuple[int, ...] = ()
+    role: Role = "content"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict in `FIELDS` order (``heading_path`` as a list, ``boxes`` as a list
@@ -124,7 +129,7 @@ class ChunkRecord:
 
 FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ChunkRecord))
 #: Fields added after 1.0, with the value a file written before them reads as.
-OPTIONAL_FIELDS: dict[str, Any] = {"boxes": (), "ocr_pages": ()}
+OPTIONAL_FIELDS: dict[str, Any] = {"boxes": (), "ocr_pages": (), "role": "content"}
 
 BOX_TYPE = pa.struct(
     [pa.field("page", pa.int32(), nullable=False)]
@@ -221,6 +226,7 @@ def make_records(
                 backend=backend,
                 ocr_pages=tuple(p for p in sorted(ocr) if c.first_page <= p <= c.last_page),
                 boxes=tuple(source_map.boxes(c.char_start, c.char_end)) if source_map else (),
+                role=chunk_role(c.body),
             )
         )
     return records
