@@ -155,3 +155,15 @@ def test_records_without_role_read_as_content(tmp_path: Path) -> None:
     assert set(read_chunks(tmp_path).column("role").to_pylist()) == {"content"}
     write_chunks(records, tmp_path / "pq" / "chunks" / "new.parquet", "parquet")
     assert read_chunks(tmp_path / "pq").column("role").to_pylist()[0] == "navigation"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "| Writing and submission of the article | Month 11 | Month 11 |",  # a schedule
+        "| /s/ Jane Doe | Director | July 2, 2020 |",  # a signature table's date
+        "2027 Benefit Payments 1,059 307 154",  # a row of figures
+    ],
+)
+def test_rows_of_figures_are_no_entries(line: str) -> None:
+    assert entry(line) is None

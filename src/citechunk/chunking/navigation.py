@@ -13,10 +13,12 @@ separator rows or headings; a table row is read as its cells joined by spaces):
 * A line is a *page reference entry* when, with list markers, emphasis and link syntax removed,
   it ends with page references — whole numbers of at most four digits (no thousands separator,
   decimal point or currency), lower-case roman numerals, or ranges and comma lists of them —
-  after text holding a letter and at most 20 words. A table row must hold no other number cell.
+  after text holding a letter and at most 20 words. In a table row the references are its
+  whole last filled cell (or follow a leader in it) and no other cell is a number.
 * It is *marked* when a dot leader (three or more dots, spaced or not, or an ellipsis) or a
   comma (an index entry: "gawk, 23, 45-47") stands before the references, and *plain* otherwise
-  ("Risk Factors 12", "| Item 1A. | Risk Factors | 12 |").
+  ("Risk Factors 12", "| Item 1A. | Risk Factors | 12 |"); a plain entry's text does not end
+  with a number (that is a row of figures: "Benefit payments 1,059 307").
 * A chunk is navigation when entries are at least 60% of its lines and number at least 3, and
   either the marked entries are at least 30% of its lines, or there are at least 4 plain entries
   whose page numbers ascend (non-decreasing in at least 80% of neighbouring pairs): a contents
@@ -49,6 +51,9 @@ _LEADER = r"(?:\.\s*){3,}|…+|(?:_\s*){3,}"
 _ENTRY_RE = re.compile(
     rf"^(?P<text>.*?)(?P<sep>\s*(?:{_LEADER})\s*|\s*,\s*|\s+)(?P<refs>{_REFS})$", re.IGNORECASE
 )
+_REFS_RE = re.compile(_REFS, re.IGNORECASE)
+_LEADER_RE = re.compile(_LEADER)
+_NUMBER_END_RE = re.compile(r"\d[\d,.]*%?\)?$")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*+•]\s+|>\s*)")
 _LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS_RE = re.compile(r"[*_`]{1,3}(?=\S)|(?<=\S)[*_`]{1,3}")
@@ -87,6 +92,8 @@ def _row_text(cells: Sequence[str]) -> str | None:
     filled = [c for c in cells if c]
     if len(filled) < 2:
         return " ".join(filled)
+    if not _REFS_RE.fullmatch(filled[-1]) and not _LEADER_RE.search(filled[-1]):
+        return None
     if any(_NUMBER_CELL_RE.match(c) and not _is_label_number(c, filled) for c in filled[:-1]):
         return None
     return " ".join(filled)
@@ -113,6 +120,8 @@ def entry(line: str) -> Entry | None:
     if not _LETTER_RE.search(before) or len(before.split()) > MAX_ENTRY_WORDS:
         return None
     sep = m.group("sep").strip()
+    if not sep and _NUMBER_END_RE.search(before):
+        return None
     first = re.split(r"[\s,\-–—]+", m.group("refs"))[0]
     roman = bool(_ROMAN_RE.match(first.lower()))
     if roman and not sep:
