@@ -67,3 +67,10 @@ def test_attach_footnotes_moves_a_cited_footnote_after_its_paragraph() -> None:
         "Cites [3].\n\nx\n\n3. Item of a numbered list",  # "3." is a list item, no note
     ):
         assert attach_footnotes(untouched) == untouched
+
+
+def test_a_heading_loses_its_footnote_mark() -> None:
+    """A mark ending a heading is the page's footnote, not the title: the heading is searched
+    and matched against outlines by its words; a raised digit after one letter is an exponent."""
+    page = "## BACKGROUND<sup>1</sup>\n\nText [1].\n\n### The Model [2,3]\n\n#### X = R<sup>2</sup>"
+    assert tidy_page(page) == ("## BACKGROUND\n\nText [1].\n\n### The Model\n\n#### X = R [2]")
