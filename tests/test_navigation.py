@@ -12,7 +12,7 @@ from citechunk.chunking import chunk_markdown
 from citechunk.chunking.navigation import chunk_role, entry
 from citechunk.config import ChunkOptions
 from citechunk.evaluation import load_chunk_set
-from citechunk.export import make_records, read_chunks, write_chunks
+from citechunk.export import ChunkRecord, make_records, read_chunks, write_chunks
 
 CONTENTS_LEADERS = """\
 Introduction ........................................ 1
@@ -106,9 +106,9 @@ The background describes the earlier surveys and the questions they left open.
 """
 
 
-def test_records_carry_role_and_eval_leaves_navigation_out(tmp_path: Path) -> None:
+def _records() -> list[ChunkRecord]:
     chunks = chunk_markdown(DOCUMENT, ChunkOptions(max_tokens=200))
-    records = make_records(
+    return make_records(
         chunks,
         source_file="survey.pdf",
         source_sha256="0" * 64,
@@ -117,6 +117,10 @@ def test_records_carry_role_and_eval_leaves_navigation_out(tmp_path: Path) -> No
         backend="pymupdf",
         config_fingerprint="test",
     )
+
+
+def test_records_carry_role_and_eval_leaves_navigation_out(tmp_path: Path) -> None:
+    records = _records()
     roles = [(r.heading_path, r.role) for r in records]
     assert roles == [
         (("Contents",), "navigation"),
@@ -133,16 +137,7 @@ def test_records_carry_role_and_eval_leaves_navigation_out(tmp_path: Path) -> No
 
 def test_records_without_role_read_as_content(tmp_path: Path) -> None:
     """A file written before schema 1.2 has no ``role``: every record reads as content."""
-    chunks = chunk_markdown(DOCUMENT, ChunkOptions(max_tokens=200))
-    records = make_records(
-        chunks,
-        source_file="survey.pdf",
-        source_sha256="0" * 64,
-        markdown_file="markdown/survey.md",
-        tokenizer="approx",
-        backend="pymupdf",
-        config_fingerprint="test",
-    )
+    records = _records()
     path = tmp_path / "chunks" / "old.jsonl"
     path.parent.mkdir()
     lines = []

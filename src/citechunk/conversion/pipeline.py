@@ -48,6 +48,7 @@ from .repairs.siblings import level_numbered_siblings
 from .repairs.strikethrough import drop_unshown_strikes
 from .repairs.table_words import check_table_words
 from .repairs.tidy import tidy_page
+from .repairs.typewriter import read_typewriter_text
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +120,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("tidy", "page", tidy_page),
     Pass("strikethrough", "page", drop_unshown_strikes),
     Pass("running-lines", "document", strip_running_lines, option="strip_headers_footers"),
+    Pass("typewriter-text", "document", _texts_only(read_typewriter_text)),
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
     Pass("page-tables", "document", _texts_only(join_page_tables)),
     Pass("table-words", "structure", check_table_words),
