@@ -162,3 +162,10 @@ def test_records_without_role_read_as_content(tmp_path: Path) -> None:
 )
 def test_rows_of_figures_are_no_entries(line: str) -> None:
     assert entry(line) is None
+
+
+def test_a_contents_list_before_a_page_of_prose_is_content() -> None:
+    """Entries are most of the lines but not of the text: the chunk holds the document's own
+    words too, and retrieval must see them."""
+    prose = "The directors are committed to conducting the business in an ethical manner. " * 12
+    assert chunk_role(CONTENTS_LEADERS + "\n" + prose) == "content"

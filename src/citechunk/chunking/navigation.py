@@ -19,7 +19,9 @@ separator rows or headings; a table row is read as its cells joined by spaces):
   comma (an index entry: "gawk, 23, 45-47") stands before the references, and *plain* otherwise
   ("Risk Factors 12", "| Item 1A. | Risk Factors | 12 |"); a plain entry's text does not end
   with a number (that is a row of figures: "Benefit payments 1,059 307").
-* A chunk is navigation when entries are at least 60% of its lines and number at least 3, and
+* A chunk is navigation when entries are at least 60% of its lines and hold at least 60% of
+  its characters (a contents table before a page of prose is not the chunk), number at least
+  3, and
   either the marked entries are at least 30% of its lines, or there are at least 4 plain entries
   whose page numbers ascend (non-decreasing in at least 80% of neighbouring pairs): a contents
   list points forward through the document; a table of counts does not.
@@ -153,8 +155,12 @@ def chunk_role(body: str) -> Role:
     lines = _lines(body)
     if len(lines) < MIN_ENTRIES:
         return "content"
-    entries = [e for e in map(entry, lines) if e is not None]
+    found = [(line, e) for line in lines if (e := entry(line)) is not None]
+    entries = [e for _, e in found]
     if len(entries) < MIN_ENTRIES or len(entries) < MIN_ENTRY_SHARE * len(lines):
+        return "content"
+    chars = sum(len(line.strip()) for line in lines)
+    if sum(len(line.strip()) for line, _ in found) < MIN_ENTRY_SHARE * chars:
         return "content"
     marked = sum(e.marked for e in entries)
     if marked >= MIN_MARKED_SHARE * len(lines):
