@@ -33,6 +33,7 @@ from .repairs.captions import demote_table_titles
 from .repairs.contents import level_contents_headings
 from .repairs.glyphs import repair_glyphs
 from .repairs.leadins import promote_numbered_leadins
+from .repairs.linenumbers import drop_line_numbers
 from .repairs.lists import demote_list_heads
 from .repairs.listwraps import join_list_wraps
 from .repairs.numbering import repair_numbering
@@ -119,6 +120,7 @@ def _pages_only(rule: Callable[[Sequence[tuple[int, str]]], Pages]) -> Rule:
 PASSES: tuple[Pass, ...] = (
     Pass("tidy", "page", tidy_page),
     Pass("strikethrough", "page", drop_unshown_strikes),
+    Pass("line-numbers", "document", drop_line_numbers),
     Pass("running-lines", "document", strip_running_lines, option="strip_headers_footers"),
     Pass("typewriter-text", "document", _texts_only(read_typewriter_text)),
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),

@@ -37,6 +37,12 @@ Widget Exchange Protocol March 2024", "Okafor Informational [Page 3]"), that rep
 same text or with numbers that follow the page number on ``min(MIN_REPEAT_PAGES, pages)``
 pages.
 
+Margin line numbers are running too: bare whole numbers set in the left margin (entirely
+left of the page's other horizontal lines) that count up by one down the page, in runs of
+`MIN_LINE_NUMBER_RUN` or more, numbering at least half of the page's rows of text
+(`line_numbers`; a contents page's column of page numbers stands right of its titles, a
+table's index column numbers only the table's rows).
+
 Any other line that repeats elsewhere on the page (a "Summary" or "Key points" label in the
 middle of every page) is never running: position among the page's own lines decides, not the line's
 position in a backend's Markdown.
@@ -67,6 +73,8 @@ MIN_REPEAT_PAGES = 3
 SPREAD_GAP = 2.5
 #: Share of the text width a spread line's parts may stay short of its left and right edges.
 SPREAD_EDGE = 0.05
+#: Consecutive margin numbers that make a column of line numbers.
+MIN_LINE_NUMBER_RUN = 5
 #: Lines this many times the body size are display type (headings, titles).
 DISPLAY_RATIO = 1.15
 
@@ -220,6 +228,32 @@ def spread_lines(page: PageText) -> list[Line]:
     return found
 
 
+def line_numbers(page: PageText) -> list[tuple[Line, int]]:
+    """The page's margin line numbers, top to bottom, with their values (module docstring)."""
+    flat = [ln for ln in page.lines if not ln.vertical]
+    text = [ln for ln in flat if not ln.text.strip().isdigit()]
+    if not text:
+        return []
+    left = min(ln.box[0] for ln in text)
+    side = sorted(
+        (
+            (ln, int(ln.text.strip()))
+            for ln in flat
+            if ln.text.strip().isdigit() and len(ln.text.strip()) <= 5 and ln.box[2] <= left
+        ),
+        key=lambda t: (t[0].box[1], t[0].box[0]),
+    )
+    found: list[tuple[Line, int]] = []
+    run: list[tuple[Line, int]] = []
+    for item in side:
+        if run and item[1] != run[-1][1] + 1:
+            found += run if len(run) >= MIN_LINE_NUMBER_RUN else []
+            run = []
+        run.append(item)
+    found += run if len(run) >= MIN_LINE_NUMBER_RUN else []
+    return found if 2 * len(found) >= len(_rows(text)) else []
+
+
 def margin_stamps(page: PageText) -> list[Line]:
     """Sideways lines entirely left or right of the page's horizontal text."""
     flat = [ln for ln in page.lines if not ln.vertical]
@@ -301,6 +335,7 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
         found: Counter[str] = Counter(line_signature(ln.text) for ln in margin_stamps(page))
         outside = [ln for ln in folio.get(page.number, ()) if ln not in edges[page.number]]
         found.update(line_signature(ln.text) for ln in outside)
+        found.update(line_signature(ln.text) for ln, _ in line_numbers(page))
         found.update(
             line_signature(ln.text)
             for ln in spread[page.number]
