@@ -605,7 +605,96 @@ def relocation_memo() -> Sample:
     )
 
 
-SAMPLES = (report_outline, retry_settings, refund_policy, incident_review, relocation_memo)
+PRINTED_SECTIONS = (
+    (
+        "1.  Introduction",
+        "The widget exchange protocol lets a client ask a server for the current state of a "
+        "widget and lets the server push changes back to every client that holds a lease on it. "
+        "Clients that lose their connection ask again and receive the full state, so no message "
+        "ordering between connections is needed.",
+    ),
+    (
+        "2.  Leases",
+        "A lease is granted for a fixed period that the server chooses and states in seconds. A "
+        "client renews a lease by repeating its request before the period ends; a server that "
+        "sees no renewal drops the lease and stops sending changes to that client. Leases are "
+        "never transferred between clients.",
+    ),
+    (
+        "3.  Registration Template",
+        "Every new widget kind is registered with a short name, a contact address and a "
+        "description of the state it carries. The registry keeps the template as submitted and "
+        "publishes it after an expert has checked that the name is not taken and that the "
+        "description is complete enough for a second implementation.",
+    ),
+    (
+        "4.  Security Considerations",
+        "A server must authenticate every client before granting a lease, because a lease "
+        "reveals the widget state to whoever holds it. Servers should limit the number of "
+        "leases one client may hold so that a single client cannot exhaust the table of "
+        "leases that the server keeps in memory.",
+    ),
+)
+
+
+def _wrap(text: str, width: int = 68, indent: str = "   ") -> list[str]:
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(indent + line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, indent + line]
+
+
+def printed_spec() -> Sample:
+    """A plain-text specification printed to PDF: contents with dot leaders, then the text set
+    in a typewriter font, its own page header and footer lines inside it (where the plain-text
+    pages broke, not where the PDF's pages do)."""
+    contents = [(title, 1 + i) for i, (title, _) in enumerate(PRINTED_SECTIONS)]
+    leaders = tuple(
+        P(f"{html.escape(title)} {'.' * (60 - len(title))} {page}") for title, page in contents
+    )
+    text: list[str] = []
+    for n, (title, body) in enumerate(PRINTED_SECTIONS, start=1):
+        text += [title, ""]
+        for _ in range(5):
+            text += [*_wrap(body), ""]
+        text += [
+            "",
+            f"Okafor{' ' * 24}Informational{' ' * 22}[Page {n}]",
+            "\f",
+            f"RFC 9999{' ' * 18}Widget Exchange Protocol{' ' * 12}March 2024",
+            "",
+        ]
+    text.append("   The protocol text ends with its fourth section.")
+    return Sample(
+        name="printed_spec.pdf",
+        title="Widget Exchange Protocol",
+        subject="A plain-text specification printed to PDF",
+        blocks=(
+            H(1, "Widget Exchange Protocol"),
+            H(2, "Table of Contents"),
+            *leaders,
+            Pre("\n".join(text)),
+        ),
+        features={
+            "contents_page": "Table of Contents",
+            "typewriter_prose": "1.  Introduction",
+            "running_lines_in_text": "[Page 1]",
+        },
+    )
+
+
+SAMPLES = (
+    report_outline,
+    retry_settings,
+    refund_policy,
+    incident_review,
+    relocation_memo,
+    printed_spec,
+)
 
 
 # ---------------------------------------------------------------- rendering

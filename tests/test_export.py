@@ -56,6 +56,7 @@ CONTRACT = [
     "boxes",
     "schema_version",
     "ocr_pages",
+    "role",
     "embedder",
     "section_id",
     "section_char_start",
@@ -108,6 +109,7 @@ def test_fields_are_the_contract_and_schema_declares_types() -> None:
     assert ARROW_SCHEMA.field("char_start").type == pa.int64()
     assert ARROW_SCHEMA.field("text").type == pa.string()
     assert ARROW_SCHEMA.field("ocr_pages").type == pa.list_(pa.int32())
+    assert ARROW_SCHEMA.field("role").type == pa.string()
 
 
 def test_records_name_their_ocr_pages_and_round_trip(tmp_path: Path) -> None:

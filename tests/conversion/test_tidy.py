@@ -74,3 +74,10 @@ def test_a_raised_digit_after_a_one_letter_symbol_is_a_power() -> None:
         "in R<sup>3</sup> and on S<sup>1</sup>, vitamin A<sup>2</sup>; seen<sup>2</sup>"
     )
     assert out == "in R³ and on S¹, vitamin A²; seen [2]"
+
+
+def test_a_heading_loses_its_footnote_mark() -> None:
+    """A mark ending a heading is the page's footnote, not the title: the heading is searched
+    and matched against outlines by its words; a raised digit after one letter is an exponent."""
+    page = "## BACKGROUND<sup>1</sup>\n\nText [1].\n\n### The Model [2,3]\n\n#### X = R<sup>2</sup>"
+    assert tidy_page(page) == ("## BACKGROUND\n\nText [1].\n\n### The Model\n\n#### X = R²")

@@ -174,6 +174,11 @@ def _retrievers(cfg: Config, names: tuple[str, ...]) -> list[str]:
     metavar="FIELD",
     help="Also break the figures down by a question field (pdf, or e.g. kind).",
 )
+@click.option(
+    "--with-navigation",
+    is_flag=True,
+    help="Keep chunks marked navigation (contents pages, indexes) in the pool.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON lines instead of tables.")
 @pass_state
 def eval_cmd(
@@ -185,6 +190,7 @@ def eval_cmd(
     do_compare: bool,
     show_misses: bool,
     by_field: str | None,
+    with_navigation: bool,
     as_json: bool,
 ) -> None:
     """Measure how often a retriever finds the chunk holding each answer, on the right page."""
@@ -193,8 +199,8 @@ def eval_cmd(
     qs = load_questions(questions)
     console = make_console() if not as_json else None
     if do_compare:
-        _warn_unmatched(qs, load_chunk_set(chunks_path))
-        report = compare(qs, chunks_path, cfg, names)
+        _warn_unmatched(qs, load_chunk_set(chunks_path, with_navigation=True))
+        report = compare(qs, chunks_path, cfg, names, with_navigation=with_navigation)
         if console is None:
             for row in report.rows:
                 for rep in row.reports:
@@ -202,7 +208,7 @@ def eval_cmd(
         else:
             console.print(compare_table(report))
         return
-    chunk_set = load_chunk_set(chunks_path)
+    chunk_set = load_chunk_set(chunks_path, with_navigation=with_navigation)
     _warn_unmatched(qs, chunk_set)
     reports = []
     for retriever in make_retrievers(names, cfg.eval.model_path):

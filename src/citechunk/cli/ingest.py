@@ -208,6 +208,7 @@ def ingest_cmd(
     embed: str,
     batch: int,
     rebuild: bool,
+    with_navigation: bool,
 ) -> None:
     """Convert, chunk and export every PDF under INPUT into OUT, incrementally (then, with
     --sync, make a vector store hold exactly OUT's chunks; failed files keep their rows)."""
@@ -233,7 +234,14 @@ def ingest_cmd(
     if sync_to:
         keep = [doc_id(r.source_file) for r in report.failures]
         synced = sync(
-            report.out, sync_to, table=table, embed=embed, batch=batch, rebuild=rebuild, keep=keep
+            report.out,
+            sync_to,
+            table=table,
+            embed=embed,
+            batch=batch,
+            rebuild=rebuild,
+            keep=keep,
+            with_navigation=with_navigation,
         )
         with closed_pipe_ok():
             show_report(synced)

@@ -56,6 +56,7 @@ def _overview(report: InspectReport) -> Table:
     _row(t, "schema version", ", ".join(report.schema_versions) or "-")
     _row(t, "documents", str(len(report.documents)))
     _row(t, "chunks", str(report.chunks))
+    _row(t, "navigation chunks (contents, indexes)", str(report.navigation))
     s = report.tokens
     if s is not None:
         _row(t, "tokens total", str(s.total))
@@ -75,13 +76,15 @@ def _pages_text(pages: tuple[int, ...], no_text: tuple[int, ...]) -> str:
 def _documents(report: InspectReport) -> Table:
     t = Table(
         title="Documents (* = page without text; coverage: share of the text layer's words "
-        "in the Markdown; restored: lines the self-check put back)"
+        "in the Markdown; restored: lines the self-check put back; navigation: chunks of "
+        "contents pages and indexes)"
     )
     for name, justify in [("source file", "left"), ("chunks", "right"), ("pages", "right")]:
         t.add_column(name, justify=justify)  # type: ignore[arg-type]
     t.add_column("tokens", justify="right")
     t.add_column("coverage", justify="right", no_wrap=True)
     t.add_column("restored", justify="right", no_wrap=True)
+    t.add_column("navigation", justify="right", no_wrap=True)
     t.add_column("pages with no chunk")
     t.add_column("label (from)")
     for d in report.documents:
@@ -96,6 +99,7 @@ def _documents(report: InspectReport) -> Table:
             str(d.tokens),
             cover,
             str(d.restored_lines),
+            str(d.navigation),
             gaps,
             f"{d.label} ({d.label_source or '?'})" if d.label else "-",
         )
@@ -145,6 +149,7 @@ def render_chunk(console: Console, view: ChunkView) -> None:
         ("source file", r.source_file),
         ("pages", r.pages),
         ("heading path", " > ".join(r.heading_path) or "(none)"),
+        ("role", r.role),
         ("markdown", f"{r.markdown_file} chars {r.char_start}-{r.char_end}"),
         ("tokens", f"{r.token_count} ({r.tokenizer})"),
         ("backend", r.backend),

@@ -73,6 +73,11 @@ def sync_options(f: Any) -> Any:
                 is_flag=True,
                 help="Empty the table and re-embed everything (another model).",
             ),
+            click.option(
+                "--with-navigation",
+                is_flag=True,
+                help="Also store chunks marked navigation (contents pages, indexes).",
+            ),
         ]
     ):
         f = option(f)
@@ -89,7 +94,14 @@ def sync_options(f: Any) -> Any:
     help="Print what would be inserted and deleted per document; write nothing.",
 )
 def sync_cmd(
-    out: str, to: str, table: str, embed: str, batch: int, rebuild: bool, dry_run: bool
+    out: str,
+    to: str,
+    table: str,
+    embed: str,
+    batch: int,
+    rebuild: bool,
+    with_navigation: bool,
+    dry_run: bool,
 ) -> None:
     """Make a vector store hold exactly OUT's chunks (insert missing, delete stale)."""
     bar = _Bar()
@@ -103,6 +115,7 @@ def sync_cmd(
             dry_run=dry_run,
             rebuild=rebuild,
             progress=bar,
+            with_navigation=with_navigation,
         )
     finally:
         bar.close()

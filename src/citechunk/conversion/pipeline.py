@@ -33,6 +33,7 @@ from .repairs.contents import level_contents_headings
 from .repairs.documents import split_second_documents
 from .repairs.glyphs import repair_glyphs
 from .repairs.leadins import promote_numbered_leadins
+from .repairs.linenumbers import drop_line_numbers
 from .repairs.lists import demote_list_heads
 from .repairs.listwraps import join_list_wraps
 from .repairs.numbering import repair_numbering
@@ -51,6 +52,7 @@ from .repairs.tidy import tidy_page
 from .tables.captions import demote_table_titles
 from .tables.labels import demote_table_labels
 from .tables.table_words import check_table_words
+from .repairs.typewriter import read_typewriter_text
 
 log = logging.getLogger(__name__)
 
@@ -123,7 +125,9 @@ PASSES: tuple[Pass, ...] = (
     Pass("strikethrough", "page", drop_unshown_strikes),
     Pass("footnote-quotes", "page", footnote_quotes),
     Pass("wrapped-identifiers", "page", join_wrapped_identifiers),
+    Pass("line-numbers", "document", drop_line_numbers),
     Pass("running-lines", "document", strip_running_lines, option="strip_headers_footers"),
+    Pass("typewriter-text", "document", _texts_only(read_typewriter_text)),
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
     Pass("page-tables", "document", _texts_only(join_page_tables)),
     Pass("table-words", "structure", check_table_words),

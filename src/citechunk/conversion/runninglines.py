@@ -29,8 +29,22 @@ alone in its row, among the first or last `EDGE_ROWS` rows and inside the top or
 ``min(MIN_REPEAT_PAGES, pages)`` pages (a section number beside its title shares its row; a
 lone list number does not follow the pages).
 
-A line that repeats elsewhere on the page (a "Summary" or "Key points" label in the middle of
-every page) is never running: position among the page's own lines decides, not the line's
+A plain-text page's own header or footer is running wherever it sits on the PDF page (a text
+typed in a fixed-width font and printed with its own page breaks, which fall mid-page): a
+horizontal line that spans the width of the page's text in three or more parts, each a gap of
+`SPREAD_GAP` character widths or more apart, with letters in two parts at least ("RFC 9999
+Widget Exchange Protocol March 2024", "Okafor Informational [Page 3]"), that repeats with the
+same text or with numbers that follow the page number on ``min(MIN_REPEAT_PAGES, pages)``
+pages.
+
+Margin line numbers are running too: bare whole numbers set in the left margin (entirely
+left of the page's other horizontal lines) that count up by one down the page, in runs of
+`MIN_LINE_NUMBER_RUN` or more, numbering at least half of the page's rows of text
+(`line_numbers`; a contents page's column of page numbers stands right of its titles, a
+table's index column numbers only the table's rows).
+
+Any other line that repeats elsewhere on the page (a "Summary" or "Key points" label in the
+middle of every page) is never running: position among the page's own lines decides, not the line's
 position in a backend's Markdown.
 """
 
@@ -43,7 +57,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from .outline import OutlineEntry, title_key
-from .textlayer import Line, PageText, TextLayer
+from .textlayer import Box, Line, PageText, TextLayer, Word
 
 #: Rows from the top and from the bottom of a page that may hold running lines.
 EDGE_ROWS = 3
@@ -55,10 +69,17 @@ FOLIO_BAND = 0.2
 #: An edge line is running when it is an edge line on this many pages (all pages of a
 #: shorter document, 2 at least).
 MIN_REPEAT_PAGES = 3
+#: Gap between the parts of a spread line, in the line's mean character widths.
+SPREAD_GAP = 2.5
+#: Share of the text width a spread line's parts may stay short of its left and right edges.
+SPREAD_EDGE = 0.05
+#: Consecutive margin numbers that make a column of line numbers.
+MIN_LINE_NUMBER_RUN = 5
 #: Lines this many times the body size are display type (headings, titles).
 DISPLAY_RATIO = 1.15
 
 _DIGITS_RE = re.compile(r"\d+")
+_LETTER_RE = re.compile(r"[^\W\d_]")
 _PAGE_NUMBER_RE = re.compile(
     r"^\s*(?:page\s*)?(?:\d+|[ivxlc]+)(?:\s*(?:of|/)\s*\d+)?\s*$", re.IGNORECASE
 )
@@ -165,6 +186,74 @@ def folios(pages: Sequence[PageText], min_pages: int) -> dict[int, list[Line]]:
     return {n: [ln for ln, value in found if value - n == offset] for n, found in lone.items()}
 
 
+def _parts(line: Line, words: Sequence[Word]) -> list[list[Word]]:
+    """The line's words split where the gap is `SPREAD_GAP` character widths or more."""
+    inside = sorted(
+        (w for w in words if w.block == line.block and _within(w.box, line.box)),
+        key=lambda w: w.box[0],
+    )
+    chars = sum(len(w.text) for w in inside)
+    if not inside or not chars:
+        return []
+    width = sum(w.box[2] - w.box[0] for w in inside) / chars
+    parts = [[inside[0]]]
+    for prev, word in zip(inside, inside[1:], strict=False):
+        if word.box[0] - prev.box[2] >= SPREAD_GAP * width:
+            parts.append([])
+        parts[-1].append(word)
+    return parts
+
+
+def _within(box: Box, outer: Box) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
+
+
+def spread_lines(page: PageText) -> list[Line]:
+    """Horizontal lines spanning the page's text width in three or more parts, two of them
+    with letters (module docstring)."""
+    flat = [ln for ln in page.lines if not ln.vertical]
+    if not flat:
+        return []
+    left, right = min(ln.box[0] for ln in flat), max(ln.box[2] for ln in flat)
+    slack = SPREAD_EDGE * (right - left)
+    found = []
+    for line in flat:
+        if line.box[0] > left + slack or line.box[2] < right - slack:
+            continue
+        parts = _parts(line, page.words)
+        lettered = sum(any(_LETTER_RE.search(w.text) for w in part) for part in parts)
+        if len(parts) >= 3 and lettered >= 2:
+            found.append(line)
+    return found
+
+
+def line_numbers(page: PageText) -> list[tuple[Line, int]]:
+    """The page's margin line numbers, top to bottom, with their values (module docstring)."""
+    flat = [ln for ln in page.lines if not ln.vertical]
+    text = [ln for ln in flat if not ln.text.strip().isdigit()]
+    if not text:
+        return []
+    left = min(ln.box[0] for ln in text)
+    side = sorted(
+        (
+            (ln, int(ln.text.strip()))
+            for ln in flat
+            if ln.text.strip().isdigit() and len(ln.text.strip()) <= 5 and ln.box[2] <= left
+        ),
+        key=lambda t: (t[0].box[1], t[0].box[0]),
+    )
+    found: list[tuple[Line, int]] = []
+    run: list[tuple[Line, int]] = []
+    for item in side:
+        if run and item[1] != run[-1][1] + 1:
+            found += run if len(run) >= MIN_LINE_NUMBER_RUN else []
+            run = []
+        run.append(item)
+    found += run if len(run) >= MIN_LINE_NUMBER_RUN else []
+    return found if 2 * len(found) >= len(_rows(text)) else []
+
+
 def margin_stamps(page: PageText) -> list[Line]:
     """Sideways lines entirely left or right of the page's horizontal text."""
     flat = [ln for ln in page.lines if not ln.vertical]
@@ -238,12 +327,20 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
     display = DISPLAY_RATIO * _body_size(pages)
     named = {(e.page, title_key(e.title)) for e in outline}
     folio = folios(pages, min_pages)
+    spread = {page.number: spread_lines(page) for page in pages}
+    spread_counts = _repeated(spread, min_pages)
     result: dict[int, dict[str, int]] = {}
     body: dict[int, dict[str, int]] = {}
     for page in pages:
         found: Counter[str] = Counter(line_signature(ln.text) for ln in margin_stamps(page))
         outside = [ln for ln in folio.get(page.number, ()) if ln not in edges[page.number]]
         found.update(line_signature(ln.text) for ln in outside)
+        found.update(line_signature(ln.text) for ln, _ in line_numbers(page))
+        found.update(
+            line_signature(ln.text)
+            for ln in spread[page.number]
+            if spread_counts[line_signature(ln.text)] >= min_pages and ln not in edges[page.number]
+        )
         for line in edges[page.number]:
             sig = line_signature(line.text)
             if (page.number, title_key(line.text)) in named:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from ..chunking.navigation import chunk_role
 from ..config import ChunkOptions, Config
 from ..errors import ConfigError
 from ..markers import strip_markers
@@ -117,11 +118,17 @@ def markdown_documents(out_dir: str | os.PathLike[str]) -> dict[str, SavedDocume
     return docs
 
 
-def chunk_documents(documents: dict[str, SavedDocument], chunker: ChunkFn) -> ChunkSet:
-    """Chunk every document (in name order) into one chunk set with the documents' texts."""
+def chunk_documents(
+    documents: dict[str, SavedDocument], chunker: ChunkFn, *, with_navigation: bool = False
+) -> ChunkSet:
+    """Chunk every document (in name order) into one chunk set with the documents' texts;
+    navigation chunks (`chunking.navigation.chunk_role`) are left out unless
+    `with_navigation`, as `load_chunk_set` leaves out records marked so."""
     chunks: list[EvalChunk] = []
     for name in sorted(documents):
         for c in chunker(documents[name]):
+            if not with_navigation and chunk_role(c.body) == "navigation":
+                continue
             chunks.append(
                 EvalChunk(
                     document=name,
@@ -157,17 +164,21 @@ def compare(
     config: Config | None = None,
     retrievers: Sequence[str] = ("bm25",),
     variants: Sequence[Variant] | None = None,
+    *,
+    with_navigation: bool = False,
 ) -> CompareReport:
     """Evaluate the ingested chunk set and each variant (default: `default_variants` of the
-    configured chunk options) with every retriever, top-k or within ``config.eval.budget``.
-    Raises ConfigError when OUT lacks chunks or Markdown."""
+    configured chunk options) with every retriever, top-k or within ``config.eval.budget``;
+    navigation chunks only `with_navigation`. Raises ConfigError when OUT lacks chunks or
+    Markdown."""
     config = config or Config()
     models = make_retrievers(retrievers, config.eval.model_path)
     k, budget = config.eval.k, config.eval.budget
-    ingested = _evaluate_all(questions, load_chunk_set(out_dir), models, k, budget)
+    chunk_set = load_chunk_set(out_dir, with_navigation=with_navigation)
+    ingested = _evaluate_all(questions, chunk_set, models, k, budget)
     rows = [CompareRow("as ingested (OUT/chunks)", ingested)]
     documents = markdown_documents(out_dir)
     for v in variants if variants is not None else default_variants(config.chunk):
-        chunk_set = chunk_documents(documents, v.chunker)
+        chunk_set = chunk_documents(documents, v.chunker, with_navigation=with_navigation)
         rows.append(CompareRow(v.name, _evaluate_all(questions, chunk_set, models, k, budget)))
     return CompareReport(k, tuple(m.name for m in models), tuple(rows), budget)

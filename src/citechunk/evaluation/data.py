@@ -10,7 +10,10 @@ A chunk set is every record of ``OUT/chunks/*.parquet|*.jsonl`` (read through
 `citechunk.export.read_chunks` when the folder is an ingest output), or of any folder / file of
 such records. A record needs ``text``, ``source_file``, ``first_page`` and ``last_page``;
 ``heading_path``, ``token_count``, ``chunk_id``, ``markdown_file`` are used when present.
-Chunks are matched to questions by the file name of ``source_file``.
+Chunks are matched to questions by the file name of ``source_file``. Records whose ``role`` is
+"navigation" (contents pages, indexes: `citechunk.chunking.navigation`) are left out of the set
+unless asked for (`load_chunk_set(..., with_navigation=True)`): they point at the text without
+being it, and a question's answer is never in them.
 """
 
 from __future__ import annotations
@@ -253,15 +256,22 @@ def _read_ingest_output(out_dir: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def load_chunk_set(path: str | os.PathLike[str]) -> ChunkSet:
+def is_navigation(row: Mapping[str, Any]) -> bool:
+    """Whether a chunk record is marked navigation (a record without ``role`` is content)."""
+    return row.get("role") == "navigation"
+
+
+def load_chunk_set(path: str | os.PathLike[str], *, with_navigation: bool = False) -> ChunkSet:
     """The chunk set under `path`, with document texts when `path` is an ingest OUT folder.
 
     An ingest OUT folder (one with ``chunks/``) is read with `citechunk.export.read_chunks`
     (full schema, rows by source file then chunk index); any other folder or file is read
-    leniently (only `REQUIRED_CHUNK_FIELDS` needed), files sorted by path.
+    leniently (only `REQUIRED_CHUNK_FIELDS` needed), files sorted by path. Navigation records
+    are left out unless `with_navigation`; the document texts are read from all records.
     """
     p = Path(path)
-    rows = _read_ingest_output(p) if (p / "chunks").is_dir() else read_records(p)
+    every = _read_ingest_output(p) if (p / "chunks").is_dir() else read_records(p)
+    rows = every if with_navigation else [r for r in every if not is_navigation(r)]
     chunks = tuple(chunk_from_dict(r, f"{p} record {i}") for i, r in enumerate(rows))
-    documents = _markdown_texts(p, rows) if p.is_dir() else {}
+    documents = _markdown_texts(p, every) if p.is_dir() else {}
     return ChunkSet(chunks, documents)

@@ -59,7 +59,8 @@ class ChunkSummary:
 class DocumentSummary:
     """One document of the dataset. `page_count` is None when its provenance file is missing;
     `word_coverage` (share of the text layer's words its Markdown holds) is None when the
-    provenance does not record it; `restored_lines` counts lines the self-check put back."""
+    provenance does not record it; `restored_lines` counts lines the self-check put back;
+    `navigation` counts its chunks whose ``role`` is "navigation" (contents pages, indexes)."""
 
     source_file: str
     doc_id: str
@@ -75,6 +76,7 @@ class DocumentSummary:
     #: (`Provenance.title_source`); "" when the provenance does not record them.
     label: str = ""
     label_source: str = ""
+    navigation: int = 0
 
 
 def nearest_rank(sorted_values: Sequence[int], q: float) -> int:
@@ -118,6 +120,10 @@ class InspectReport:
     @property
     def pages_without_chunk(self) -> int:
         return sum(len(d.pages_without_chunk) for d in self.documents)
+
+    @property
+    def navigation(self) -> int:
+        return sum(d.navigation for d in self.documents)
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,7 @@ def _summarise(root: Path, doc: LoadedDocument) -> DocumentSummary:
         restored_lines=sum(n for _, n in prov.restored_lines) if prov else 0,
         label=prov.title if prov else "",
         label_source=prov.title_source if prov else "",
+        navigation=sum(r.role == "navigation" for r in records),
     )
 
 

@@ -66,11 +66,12 @@ def read_metadata(path: str | os.PathLike[str]) -> dict[str, str]:
 
 
 def _fill_optional(table: pa.Table) -> pa.Table:
-    """Rows of a file written before an optional column existed read as its empty default."""
-    for name in OPTIONAL_FIELDS:
+    """Rows of a file written before an optional column existed read as its default."""
+    for name, default in OPTIONAL_FIELDS.items():
         column = table.column(name)
         if column.null_count:
-            empty = pa.scalar([], type=column.type)
+            value = list(default) if isinstance(default, tuple) else default
+            empty = pa.scalar(value, type=column.type)
             table = table.set_column(
                 table.schema.get_field_index(name),
                 ARROW_SCHEMA.field(name),

@@ -22,6 +22,9 @@ Invariants of a record (checked by `make_records`, verified end to end by `offse
   ``[char_start, char_end)``): 1-based page, PDF points, origin top-left, in reading order;
   empty when the document has no source map. Files written before 1.1 have no ``boxes``
   column/key; readers give those records ``boxes=()``.
+* ``role`` (added in 1.2) is "content" (the document's own text) or "navigation" (a contents
+  page, an index, a list of figures or tables: `chunking.navigation.chunk_role`); records
+  written before 1.2 read as "content".
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from typing import Any
 import pyarrow as pa
 
 from .. import __version__
+from ..chunking.navigation import Role, chunk_role
 from ..config import ChunkOptions
 from ..markers import strip_markers
 from ..models import Chunk
@@ -82,6 +86,7 @@ class ChunkRecord:
     boxes: tuple[Box, ...] = ()
     schema_version: str = SCHEMA_VERSION
     ocr_pages: tuple[int, ...] = ()
+    role: Role = "content"
     #: The embedder the chunk was sized for (`chunk.embedder`); `tokenizer` is its counter.
     embedder: str = ""
     #: The section the chunk belongs to: a deterministic id shared by every chunk of it, and
@@ -133,6 +138,7 @@ FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(ChunkRecord))
 OPTIONAL_FIELDS: dict[str, Any] = {
     "boxes": (),
     "ocr_pages": (),
+    "role": "content",
     "embedder": "",
     "section_id": "",
     "section_char_start": 0,
@@ -240,6 +246,7 @@ def make_records(
                 section_id=section_id(did, source_sha256, config_fingerprint, s_start, s_end),
                 section_char_start=s_start,
                 section_char_end=s_end,
+                role=chunk_role(c.body),
             )
         )
     return records

@@ -5,7 +5,9 @@ compared with OUT's (`plan.plan_changes`); missing rows are embedded and upserte
 longer holds are deleted, the rest is not touched or re-embedded. Per document, the new rows are
 written before the old ones are deleted. A write the store rejects fails that document only
 (its old rows stay; the next sync retries it). After writing, the ids are read back: a
-document counts as synced only when the store holds exactly OUT's ids for it.
+document counts as synced only when the store holds exactly OUT's ids for it. OUT's records
+marked navigation (``role``: contents pages, indexes) are not OUT's chunks for the store unless
+asked for (`with_navigation`): a store synced without them deletes the ones it holds.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from ..errors import ModelMismatchError, StoreError
 from ..export import read_chunks
@@ -219,13 +222,17 @@ def sync(
     keep: Collection[str] = (),
     progress: SyncProgress | None = None,
     embedder: Embedder | None = None,
+    with_navigation: bool = False,
 ) -> SyncReport:
     """Make the store at `to` (``lancedb:PATH``, ``chroma:URL|PATH``) hold exactly OUT's chunk
     records in `table`, embedded with `embed`. `keep`: doc_ids whose stored rows stay when OUT
-    lacks them. `dry_run` plans and writes nothing; `rebuild` empties the table first. Raises
-    `ChunkFitError` before anything is written when the chunks do not fit `embed` (`fit`)."""
+    lacks them. `dry_run` plans and writes nothing; `rebuild` empties the table first;
+    navigation records go in only `with_navigation`. Raises `ChunkFitError` before anything is
+    written when the chunks do not fit `embed` (`fit`)."""
     started = time.perf_counter()
     records = read_chunks(out)
+    if not with_navigation:
+        records = records.filter(pc.not_equal(records["role"], "navigation"))
     spec = embedder.spec if embedder else embed
     if spec != NO_MODEL:
         check_fit(records, spec, str(out))

@@ -2,8 +2,9 @@
 
 `tidy_page` (contract): only ``\n`` line breaks, other control characters U+FFFD
 (`mdlines.normalize_text`); heading lines plain (``# **T**`` -> ``# T``, empty headings dropped,
-a continuation title such as "COSTS—Continued" a bold line); ``<sup>`` footnote marks glued to a
-word -> `` [N]`` (raised digits inside a word stay in it: "I²C"), other superscripts unwrapped, a raised capital inside a logo joined
+a continuation title such as "COSTS—Continued" a bold line; a footnote mark ending a heading
+after a word of two or more letters dropped: "BACKGROUND [1]" -> "BACKGROUND", "R [2]" stays);
+``<sup>`` footnote marks glued to a word -> `` [N]`` (raised digits inside a word stay in it: "I²C"), other superscripts unwrapped, a raised capital inside a logo joined
 ("L<sup>A</sup> TEX" -> "LATEX"); ``<br>`` in table rows -> space; ``<mark>``/``<u>`` tags
 dropped, text kept; a bullet glyph repeating the list marker dropped; picture-text blocks ->
 lines; small-caps doubling fixed; private-use glyphs dropped; ligature characters spelled out;
@@ -37,6 +38,8 @@ _LOGO_SUP_RE = re.compile(r"(?<![^\W\d_])([A-Z])<sup>([A-Z])</sup>[ \t]?(?=[A-Z]
 _SMALL_CAPS_DUP_RE = re.compile(r"\b([A-Z])([A-Z]{3,})\2\b")
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 _FOOTNOTE_MARK_RE = re.compile(r"^[\d,\-–*†‡§¶ ]+$")
+# " [1]" / " [2,3]" ending a heading after a word: the heading's footnote mark, not its title
+_HEADING_MARK_RE = re.compile(r"(?<=[^\W\d_]{2})[ \t]*\[\d{1,3}(?:[,\-–]\d{1,3})*\]$")
 # "- ● item", "- _•_ item": the PDF's own bullet glyph kept after the Markdown list marker.
 _DOUBLE_BULLET_RE = re.compile(r"^([ \t]*[-*+] )(?:_?[●•◦▪■◆►‣∙]_?[ \t]+)+(?=\S)")
 
@@ -74,7 +77,7 @@ def _tidy_line(line: str) -> str:
     if "<sup>" in line:
         line = _fix_sup(line)
     if line.startswith("#"):
-        return clean_heading_line(line)
+        return _HEADING_MARK_RE.sub("", clean_heading_line(line))
     if "<mark>" in line or "<u>" in line:
         line = _PRESENTATION_TAG_RE.sub("", line)
     if line.startswith("|") and "<br>" in line:
