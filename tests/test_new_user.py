@@ -468,3 +468,40 @@ def test_passwords_file_errors_name_the_glob_not_the_password(tmp_path: Path) ->
     assert passwords.for_file("a/x.pdf") == "ok-Secret"  # first match in file order
     assert passwords.for_file("b.pdf") == "fallback"
     assert "Secret" not in repr(passwords)
+
+
+# -- issue 37.2: a scheduler tells a stopped run from failed files by the exit code -----------
+
+CLI_WITH_CHAOS = """\
+from citechunk.cli import main
+from citechunk.conversion.registry import register
+
+register("test-chaos", "runner_backends:ChaosBackend")
+main(prog_name="citechunk")
+"""
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ingest_stopped_by_a_signal_exits_128_plus_its_number(
+    tmp_path: Path, sample_pdfs: Path, signum: int, code: int
+) -> None:
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    (src / "hang_me.pdf").write_bytes((sample_pdfs / "refund_policy.pdf").read_bytes())
+    args = ["ingest", str(src), "--out", str(out), "--backend", "test-chaos", "--workers", "1"]
+    cmd = [sys.executable, "-c", CLI_WITH_CHAOS, *args]
+    proc = subprocess.Popen(cmd, env=env(), stderr=subprocess.PIPE, text=True)
+    report = out / "run.json"
+    deadline = time.monotonic() + 300
+    while not (report.is_file() and '"running"' in report.read_text()):
+        assert time.monotonic() < deadline and proc.poll() is None, "run did not start"
+        time.sleep(0.05)
+    time.sleep(3)  # the worker is on the file now (it hangs there)
+
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+
+    assert proc.returncode == code, err  # not 1, the code of files that failed
+    assert "Traceback" not in err
+    assert json.loads(report.read_text())["state"] == "aborted"

@@ -3,7 +3,7 @@
 On a terminal: a rich progress bar over files (log lines print above it). Otherwise: one plain
 log line per file. At the end: a summary table on stdout and the failures listed. Exit 0 when
 every file succeeded (warnings allowed), 1 when any failed, 2 for usage/configuration errors
-(including a locked output folder).
+(including a locked output folder), 130 when Ctrl-C stopped it, 143 when SIGTERM did.
 """
 
 from __future__ import annotations
@@ -190,7 +190,12 @@ def ingest_cmd(
     rebuild: bool,
 ) -> None:
     """Convert, chunk and export every PDF under INPUT into OUT, incrementally (then, with
-    --sync, make a vector store hold exactly OUT's chunks; failed files keep their rows)."""
+    --sync, make a vector store hold exactly OUT's chunks; failed files keep their rows).
+
+    \b
+    Exit codes: 0 every file converted (warnings allowed), 1 some files failed,
+    2 usage or configuration error, 130 stopped by Ctrl-C, 143 stopped by SIGTERM
+    (OUT/run.json then says "aborted")."""
     cfg = state.config(overrides)
     err = Console(stderr=True)
     if err.is_terminal:
