@@ -572,3 +572,89 @@ def test_readme_gives_the_cpu_torch_line_with_every_extra_that_needs_torch() -> 
         for at in (i for i in range(len(readme)) if readme.startswith(install, i)):
             block = readme[readme.rfind("\n\n", 0, at) : at]  # its paragraph, block or table
             assert "torch==2.13.0" in block, f"{extra}: no torch line before {install!r}"
+
+
+# -- issue 37.5: a review page that opens quickly, whatever the document's length -------------
+
+
+@pytest.mark.heavy
+def test_review_page_has_lazy_jpeg_pages_and_takes_a_page_range(
+    ingested: tuple[Path, Path], tmp_path: Path
+) -> None:
+    import re
+
+    from citechunk.export import iter_records
+
+    out = ingested[1]
+    whole, part = tmp_path / "whole.html", tmp_path / "part.html"
+    run = cli("review", str(out), "--doc", "report_outline.pdf", "-o", str(whole))
+    assert run.returncode == 0, run.stderr
+    images = re.findall(r"<img [^>]*>", whole.read_text())
+    assert len(images) == 3 and "image/png" not in whole.read_text()
+    for img in images:  # decoded only when scrolled into view; laid out before that
+        assert 'loading="lazy"' in img and 'src="data:image/jpeg;base64,' in img
+        assert re.search(r'width="\d+" height="\d+"', img)
+
+    run = cli("review", str(out), "--doc", "report_outline.pdf", "-o", str(part), "--pages", "2-")
+    assert run.returncode == 0, run.stderr
+    text = part.read_text()
+    assert re.findall(r'<section class="page" id="page-(\d+)"', text) == ["2", "3"]
+    records = [r for r in iter_records(out) if r.source_file == "report_outline.pdf"]
+    on_pages = [r.chunk_index for r in records if r.last_page >= 2]
+    assert [int(i) for i in re.findall(r'<li><a href="[^"]*" data-chunk="(\d+)"', text)] == on_pages
+    assert 0 < len(on_pages) < len(records)
+
+    run = cli("review", str(out), "--doc", "report_outline.pdf", "--pages", "9")
+    assert run.returncode == 2 and "outside 1-3" in run.stderr
+
+
+# -- issue 37.4: report objects print as the CLI shows them ----------------------------------
+
+
+@pytest.mark.heavy
+def test_report_objects_print_what_the_cli_prints(ingested: tuple[Path, Path]) -> None:
+    from citechunk.export.inspect import show_chunk
+
+    out = ingested[1]
+    report = citechunk.inspect(out)
+    run = cli("inspect", str(out))
+    assert run.returncode == 0, run.stderr
+    assert str(report) == report.render() == run.stdout
+    assert "InspectReport(" not in str(report) and "report_outline.pdf" in str(report)
+
+    run = cli("inspect", str(out), "--doc", "report_outline.pdf", "--chunk", "1")
+    assert str(show_chunk(out, "report_outline.pdf", 1)) == run.stdout
+
+    to = f"lancedb:{out.parent / 'lance-render'}"
+    synced = citechunk.sync(out, to, embed="none", dry_run=True)
+    run = cli("sync", str(out), "--to", to, "--embed", "none", "--dry-run")
+    assert str(synced) == run.stdout.rstrip("\n") and "SyncReport(" not in str(synced)
+
+
+@pytest.mark.heavy
+def test_ingest_report_prints_the_cli_summary(tmp_path: Path, sample_pdfs: Path) -> None:
+    config = citechunk.load_config(None, {"run.workers": 1, "export.format": "jsonl"})
+    report = citechunk.ingest(sample_pdfs / "refund_policy.pdf", tmp_path / "out", config)
+    text = str(report)
+    assert text == report.render() and "RunReport(" not in text
+    lines = text.splitlines()
+    assert lines[0].rstrip() == "citechunk ingest"
+    assert any(line.split() == ["│", "converted", "│", "1", "│"] for line in lines)
+    assert any("pages converted per second" in line for line in lines)
+    assert f"output: {report.out}  (report: run.json)" in lines
+
+
+# -- issue 37.6: a library's own log lines go through our logging, at debug ------------------
+
+
+@pytest.mark.heavy
+def test_first_lancedb_sync_prints_no_library_warning(
+    ingested: tuple[Path, Path], tmp_path: Path
+) -> None:
+    out = ingested[1]
+    run = cli("sync", str(out), "--to", f"lancedb:{tmp_path / 'a'}", "--embed", "none")
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""  # lance's "WARN ... No existing dataset ... it will be created"
+    run = cli("-vv", "sync", str(out), "--to", f"lancedb:{tmp_path / 'b'}", "--embed", "none")
+    lance = [line for line in run.stderr.splitlines() if "No existing dataset" in line]
+    assert lance and all(line.startswith("DEBUG citechunk.stores: ") for line in lance)

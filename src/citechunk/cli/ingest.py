@@ -24,10 +24,10 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.table import Table
 
 from ..export.ids import doc_id
-from ..runner import RunReport, ingest
+from ..runner import ingest
+from ..runner.report import render_summary
 from ..runner.work import FileResult
 from ..stores import sync
 from . import State, main, pass_state
@@ -113,47 +113,6 @@ class LogProgress:
         pass
 
 
-def _stage_line(seconds: dict[str, float]) -> str:
-    """ "extract 41.2 s (81%), passes 3.1 s (6%), ..." (stages over 1% of the total)."""
-    total = sum(seconds.values())
-    if not total:
-        return "-"
-    shown = [(n, s) for n, s in seconds.items() if s / total >= 0.01]
-    return ", ".join(f"{n} {s:.1f} s ({s / total:.0%})" for n, s in shown)
-
-
-def _summary(report: RunReport, console: Console) -> None:
-    c = report.counts
-    table = Table(title="citechunk ingest", show_header=False, title_justify="left")
-    table.add_column("what")
-    table.add_column("value", justify="right")
-    rows = [
-        ("files", len(report.files) - c["removed"]),
-        ("converted", c["converted"]),
-        ("unchanged (skipped)", c["skipped"]),
-        ("removed (source gone)", c["removed"]),
-        ("failed", c["failed"]),
-        ("with warnings", len(report.with_warnings)),
-        ("pages", report.pages),
-        ("chunks", report.chunks),
-        ("pages OCR'd", f"{report.ocr_pages} ({report.ocr_seconds:.1f} s)"),
-        ("time", f"{report.seconds:.1f} s"),
-        ("time by stage (all workers)", _stage_line(report.stage_seconds)),
-    ]
-    for name, value in rows:
-        table.add_row(name, str(value))
-    console.print(table)
-    console.print(f"output: {report.out}  (report: run.json)", markup=False, highlight=False)
-    for r in report.failures:
-        console.print(
-            f"FAILED {r.source_file}: {r.error_class}: {r.error}", markup=False, highlight=False
-        )
-    for r in report.with_warnings:
-        console.print(
-            f"warning {r.source_file}: {'; '.join(r.warnings)}", markup=False, highlight=False
-        )
-
-
 @main.command("ingest")
 @click.argument("input_path", metavar="INPUT", type=click.Path())
 @click.option("-o", "--out", required=True, type=click.Path(file_okay=False), help="Output folder.")
@@ -211,7 +170,7 @@ def ingest_cmd(
         finally:
             log.setLevel(level)
     with closed_pipe_ok():  # `| head` keeps the run's own exit status
-        _summary(report, StdoutConsole(file=sys.stdout, highlight=False))
+        render_summary(StdoutConsole(file=sys.stdout, highlight=False), report)
     code = 0 if report.ok else 1
     if sync_to:
         keep = [doc_id(r.source_file) for r in report.failures]

@@ -39,10 +39,7 @@ class _Bar:
 
 
 def show_report(report: SyncReport) -> None:
-    if report.dry_run:
-        for p in report.plans:
-            click.echo(f"+{len(p.insert)} -{len(p.delete)} {p.name}")
-    click.echo(report.summary())
+    click.echo(report.render())
 
 
 def sync_options(f: Any) -> Any:

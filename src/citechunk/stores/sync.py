@@ -58,6 +58,14 @@ class SyncReport:
     def exit_code(self) -> int:
         return 1 if self.failed else 0
 
+    def render(self) -> str:
+        """What `citechunk sync` prints: with `dry_run` each document's ``+inserted -deleted
+        name`` first, then `summary()` (`str()` too)."""
+        plan = [f"+{len(p.insert)} -{len(p.delete)} {p.name}" for p in self.plans]
+        return "\n".join([*(plan if self.dry_run else []), self.summary()])
+
+    __str__ = render
+
     def summary(self) -> str:
         verb = "would change" if self.dry_run else "changed"
         lines = [
