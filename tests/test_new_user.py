@@ -200,13 +200,37 @@ def open_dir() -> Iterator[Path]:
     shutil.rmtree(path)
 
 
-def as_nobody(*args: str) -> subprocess.CompletedProcess[str]:
-    """The CLI run by the unprivileged user `nobody` (we run as root, who may write anywhere)."""
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def nobody_site(folder: Path, package: Path = SRC / "citechunk") -> Path:
+    """A copy of `package` (this checkout's citechunk) in `folder`, readable by every user: the
+    clone may sit where `nobody` cannot read (under /root, in a mode-700 `mktemp -d` folder).
+    Skips the test, saying why, when `nobody` cannot run this interpreter with that copy and
+    citechunk's libraries (a virtualenv inside such a clone)."""
     if os.geteuid() != 0 or shutil.which("setpriv") is None:
         pytest.skip("needs root and setpriv to drop privileges")
-    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    cmd = [*drop, sys.executable, "-m", "citechunk", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=300)
+    site = folder / "site"
+    shutil.copytree(package, site / "citechunk", ignore=shutil.ignore_patterns("__pycache__"))
+    for path in [site, *site.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    probe = [*NOBODY, sys.executable, "-c", "import citechunk.cli; print(citechunk.__file__)"]
+    run = subprocess.run(
+        probe, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(site)}
+    )
+    if run.returncode:
+        why = (run.stderr.strip().splitlines() or [f"exit {run.returncode}"])[-1]
+        pytest.skip(f"user nobody cannot run {sys.executable} with citechunk's libraries: {why}")
+    assert Path(run.stdout.strip()).parent == site / "citechunk"  # the copy, not an install
+    return site
+
+
+def as_nobody(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI (the copy in `site`, see `nobody_site`) run by the unprivileged user `nobody`
+    (we run as root, who may write anywhere)."""
+    cmd = [*NOBODY, sys.executable, "-m", "citechunk", *args]
+    run_env = {**os.environ, "PYTHONPATH": str(site)}
+    return subprocess.run(cmd, capture_output=True, text=True, env=run_env, timeout=300)
 
 
 def assert_output_error(run: subprocess.CompletedProcess[str], out: Path, cause: str) -> None:
@@ -215,17 +239,35 @@ def assert_output_error(run: subprocess.CompletedProcess[str], out: Path, cause:
     assert run.stderr.startswith(f"Error: {out}: cannot write the output folder: {cause}")
 
 
-@pytest.mark.heavy
-def test_output_folder_without_write_permission(open_dir: Path, sample_pdfs: Path) -> None:
+def locked_output(open_dir: Path, sample_pdfs: Path, site: Path) -> None:
+    """`nobody` ingests into a folder it may not write: one line naming it, exit 2."""
     pdf = open_dir / "refund_policy.pdf"
     pdf.write_bytes((sample_pdfs / pdf.name).read_bytes())
     locked = open_dir / "locked"
     locked.mkdir(mode=0o555)
     locked.chmod(0o555)
     for out in (locked, locked / "new"):  # an existing folder, one to be created in it
-        run = as_nobody("ingest", str(pdf), "--out", str(out))
+        run = as_nobody(site, "ingest", str(pdf), "--out", str(out))
         assert_output_error(run, out, "Permission denied")
     assert list(locked.iterdir()) == []
+
+
+@pytest.mark.heavy
+def test_output_folder_without_write_permission(open_dir: Path, sample_pdfs: Path) -> None:
+    locked_output(open_dir, sample_pdfs, nobody_site(open_dir))
+
+
+@pytest.mark.heavy
+def test_output_folder_test_passes_from_a_clone_other_users_cannot_read(
+    open_dir: Path, sample_pdfs: Path
+) -> None:
+    """Issue 37.8: the clone in a mode-700 folder (`mktemp -d`, or under /root)."""
+    private = Path(tempfile.mkdtemp(prefix="citechunk-clone-"))  # mode 700
+    try:
+        shutil.copytree(SRC / "citechunk", private / "citechunk")
+        locked_output(open_dir, sample_pdfs, nobody_site(open_dir, private / "citechunk"))
+    finally:
+        shutil.rmtree(private)
 
 
 @pytest.mark.heavy
