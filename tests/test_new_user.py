@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -623,7 +624,6 @@ def test_readme_gives_the_cpu_torch_line_with_every_extra_that_needs_torch() -> 
 def test_review_page_has_lazy_jpeg_pages_and_takes_a_page_range(
     ingested: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    import re
 
     from citechunk.export import iter_records
 
@@ -700,3 +700,59 @@ def test_first_lancedb_sync_prints_no_library_warning(
     run = cli("-vv", "sync", str(out), "--to", f"lancedb:{tmp_path / 'b'}", "--embed", "none")
     lance = [line for line in run.stderr.splitlines() if "No existing dataset" in line]
     assert lance and all(line.startswith("DEBUG citechunk.stores: ") for line in lance)
+
+
+# -- issue 37.3: warnings only where a person should look, and the run's own ------------------
+
+
+def bookmarked_pdf(path: Path) -> None:
+    """Three pages: text, a blank page, a page with print but no text layer (a drawn block);
+    bookmarks: a heading on page 1, slide-number bookmarks, a numbered item's sentence, and one
+    heading ("Financial Outlook") that no page holds."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Annual Review", fontsize=20)
+    page.insert_text((72, 110), "The fee for late returns is ten euros per item.", fontsize=11)
+    doc.new_page()  # blank
+    drawn = doc.new_page()
+    drawn.draw_rect(pymupdf.Rect(72, 72, 300, 200), color=(0, 0, 0), fill=(0.2, 0.2, 0.2))
+    doc.set_toc(
+        [
+            [1, "Annual Review", 1],
+            [1, "Slide 2", 2],
+            [1, "Slide 3", 3],
+            [1, "1.1 Offer every member of staff a written copy of the policy on day one.", 1],
+            [1, "Financial Outlook", 1],
+        ]
+    )
+    doc.save(path)
+    doc.close()
+
+
+@pytest.mark.heavy
+def test_ingest_warns_only_where_a_person_should_look(tmp_path: Path) -> None:
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    bookmarked_pdf(src / "review.pdf")
+    args = ["ingest", str(src), "--out", str(out), "--workers", "1", "--ocr", "off"]
+
+    run = cli(*args)
+
+    assert run.returncode == 0, run.stderr
+    assert not [line for line in run.stderr.splitlines() if line.startswith("INFO")]
+    assert "review.pdf: converted (3 pages, " in run.stderr  # with warnings too
+    (warning,) = [line for line in run.stdout.splitlines() if line.startswith("warning ")]
+    assert warning == (  # one line, never wrapped into a file
+        "warning review.pdf: pages without a text layer (no OCR done): 3; "  # not blank page 2
+        "outline entries not found on their pages: 1 ('Financial Outlook')"
+    )
+    assert re.search(r"pages converted per second +│ +[\d.]+ \(3 pages\)", run.stdout)
+
+    again = cli(*args)  # converts nothing: reports nothing of the first run's warnings
+
+    assert again.returncode == 0, again.stderr
+    assert "warning" not in again.stdout.lower().replace("with warnings", "")
+    assert again.stderr.strip() == "1 file(s) found, 0 to convert, 1 unchanged"
+    assert re.search(r"with warnings +│ +0 ", again.stdout)

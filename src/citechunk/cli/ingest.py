@@ -1,7 +1,8 @@
 """`citechunk ingest`: a thin layer over `citechunk.ingest` with progress and a summary.
 
-On a terminal: a rich progress bar over files (log lines print above it). Otherwise: one plain
-log line per file. At the end: a summary table on stdout and the failures listed. Exit 0 when
+On a terminal: a rich progress bar over files (log lines print above it). Otherwise: one line
+per converted file, "NAME: converted (N pages, M chunks, S s)" (without -v written by the CLI,
+not as an INFO log line; with --log-format json a JSON record). At the end: a summary table on stdout and the failures listed. Exit 0 when
 every file succeeded (warnings allowed), 1 when any failed, 2 for usage/configuration errors
 (including a locked output folder), 130 when Ctrl-C stopped it, 143 when SIGTERM did.
 """
@@ -101,16 +102,30 @@ class BarProgress:
 
 
 class LogProgress:
-    """Plain log lines (one per file comes from the runner at INFO)."""
+    """Off a terminal: one line per converted file. `plain` (text logs without -v): the CLI
+    writes them itself on stderr, no level name, since INFO log lines show only with -v;
+    otherwise the runner's INFO log records are those lines."""
+
+    def __init__(self, plain: bool) -> None:
+        self.plain = plain
 
     def planned(self, total: int, todo: int) -> None:
-        log.info("%d file(s) found, %d to convert, %d unchanged", total, todo, total - todo)
+        line = f"{total} file(s) found, {todo} to convert, {total - todo} unchanged"
+        if self.plain:
+            click.echo(line, err=True)
+        else:
+            log.info("%s", line)
 
     def started(self, source_file: str) -> None:
         log.debug("%s: started", source_file)
 
-    def finished(self, result: FileResult) -> None:
-        pass
+    def finished(self, r: FileResult) -> None:
+        if self.plain and r.status == "converted":
+            click.echo(
+                f"{r.source_file}: converted ({r.pages} pages, {r.chunks} chunks, "
+                f"{r.seconds:.1f} s)" + (", with warnings" if r.warnings else ""),
+                err=True,
+            )
 
 
 @main.command("ingest")
@@ -162,11 +177,13 @@ def ingest_cmd(
         with bar.bar, _logs_above(err):
             report = ingest(input_path, out, cfg, bar)
     else:
+        quiet = log.getEffectiveLevel() > logging.INFO  # no -v
         level = log.level
-        if log.getEffectiveLevel() > logging.INFO:
-            log.setLevel(logging.INFO)  # one plain line per file even without -v
+        if quiet and cfg.run.log_format == "json":
+            log.setLevel(logging.INFO)  # a JSON record per file for the scheduler's log
         try:
-            report = ingest(input_path, out, cfg, LogProgress())
+            plain = quiet and cfg.run.log_format == "text"
+            report = ingest(input_path, out, cfg, LogProgress(plain))
         finally:
             log.setLevel(level)
     with closed_pipe_ok():  # `| head` keeps the run's own exit status

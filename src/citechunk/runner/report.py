@@ -72,7 +72,9 @@ class RunReport:
 
     @property
     def with_warnings(self) -> list[FileResult]:
-        return [f for f in self.files if f.warnings and f.status in ("converted", "skipped")]
+        """Files converted in this run with warnings (a skipped file's warnings were reported
+        by the run that converted it; run.json keeps them on its row)."""
+        return [f for f in self.files if f.warnings and f.status == "converted"]
 
     @property
     def pages(self) -> int:
