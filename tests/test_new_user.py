@@ -145,6 +145,29 @@ def test_ingest_from_a_plain_script_without_main_guard(tmp_path: Path, sample_pd
     assert json.loads((out / "run.json").read_text())["state"] == "finished"
 
 
+def hanging_input(tmp_path: Path, sample_pdfs: Path) -> tuple[Path, Path]:
+    """(INPUT, OUT): one PDF the test-chaos backend hangs on (`runner_backends`)."""
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    (src / "hang_me.pdf").write_bytes((sample_pdfs / "refund_policy.pdf").read_bytes())
+    return src, out
+
+
+def stopped_run(cmd: list[str], out: Path, signum: int) -> tuple[int, str]:
+    """Start `cmd` (an ingest into `out` that hangs on its file), send `signum` once its worker
+    is on the file; (exit status, stderr)."""
+    proc = subprocess.Popen(cmd, env=env(), stderr=subprocess.PIPE, text=True)
+    report = out / "run.json"
+    deadline = time.monotonic() + 300
+    while not (report.is_file() and '"running"' in report.read_text()):
+        assert time.monotonic() < deadline and proc.poll() is None, "run did not start"
+        time.sleep(0.05)
+    time.sleep(3)  # the worker is on the file now (it hangs there)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+    return proc.returncode, err
+
+
 INTERRUPTED_SCRIPT = """\
 import citechunk
 from citechunk.conversion.registry import register
@@ -162,26 +185,14 @@ citechunk.ingest({src!r}, {out!r}, config)
 def test_interrupted_run_is_marked_aborted_not_running(
     tmp_path: Path, sample_pdfs: Path, signum: int, shows: str
 ) -> None:
-    src, out = tmp_path / "in", tmp_path / "out"
-    src.mkdir()
-    (src / "hang_me.pdf").write_bytes((sample_pdfs / "refund_policy.pdf").read_bytes())
+    src, out = hanging_input(tmp_path, sample_pdfs)
     script = tmp_path / "job.py"
     script.write_text(INTERRUPTED_SCRIPT.format(src=str(src), out=str(out)))
-    proc = subprocess.Popen(
-        [sys.executable, str(script)], env=env(), stderr=subprocess.PIPE, text=True
-    )
-    report = out / "run.json"
-    deadline = time.monotonic() + 300
-    while not (report.is_file() and '"running"' in report.read_text()):
-        assert time.monotonic() < deadline and proc.poll() is None, "run did not start"
-        time.sleep(0.05)
-    time.sleep(3)  # the worker is on the file now (it hangs there)
 
-    proc.send_signal(signum)
-    proc.communicate(timeout=60)
+    code, _ = stopped_run([sys.executable, str(script)], out, signum)
 
-    assert proc.returncode != 0
-    data = json.loads(report.read_text())
+    assert code != 0
+    data = json.loads((out / "run.json").read_text())
     assert data["state"] == "aborted"
     assert data["error"].startswith(shows) and data["finished"]
 
@@ -529,25 +540,14 @@ main(prog_name="citechunk")
 def test_ingest_stopped_by_a_signal_exits_128_plus_its_number(
     tmp_path: Path, sample_pdfs: Path, signum: int, code: int
 ) -> None:
-    src, out = tmp_path / "in", tmp_path / "out"
-    src.mkdir()
-    (src / "hang_me.pdf").write_bytes((sample_pdfs / "refund_policy.pdf").read_bytes())
+    src, out = hanging_input(tmp_path, sample_pdfs)
     args = ["ingest", str(src), "--out", str(out), "--backend", "test-chaos", "--workers", "1"]
-    cmd = [sys.executable, "-c", CLI_WITH_CHAOS, *args]
-    proc = subprocess.Popen(cmd, env=env(), stderr=subprocess.PIPE, text=True)
-    report = out / "run.json"
-    deadline = time.monotonic() + 300
-    while not (report.is_file() and '"running"' in report.read_text()):
-        assert time.monotonic() < deadline and proc.poll() is None, "run did not start"
-        time.sleep(0.05)
-    time.sleep(3)  # the worker is on the file now (it hangs there)
 
-    proc.send_signal(signum)
-    _, err = proc.communicate(timeout=60)
+    got, err = stopped_run([sys.executable, "-c", CLI_WITH_CHAOS, *args], out, signum)
 
-    assert proc.returncode == code, err  # not 1, the code of files that failed
+    assert got == code, err  # not 1, the code of files that failed
     assert "Traceback" not in err
-    assert json.loads(report.read_text())["state"] == "aborted"
+    assert json.loads((out / "run.json").read_text())["state"] == "aborted"
 
 
 # -- issue 37.7 and 37.1: a missing library is named, with the line that installs it ---------
