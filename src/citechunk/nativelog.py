@@ -33,6 +33,8 @@ def native_stderr_to_log(logger: logging.Logger) -> Iterator[None]:
         try:
             yield
         finally:
+            with contextlib.suppress(OSError, ValueError):
+                sys.stderr.flush()  # Python-level writes of the block belong to it too
             os.dup2(saved, 2)
             os.close(saved)
             sink.seek(0)
