@@ -2,7 +2,8 @@
 
 On a terminal: a rich progress bar over files (log lines print above it). Otherwise: one line
 per converted file, "NAME: converted (N pages, M chunks, S s)" (without -v written by the CLI,
-not as an INFO log line; with --log-format json a JSON record). At the end: a summary table on stdout and the failures listed. Exit 0 when
+not as an INFO log line; with --log-format json a JSON record). At the end: the run's summary
+(`runner.report.render_summary`) on stdout, failures and warnings listed. Exit 0 when
 every file succeeded (warnings allowed), 1 when any failed, 2 for usage/configuration errors
 (including a locked output folder), 130 when Ctrl-C stopped it, 143 when SIGTERM did.
 """
