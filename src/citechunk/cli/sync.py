@@ -88,7 +88,12 @@ def sync_options(f: Any) -> Any:
 def sync_cmd(
     out: str, to: str, table: str, embed: str, batch: int, rebuild: bool, dry_run: bool
 ) -> None:
-    """Make a vector store hold exactly OUT's chunks (insert missing, delete stale)."""
+    """Make a vector store hold exactly OUT's chunks (insert missing, delete stale).
+
+    \b
+    Install the store's extra, which brings the embedder too, after torch's CPU build:
+      pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
+      pip install 'citechunk[lancedb]'   (or 'citechunk[chroma]')"""
     bar = _Bar()
     try:
         report = sync(
