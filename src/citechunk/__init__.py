@@ -9,6 +9,10 @@ Public API (each CLI command has a function twin here):
     inspect(out) -> InspectReport; show_chunk(out, doc, n) -> ChunkView (with its Markdown span)
     review(out, doc=None) -> list[Path]       (HTML pages drawing each chunk's boxes on its pages)
     markdown_boxes(md_path, start, end) -> list[Box]  (page regions of any saved Markdown range)
+    sync(out, to, ...) -> SyncReport; query(to, question) -> list[Hit]  (vector stores)
+
+Report objects (`RunReport`, `InspectReport`, `ChunkView`, `SyncReport`) print as the CLI shows
+them: `str(report)` = `report.render()`, the command's output into a file or a pipe.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from .export.sourcemap import Box, markdown_boxes
 from .models import Chunk, ConvertedDocument, Provenance
 from .review import review
 from .runner import RunReport, ingest
+from .stores import SyncReport, query, sync
 
 __all__ = [
     "__version__",
@@ -39,6 +44,9 @@ __all__ = [
     "inspect",
     "show_chunk",
     "review",
+    "sync",
+    "query",
+    "SyncReport",
     "markdown_boxes",
     "Box",
     "ChunkRecord",

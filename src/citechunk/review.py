@@ -1,7 +1,10 @@
 """`review(out, doc=...)`: one self-contained HTML page per document showing its chunks' boxes.
 
-Each page of the PDF is rendered with PyMuPDF and embedded as a PNG data URI; each chunk's
-boxes (`ChunkRecord.boxes`, else computed from the saved source map) are drawn over it as
+Each page of the PDF (or of the `pages` range) is rendered with PyMuPDF and embedded as a JPEG
+data URI (`DEFAULT_DPI` 72, `JPEG_QUALITY` 60: body text stays readable, a long document's page
+stays a few tens of kilobytes) in an ``<img loading="lazy" decoding="async">`` whose width and
+height are given, so the browser lays every page out at once but decodes an image only when it
+scrolls into view; each chunk's boxes (`ChunkRecord.boxes`, else computed from the saved source map) are drawn over it as
 absolutely positioned rectangles, placed in percent of the page so they scale with the image.
 Chunks get distinct hues (golden-angle steps). Hovering a box shows the chunk's index, heading
 path, pages, token count and text; clicking pins it; the chunk list links to each chunk's first
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .conversion.base import parse_pages
 from .errors import CitechunkError, ConfigError, ReviewError
 from .export import RUN_REPORT, ChunkRecord, document_stem, sourcemap
 from .export.inspect import LoadedDocument, find_document, load_documents
@@ -35,18 +39,20 @@ from .fsutil import atomic_write_text, sha256_file
 log = logging.getLogger(__name__)
 
 REVIEW_DIR = "review"
-DEFAULT_DPI = 96
+DEFAULT_DPI = 72
+JPEG_QUALITY = 60
 
 
 @dataclass(frozen=True)
 class PageImage:
-    """One rendered page: its number, size in points (as displayed) and PNG bytes."""
+    """One rendered page: its number, size in points (as displayed), JPEG bytes and pixels."""
 
     number: int
     width: float
     height: float
-    png: bytes
+    jpeg: bytes
     rotation: tuple[float, ...]  # the page's rotation matrix (unrotated -> displayed)
+    pixels: tuple[int, int] = (0, 0)  # the image's width and height
 
 
 def _source_pdf(out: Path, source_file: str, input: str | os.PathLike[str] | None) -> Path:
@@ -62,25 +68,36 @@ def _source_pdf(out: Path, source_file: str, input: str | os.PathLike[str] | Non
     return pdf
 
 
-def page_images(pdf: Path, dpi: int = DEFAULT_DPI) -> list[PageImage]:
-    """Every page of `pdf` as a PNG at `dpi`."""
+def page_images(
+    pdf: Path, dpi: int = DEFAULT_DPI, numbers: Sequence[int] | None = None
+) -> list[PageImage]:
+    """The pages `numbers` (1-based; every page when None) of `pdf` as JPEGs at `dpi`."""
     import pymupdf
 
     pages = []
     with pymupdf.open(pdf) as doc:
-        for page in doc:
+        for n in numbers if numbers is not None else range(1, doc.page_count + 1):
+            page = doc[n - 1]
             pix = page.get_pixmap(dpi=dpi)
             m = page.rotation_matrix
             pages.append(
                 PageImage(
-                    page.number + 1,
+                    n,
                     page.rect.width,
                     page.rect.height,
-                    pix.tobytes("png"),
+                    pix.tobytes("jpeg", jpg_quality=JPEG_QUALITY),
                     (m.a, m.b, m.c, m.d, m.e, m.f),
+                    (pix.width, pix.height),
                 )
             )
     return pages
+
+
+def page_count(pdf: Path) -> int:
+    import pymupdf
+
+    with pymupdf.open(pdf) as doc:
+        return int(doc.page_count)
 
 
 def displayed(box: Box, page: PageImage) -> tuple[float, float, float, float]:
@@ -124,12 +141,14 @@ def _box_divs(index: int, boxes: Sequence[Box], page: PageImage) -> list[str]:
 
 
 def _page_section(page: PageImage, chunk_boxes: Sequence[tuple[Box, ...]]) -> str:
-    data = base64.b64encode(page.png).decode("ascii")
+    data = base64.b64encode(page.jpeg).decode("ascii")
+    width, height = page.pixels
     divs = [d for i, boxes in enumerate(chunk_boxes) for d in _box_divs(i, boxes, page)]
     return (
         f'<section class="page" id="page-{page.number}" data-page="{page.number}" '
         f'style="aspect-ratio:{page.width:.2f}/{page.height:.2f}">'
-        f'<img alt="page {page.number}" src="data:image/png;base64,{data}">'
+        f'<img alt="page {page.number}" loading="lazy" decoding="async" width="{width}" '
+        f'height="{height}" src="data:image/jpeg;base64,{data}">'
         + "".join(divs)
         + f'<span class="pno">page {page.number}</span></section>'
     )
@@ -221,14 +240,25 @@ def render_html(
 
 
 def review_document(
-    out: Path, loaded: LoadedDocument, target: Path, input: str | os.PathLike[str] | None, dpi: int
+    out: Path,
+    loaded: LoadedDocument,
+    target: Path,
+    input: str | os.PathLike[str] | None,
+    dpi: int,
+    pages: str = "",
 ) -> Path:
+    """Write one document's review page: the pages `pages` selects (``convert.pages`` syntax,
+    "" = all) and the chunks with a page among them."""
     records = sorted(loaded.records, key=lambda r: r.chunk_index)
     pdf = _source_pdf(out, loaded.source_file, input)
     if records and sha256_file(pdf) != records[0].source_sha256:
         raise CitechunkError(f"{pdf}: changed since it was ingested (sha256 differs); re-ingest")
+    numbers = parse_pages(pages, page_count(pdf))
+    if pages.strip():
+        shown = set(numbers)
+        records = [r for r in records if shown & set(range(r.first_page, r.last_page + 1))]
     boxes = _chunk_boxes(out, records)
-    page_html = render_html(loaded.source_file, records, boxes, page_images(pdf, dpi))
+    page_html = render_html(loaded.source_file, records, boxes, page_images(pdf, dpi, numbers))
     atomic_write_text(target, page_html)
     log.info("%s: review page %s", loaded.source_file, target)
     return target
@@ -240,8 +270,12 @@ def review(
     output: str | os.PathLike[str] | None = None,
     input: str | os.PathLike[str] | None = None,
     dpi: int = DEFAULT_DPI,
+    pages: str = "",
 ) -> list[Path]:
     """Write the review page of document `doc` (every document when None) and return the paths.
+
+    `pages` ("3-7", "1,3,5-6", "40-"; "" = all) limits each page to those pages and the chunks
+    on them: the way to a light page of a very long document.
 
     Pages go to ``OUT/review/<stem>.html`` unless `output` names the file (one document only).
     `input` is the folder (or PDF) the documents were ingested from, when not the run's INPUT.
@@ -255,12 +289,13 @@ def review(
     if output is not None and len(docs) != 1:
         raise ConfigError(f"-o names one file but {root} holds {len(docs)} documents; pass --doc")
     if doc is not None or output is not None:
-        return [review_document(root, docs[0], Path(output or _target(root, docs[0])), input, dpi)]
+        target = Path(output or _target(root, docs[0]))
+        return [review_document(root, docs[0], target, input, dpi, pages)]
     paths: list[Path] = []
     skipped: list[str] = []
     for loaded in docs:
         try:
-            paths.append(review_document(root, loaded, _target(root, loaded), input, dpi))
+            paths.append(review_document(root, loaded, _target(root, loaded), input, dpi, pages))
         except (CitechunkError, OSError) as exc:
             log.error("%s: skipped: %s", loaded.source_file, exc)
             skipped.append(f"{loaded.source_file} ({exc})")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from citechunk.conversion.outline import OutlineEntry, title_key
-from citechunk.conversion.repairs.outline import repair_headings
+from citechunk.conversion.repairs.outline import names_a_heading, repair_headings
 
 
 def test_title_key_ignores_numbering_case_and_markup() -> None:
@@ -48,3 +50,21 @@ def test_an_entry_that_opens_a_longer_bold_run_is_split_off_as_a_heading() -> No
     assert stats.missing == ()
     plain = [(2, "text\n\nAdministrative Information is kept by the office.")]
     assert repair_headings(plain, [OutlineEntry(1, "Administrative Information", 2)])[0] == plain
+
+
+@pytest.mark.parametrize(
+    "title, heading",
+    [
+        ("Financial Review", True),
+        ("1.2 Scope", True),
+        ("Slide 12", False),
+        ("Page 3", False),
+        ("p. 4", False),
+        ("12", False),
+        ("Recommendation 1.1.1", False),
+        ("1.1.1 Offer people with a suspected fracture an X-ray within one hour.", False),
+        ("One two three four five six seven eight nine ten eleven twelve thirteen", False),
+    ],
+)
+def test_only_entries_naming_a_heading_are_worth_a_warning(title: str, heading: bool) -> None:
+    assert names_a_heading(title) is heading

@@ -50,7 +50,7 @@ def test_outline_decides_between_outline_and_numbering_passes() -> None:
     assert ctx.warnings == []
     ctx = PassContext(opts, outline=(*outline, OutlineEntry(1, "Nowhere", 1)))
     run_passes(pages, ctx)
-    assert ctx.warnings == ["outline entries not found on their pages: 1"]
+    assert ctx.warnings == ["outline entries not found on their pages: 1 ('Nowhere')"]
 
 
 def test_skip_passes_leaves_that_rule_out() -> None:

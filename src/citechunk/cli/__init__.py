@@ -3,12 +3,15 @@
 Each command parses options, builds a `Config` (defaults < --config FILE < flags), calls one API
 function and renders its result. `CitechunkError` becomes a message on stderr and a non-zero
 exit (its `exit_code`: 2 for usage/configuration, 1 for failed work). A reader that closes
-stdout early (`| head`) is not an error (`console.closed_pipe_ok`).
+stdout early (`| head`) is not an error (`console.closed_pipe_ok`). A command stopped by a
+signal exits as shells and schedulers expect, 128 + the signal's number: Ctrl-C (SIGINT) 130,
+SIGTERM 143 (`ingest` turns SIGTERM into `SystemExit(143)` so its run.json says ``aborted``).
 """
 
 from __future__ import annotations
 
 import logging
+import signal
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +25,8 @@ from .console import closed_pipe_ok
 from .options import Overrides, config_flags
 
 log = logging.getLogger("citechunk")
+
+EXIT_SIGINT = 128 + signal.SIGINT  # 130: stopped by Ctrl-C
 
 
 @dataclass
@@ -45,6 +50,9 @@ class CitechunkGroup(click.Group):
         except CitechunkError as exc:
             click.echo(f"Error: {exc}", err=True)
             raise click.exceptions.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:  # click alone would exit 1, the code of failed work
+            click.echo("\nAborted: interrupted (SIGINT)", err=True)
+            raise click.exceptions.Exit(EXIT_SIGINT) from None
 
 
 @click.group(cls=CitechunkGroup)

@@ -1,9 +1,11 @@
 """`citechunk ingest`: a thin layer over `citechunk.ingest` with progress and a summary.
 
-On a terminal: a rich progress bar over files (log lines print above it). Otherwise: one plain
-log line per file. At the end: a summary table on stdout and the failures listed. Exit 0 when
+On a terminal: a rich progress bar over files (log lines print above it). Otherwise: one line
+per converted file, "NAME: converted (N pages, M chunks, S s)" (without -v written by the CLI,
+not as an INFO log line; with --log-format json a JSON record). At the end: the run's summary
+(`runner.report.render_summary`) on stdout, failures and warnings listed. Exit 0 when
 every file succeeded (warnings allowed), 1 when any failed, 2 for usage/configuration errors
-(including a locked output folder).
+(including a locked output folder), 130 when Ctrl-C stopped it, 143 when SIGTERM did.
 """
 
 from __future__ import annotations
@@ -25,13 +27,13 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.table import Table
 
 from ..chunking.embedder import DEFAULT_EMBEDDER
 from ..config import Config
 from ..errors import ChunkFitError
 from ..export.ids import doc_id
-from ..runner import RunReport, ingest
+from ..runner import ingest
+from ..runner.report import render_summary
 from ..runner.work import FileResult
 from ..stores import sync
 from ..stores.embed import NO_MODEL
@@ -107,57 +109,30 @@ class BarProgress:
 
 
 class LogProgress:
-    """Plain log lines (one per file comes from the runner at INFO)."""
+    """Off a terminal: one line per converted file. `plain` (text logs without -v): the CLI
+    writes them itself on stderr, no level name, since INFO log lines show only with -v;
+    otherwise the runner's INFO log records are those lines."""
+
+    def __init__(self, plain: bool) -> None:
+        self.plain = plain
 
     def planned(self, total: int, todo: int) -> None:
-        log.info("%d file(s) found, %d to convert, %d unchanged", total, todo, total - todo)
+        line = f"{total} file(s) found, {todo} to convert, {total - todo} unchanged"
+        if self.plain:
+            click.echo(line, err=True)
+        else:
+            log.info("%s", line)
 
     def started(self, source_file: str) -> None:
         log.debug("%s: started", source_file)
 
-    def finished(self, result: FileResult) -> None:
-        pass
-
-
-def _stage_line(seconds: dict[str, float]) -> str:
-    """ "extract 41.2 s (81%), passes 3.1 s (6%), ..." (stages over 1% of the total)."""
-    total = sum(seconds.values())
-    if not total:
-        return "-"
-    shown = [(n, s) for n, s in seconds.items() if s / total >= 0.01]
-    return ", ".join(f"{n} {s:.1f} s ({s / total:.0%})" for n, s in shown)
-
-
-def _summary(report: RunReport, console: Console) -> None:
-    c = report.counts
-    table = Table(title="citechunk ingest", show_header=False, title_justify="left")
-    table.add_column("what")
-    table.add_column("value", justify="right")
-    rows = [
-        ("files", len(report.files) - c["removed"]),
-        ("converted", c["converted"]),
-        ("unchanged (skipped)", c["skipped"]),
-        ("removed (source gone)", c["removed"]),
-        ("failed", c["failed"]),
-        ("with warnings", len(report.with_warnings)),
-        ("pages", report.pages),
-        ("chunks", report.chunks),
-        ("pages OCR'd", f"{report.ocr_pages} ({report.ocr_seconds:.1f} s)"),
-        ("time", f"{report.seconds:.1f} s"),
-        ("time by stage (all workers)", _stage_line(report.stage_seconds)),
-    ]
-    for name, value in rows:
-        table.add_row(name, str(value))
-    console.print(table)
-    console.print(f"output: {report.out}  (report: run.json)", markup=False, highlight=False)
-    for r in report.failures:
-        console.print(
-            f"FAILED {r.source_file}: {r.error_class}: {r.error}", markup=False, highlight=False
-        )
-    for r in report.with_warnings:
-        console.print(
-            f"warning {r.source_file}: {'; '.join(r.warnings)}", markup=False, highlight=False
-        )
+    def finished(self, r: FileResult) -> None:
+        if self.plain and r.status == "converted":
+            click.echo(
+                f"{r.source_file}: converted ({r.pages} pages, {r.chunks} chunks, "
+                f"{r.seconds:.1f} s)" + (", with warnings" if r.warnings else ""),
+                err=True,
+            )
 
 
 def sized_for_store(cfg: Config, embed: str) -> Config:
@@ -211,7 +186,12 @@ def ingest_cmd(
     with_navigation: bool,
 ) -> None:
     """Convert, chunk and export every PDF under INPUT into OUT, incrementally (then, with
-    --sync, make a vector store hold exactly OUT's chunks; failed files keep their rows)."""
+    --sync, make a vector store hold exactly OUT's chunks; failed files keep their rows).
+
+    \b
+    Exit codes: 0 every file converted (warnings allowed), 1 some files failed,
+    2 usage or configuration error, 130 stopped by Ctrl-C, 143 stopped by SIGTERM
+    (OUT/run.json then says "aborted")."""
     cfg = state.config(overrides)
     if sync_to:
         cfg = sized_for_store(cfg, embed)
@@ -221,15 +201,17 @@ def ingest_cmd(
         with bar.bar, _logs_above(err):
             report = ingest(input_path, out, cfg, bar)
     else:
+        quiet = log.getEffectiveLevel() > logging.INFO  # no -v
         level = log.level
-        if log.getEffectiveLevel() > logging.INFO:
-            log.setLevel(logging.INFO)  # one plain line per file even without -v
+        if quiet and cfg.run.log_format == "json":
+            log.setLevel(logging.INFO)  # a JSON record per file for the scheduler's log
         try:
-            report = ingest(input_path, out, cfg, LogProgress())
+            plain = quiet and cfg.run.log_format == "text"
+            report = ingest(input_path, out, cfg, LogProgress(plain))
         finally:
             log.setLevel(level)
     with closed_pipe_ok():  # `| head` keeps the run's own exit status
-        _summary(report, StdoutConsole(file=sys.stdout, highlight=False))
+        render_summary(StdoutConsole(file=sys.stdout, highlight=False), report)
     code = 0 if report.ok else 1
     if sync_to:
         keep = [doc_id(r.source_file) for r in report.failures]

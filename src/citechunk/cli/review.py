@@ -25,17 +25,29 @@ from . import main
     help="Folder (or PDF) the documents were ingested from; default the run's INPUT.",
 )
 @click.option(
-    "--dpi", type=int, default=DEFAULT_DPI, show_default=True, help="Page image resolution."
+    "--dpi",
+    type=click.IntRange(18, 600),
+    default=DEFAULT_DPI,
+    show_default=True,
+    help="Page image resolution (JPEG); 72 keeps body text readable, raise it for small print.",
+)
+@click.option(
+    "--pages",
+    default="",
+    metavar="RANGE",
+    help="Only these pages and their chunks (3-7, 1,3,5-6, 40-): a light page of a long PDF.",
 )
 def review_cmd(
-    out: str, doc: str | None, output: str | None, input_path: str | None, dpi: int
+    out: str, doc: str | None, output: str | None, input_path: str | None, dpi: int, pages: str
 ) -> None:
     """Write a self-contained HTML review page per document: pages with chunk boxes.
+
+    Pages are JPEGs decoded only when scrolled into view; --pages limits a page to a range.
 
     A document whose PDF is missing or changed is skipped; the others are written and the
     command exits 1 naming the skipped ones."""
     try:
-        paths = review(out, doc=doc, output=output, input=input_path, dpi=dpi)
+        paths = review(out, doc=doc, output=output, input=input_path, dpi=dpi, pages=pages)
     except ReviewError as exc:
         for path in exc.written:
             click.echo(str(path))

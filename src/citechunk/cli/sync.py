@@ -39,10 +39,7 @@ class _Bar:
 
 
 def show_report(report: SyncReport) -> None:
-    if report.dry_run:
-        for p in report.plans:
-            click.echo(f"+{len(p.insert)} -{len(p.delete)} {p.name}")
-    click.echo(report.summary())
+    click.echo(report.render())
 
 
 def sync_options(f: Any) -> Any:
@@ -103,7 +100,12 @@ def sync_cmd(
     with_navigation: bool,
     dry_run: bool,
 ) -> None:
-    """Make a vector store hold exactly OUT's chunks (insert missing, delete stale)."""
+    """Make a vector store hold exactly OUT's chunks (insert missing, delete stale).
+
+    \b
+    Install the store's extra, which brings the embedder too, after torch's CPU build:
+      pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
+      pip install 'citechunk[lancedb]'   (or 'citechunk[chroma]')"""
     bar = _Bar()
     try:
         report = sync(

@@ -33,7 +33,7 @@ from ..markers import render_pages
 from ..models import ConvertedDocument, Provenance
 from ..timing import StageClock
 from .coverage import Coverage, body_lines, page_coverage
-from .ocr import OcrOutcome, is_garbled, recognise
+from .ocr import OcrOutcome, is_blank, is_garbled, recognise
 from .outline import OutlineEntry, from_toc
 from .pagelist import page_ranges
 from .passcontext import PassContext
@@ -56,6 +56,7 @@ class PdfFacts:
     repaired: bool  # MuPDF repaired the file while opening it
     running: RunningLines = field(default_factory=RunningLines)  # `find_running` of all pages
     title_source: str = ""  # where the label came from (`title.LabelSource`)
+    blank: tuple[int, ...] = ()  # the `empty` pages on which nothing is drawn (`ocr.is_blank`)
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,7 @@ def read_facts(
         repaired=bool(getattr(pdf, "is_repaired", False)),
         running=find_running(layer, toc),
         title_source=label.source,
+        blank=tuple(n for n in empty if is_blank(pdf[n - 1])),
     )
 
 
@@ -223,7 +225,7 @@ def finish(
     texts = [ocr.get(n, text) for n, text in zip(facts.pages, extraction.texts, strict=True)]
     pages = run_passes(list(zip(facts.pages, texts, strict=True)), ctx)
     lost = [n for n, text in pages if n not in facts.empty and n not in ocr and not text.strip()]
-    unread = tuple(n for n in facts.empty if n not in recognised.attempted)
+    unread = tuple(n for n in facts.empty if n not in recognised.attempted and n not in facts.blank)
     provenance = Provenance(
         source=str(path),
         source_sha256=sha256_file(path),

@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import ConfigError
+from ..plugins import missing_message
 
 log = logging.getLogger(__name__)
 
-EXTRA_HINT = "pip install 'citechunk[eval]'"
 RETRIEVERS = ("bm25", "bm25-stem", "embedding", "hybrid")
 RRF_K = 60
 HYBRID_DEPTH = 100
@@ -61,7 +61,7 @@ def _require(module: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise ConfigError(f"evaluation needs {module!r}: {EXTRA_HINT}") from exc
+        raise ConfigError(missing_message("evaluation", [module], "eval")) from exc
 
 
 def _tokenize(texts: Sequence[str], stemmer: Any) -> Any:

@@ -25,6 +25,7 @@ from ..conversion import read_markdown
 from ..errors import CitechunkError, ConfigError
 from ..markers import strip_markers
 from ..models import Provenance
+from ..rendering import plain_text
 from . import jsonl, parquet
 from .dataset import check_schema_version, dataset_files
 from .ids import doc_id
@@ -125,6 +126,14 @@ class InspectReport:
     def navigation(self) -> int:
         return sum(d.navigation for d in self.documents)
 
+    def render(self) -> str:
+        """The report as `citechunk inspect OUT` prints it into a file or a pipe (`str()` too)."""
+        from .inspect_view import render_report
+
+        return plain_text(lambda console: render_report(console, self))
+
+    __str__ = render
+
 
 @dataclass(frozen=True)
 class ChunkView:
@@ -139,6 +148,14 @@ class ChunkView:
     markdown_span: str | None
     problems: tuple[str, ...]
     document_chunks: int
+
+    def render(self) -> str:
+        """The chunk as `citechunk inspect OUT --doc D --chunk N` prints it (`str()` too)."""
+        from .inspect_view import render_chunk
+
+        return plain_text(lambda console: render_chunk(console, self))
+
+    __str__ = render
 
 
 def _out_dir(out: str | os.PathLike[str]) -> Path:
@@ -353,6 +370,17 @@ class SampledChunk:
         if self.first_page == self.last_page:
             return f"p. {self.first_page}"
         return f"pp. {self.first_page}-{self.last_page}"
+
+    def render(self) -> str:
+        """The chunk as `citechunk inspect OUT --sample N` prints it, lines never wrapped: a
+        citation line, the path line, the body (`str()` too)."""
+        return (
+            f"== {self.source_file} #{self.chunk_index} (0-{self.document_chunks - 1}), "
+            f"{self.pages}, {self.token_count} tokens\npath: {self.path_line or '(none)'}\n"
+            f"{self.body}\n"
+        )
+
+    __str__ = render
 
 
 def sample_chunks(out: str | os.PathLike[str], n: int, seed: int = 0) -> tuple[SampledChunk, ...]:

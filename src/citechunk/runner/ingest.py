@@ -117,10 +117,6 @@ def _log_result(r: FileResult) -> None:
             r.error,
             extra={**extra, "error": f"{r.error_class}: {r.error}"},
         )
-    elif r.warnings:
-        log.warning(
-            "%s: converted with warnings: %s", r.source_file, "; ".join(r.warnings), extra=extra
-        )
     elif r.status == "converted":
         log.info(
             "%s: converted (%d pages, %d chunks, %.1f s)",
@@ -130,6 +126,8 @@ def _log_result(r: FileResult) -> None:
             r.seconds,
             extra=extra,
         )
+        if r.warnings:
+            log.warning("%s: %s", r.source_file, "; ".join(r.warnings), extra=extra)
     else:
         log.debug("%s: %s", r.source_file, r.status, extra=extra)
 
@@ -170,10 +168,10 @@ def _finish(
 ) -> None:
     """Record, log, report and append to `done` one finished file."""
     _record(manifest, r, fp, fmt)
-    _log_result(r)
-    done.append(r)
     if progress:
         progress.finished(r)
+    _log_result(r)
+    done.append(r)
 
 
 def _broken(s: Source) -> FileResult:

@@ -17,7 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+from rich.table import Table
+
 from ..fsutil import atomic_write_text
+from ..rendering import plain_text, show
 from ..timing import total_by_stage
 from .work import FileResult
 
@@ -68,7 +72,9 @@ class RunReport:
 
     @property
     def with_warnings(self) -> list[FileResult]:
-        return [f for f in self.files if f.warnings and f.status in ("converted", "skipped")]
+        """Files converted in this run with warnings (a skipped file's warnings were reported
+        by the run that converted it; run.json keeps them on its row)."""
+        return [f for f in self.files if f.warnings and f.status == "converted"]
 
     @property
     def pages(self) -> int:
@@ -95,6 +101,17 @@ class RunReport:
     @property
     def ok(self) -> bool:
         return not self.failures
+
+    @property
+    def pages_converted(self) -> int:
+        """Pages of the files converted in this run (skipped files were not read)."""
+        return sum(f.pages for f in self.files if f.status == "converted")
+
+    def render(self) -> str:
+        """The summary `citechunk ingest` prints (`render_summary`), as plain text (`str()`)."""
+        return plain_text(lambda console: render_summary(console, self))
+
+    __str__ = render
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -157,3 +174,44 @@ def write_report(out: str | os.PathLike[str], report: RunReport) -> Path:
     path = Path(out) / REPORT_NAME
     atomic_write_text(path, json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n")
     return path
+
+
+def stage_line(seconds: dict[str, float]) -> str:
+    """ "extract 41.2 s (81%), passes 3.1 s (6%), ..." (stages over 1% of the total)."""
+    total = sum(seconds.values())
+    if not total:
+        return "-"
+    shown = [(n, s) for n, s in seconds.items() if s / total >= 0.01]
+    return ", ".join(f"{n} {s:.1f} s ({s / total:.0%})" for n, s in shown)
+
+
+def render_summary(console: Console, report: RunReport) -> None:
+    """The run's summary table, where its output went, then one line per failed file and per
+    file with warnings (`RunReport.with_warnings`), each a single line off a terminal."""
+    c = report.counts
+    table = Table(title="citechunk ingest", show_header=False, title_justify="left")
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    speed = report.pages_converted / report.seconds if report.seconds else 0.0
+    rows = [
+        ("files", len(report.files) - c["removed"]),
+        ("converted", c["converted"]),
+        ("unchanged (skipped)", c["skipped"]),
+        ("removed (source gone)", c["removed"]),
+        ("failed", c["failed"]),
+        ("with warnings", len(report.with_warnings)),
+        ("pages", report.pages),
+        ("chunks", report.chunks),
+        ("pages OCR'd", f"{report.ocr_pages} ({report.ocr_seconds:.1f} s)"),
+        ("time", f"{report.seconds:.1f} s"),
+        ("pages converted per second", f"{speed:.2f} ({report.pages_converted} pages)"),
+        ("time by stage (all workers)", stage_line(report.stage_seconds)),
+    ]
+    for name, value in rows:
+        table.add_row(name, str(value))
+    show(console, table)
+    lines = [f"output: {report.out}  (report: run.json)"]
+    lines += [f"FAILED {r.source_file}: {r.error_class}: {r.error}" for r in report.failures]
+    lines += [f"warning {r.source_file}: {'; '.join(r.warnings)}" for r in report.with_warnings]
+    for line in lines:  # never wrapped by us: a terminal wraps, a file keeps one line
+        console.print(line, markup=False, highlight=False, soft_wrap=True)

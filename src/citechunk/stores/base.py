@@ -10,6 +10,7 @@ A row is a chunk record (every field of `ARROW_SCHEMA`) plus, unless the store e
 from __future__ import annotations
 
 import contextlib
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -18,6 +19,9 @@ from typing import Any, ClassVar
 import pyarrow as pa
 
 from ..errors import StoreError
+from ..nativelog import native_stderr_to_log
+
+log = logging.getLogger("citechunk.stores")
 
 DEFAULT_TABLE = "citechunk"
 VECTOR = "vector"
@@ -56,9 +60,11 @@ def rejected(uri: str, what: str) -> Iterator[None]:
     """Turn whatever a store library raises into a `StoreError` naming the store and the step.
 
     The libraries raise their own classes (and ValueError, OSError, HTTP errors) with no common
-    base below Exception, hence the broad catch; the original is chained."""
+    base below Exception, hence the broad catch; the original is chained. What their native code
+    writes to stderr meanwhile is logged at DEBUG (`nativelog`)."""
     try:
-        yield
+        with native_stderr_to_log(log):
+            yield
     except StoreError:
         raise
     except Exception as exc:  # noqa: BLE001

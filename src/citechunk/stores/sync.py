@@ -62,6 +62,14 @@ class SyncReport:
     def exit_code(self) -> int:
         return 1 if self.failed else 0
 
+    def render(self) -> str:
+        """What `citechunk sync` prints: with `dry_run` each document's ``+inserted -deleted
+        name`` first, then `summary()` (`str()` too)."""
+        plan = [f"+{len(p.insert)} -{len(p.delete)} {p.name}" for p in self.plans]
+        return "\n".join([*(plan if self.dry_run else []), self.summary()])
+
+    __str__ = render
+
     def summary(self) -> str:
         verb = "would change" if self.dry_run else "changed"
         lines = [
@@ -238,7 +246,7 @@ def sync(
         check_fit(records, spec, str(out))
     out_ids, names = ids_by_doc(records)
     store = open_store(to, table)
-    embedder = embedder or Embedder(embed)
+    embedder = embedder or Embedder(embed, extra=store.extra)
     stored = store.ids()
     recorded = store.model()
     if recorded is not None and not rebuild and recorded.name == embedder.name:

@@ -22,6 +22,7 @@ fences and table rows are never touched. Cost is linear in the number of candida
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -47,6 +48,22 @@ if TYPE_CHECKING:
     from ..passcontext import PassContext
 
 log = logging.getLogger(__name__)
+
+# a bookmark that only counts pages or slides: "Slide 12", "Page 3", "p. 4", "12", "1.2.3"
+_LABEL_ONLY_RE = re.compile(r"^\W*(?:[^\W\d_]+\.?\s*)?(?:\d+(?:\.\d+)*|[ivxlcdm]+)\W*$", re.I)
+HEADING_WORDS = 12  # a title longer than this is an item's sentence, not a heading
+SHOWN_MISSING = 3  # titles a warning names
+
+
+def names_a_heading(title: str) -> bool:
+    """True when an outline entry's title reads as a heading a person would look for on its
+    page: not a bare label with a number (slide and page bookmarks), not a sentence (more than
+    `HEADING_WORDS` words, or five or more ending with a full stop: a numbered item's text)."""
+    words = title.split()
+    if not words or _LABEL_ONLY_RE.match(title):
+        return False
+    sentence = len(words) >= 5 and title.rstrip().endswith((".", "?", "!"))
+    return len(words) <= HEADING_WORDS and not sentence
 
 
 @dataclass(frozen=True)
@@ -271,9 +288,16 @@ def apply_outline(pages: Sequence[tuple[int, str]], ctx: PassContext) -> list[tu
     """Headings follow the PDF outline: entries found take its levels, others nest under them.
 
     `repair_headings` with the context's outline; entries not found on their pages are logged
-    (titles, at info level) and counted in a warning."""
+    (titles, at debug level); those that name a heading (`names_a_heading`) are counted in a
+    warning naming the first few, since a person should look at them."""
     repaired, stats = repair_headings(pages, ctx.outline)
     if stats.missing:
-        log.info("%s: outline entries not found: %s", ctx.source, "; ".join(stats.missing))
-        ctx.warnings.append(f"outline entries not found on their pages: {len(stats.missing)}")
+        log.debug("%s: outline entries not found: %s", ctx.source, "; ".join(stats.missing))
+    look = [t for t in stats.missing if names_a_heading(t)]
+    if look:
+        shown = "; ".join(repr(t) for t in look[:SHOWN_MISSING])
+        more = f"; +{len(look) - SHOWN_MISSING} more" if len(look) > SHOWN_MISSING else ""
+        ctx.warnings.append(
+            f"outline entries not found on their pages: {len(look)} ({shown}{more})"
+        )
     return repaired
