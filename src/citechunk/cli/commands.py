@@ -30,6 +30,8 @@ from .options import Overrides, config_flags
     "convert.pages",
     "convert.password",
     "convert.outline_repair",
+    "convert.layout_model",
+    "convert.layout_gpu",
     "convert.docling_layout",
     "convert.docling_artifacts_path",
     "convert.skip_passes",
@@ -126,6 +128,9 @@ def backends_cmd() -> None:
     for info in describe():
         status = f"ok {info.version}" if info.available else f"unavailable: {info.detail}"
         click.echo(f"{info.name:10} {status}")
+    from ..conversion.pymupdf import device_report
+
+    click.echo(device_report())
 
 
 @main.command("passes")

@@ -12,6 +12,7 @@ import contextlib
 import logging
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import click
 from rich.console import Console
@@ -122,6 +123,14 @@ def _stage_line(seconds: dict[str, float]) -> str:
     return ", ".join(f"{n} {s:.1f} s ({s / total:.0%})" for n, s in shown)
 
 
+def _model_line(model: dict[str, Any]) -> str:
+    """ "ran on 120 of 275 pages (44%), 31.0 s (CPU 30.2 s)"."""
+    return (
+        f"ran on {model['pages']} of {model['of_pages']} pages ({model['share']:.0%}), "
+        f"{model['seconds']:.1f} s (CPU {model['cpu_seconds']:.1f} s)"
+    )
+
+
 def _summary(report: RunReport, console: Console) -> None:
     c = report.counts
     table = Table(title="citechunk ingest", show_header=False, title_justify="left")
@@ -139,6 +148,8 @@ def _summary(report: RunReport, console: Console) -> None:
         ("pages OCR'd", f"{report.ocr_pages} ({report.ocr_seconds:.1f} s)"),
         ("time", f"{report.seconds:.1f} s"),
         ("time by stage (all workers)", _stage_line(report.stage_seconds)),
+        ("CPU by stage (all workers)", _stage_line(report.stage_cpu_seconds)),
+        ("layout model", _model_line(report.layout_model)),
     ]
     for name, value in rows:
         table.add_row(name, str(value))
@@ -160,6 +171,8 @@ def _summary(report: RunReport, console: Console) -> None:
 @config_flags(
     "export.format",
     "convert.backend",
+    "convert.layout_model",
+    "convert.layout_gpu",
     "convert.ocr",
     "convert.password",
     "run.passwords_file",

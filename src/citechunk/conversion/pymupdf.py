@@ -27,14 +27,16 @@ import contextlib
 import io
 import logging
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from ..config import ConvertOptions
+from ..config import ConvertOptions, LayoutModel
 from ..errors import ConversionError
 from .base import Backend, Extraction, PdfFacts
 from .layoutpasses import LayoutPage, run_layout_passes
@@ -65,33 +67,93 @@ def layout_installed() -> bool:
 
 _LAYOUT_GLOBAL_LOCK = threading.Lock()  # guards pymupdf._get_layout while _extract swaps it
 
+#: pymupdf-layout's feature set per `ConvertOptions.layout_model`: "rf" is the graph network on
+#: the text layer's features alone; "imf+rf" (the library's default) adds a CNN over a
+#: rendered image of the page.
+FEATURE_SETS: dict[LayoutModel, str] = {"text": "rf", "text+image": "imf+rf"}
+
+_CUDA = "CUDAExecutionProvider"
+
+
+def layout_device(want_gpu: bool) -> Literal["cpu", "cuda"]:
+    """ "cuda" when `want_gpu` and onnxruntime offers its CUDA execution provider, else "cpu"."""
+    return "cuda" if want_gpu and _CUDA in onnx_providers() else "cpu"
+
+
+def onnx_providers() -> tuple[str, ...]:
+    """onnxruntime's available execution providers (empty when onnxruntime is missing)."""
+    try:
+        import onnxruntime
+    except ImportError:
+        return ()
+    return tuple(onnxruntime.get_available_providers())
+
+
+def device_report() -> str:
+    """One line for ``citechunk backends``: onnxruntime's providers and the layout model's
+    device with and without ``--layout-gpu``."""
+    providers = onnx_providers()
+    if not providers:
+        return "layout model device: cpu (onnxruntime not installed)"
+    cuda = "CUDA available" if _CUDA in providers else "CUDA not available"
+    return (
+        f"layout model device: cpu; with --layout-gpu: {layout_device(True)} ({cuda}; "
+        f"onnxruntime providers: {', '.join(providers)})"
+    )
+
 
 @cache
-def _layout_function() -> Any:
-    """PyMuPDF's layout model function, made once without leaving it installed."""
-    import pymupdf
-    import pymupdf.layout
+def _analyzer(model: LayoutModel, device: Literal["cpu", "cuda"]) -> Any:
+    """pymupdf-layout's analyzer for `model` on `device`, made once per process: its ONNX
+    sessions (thread counts as `runner.threads` set them in a worker) serve every conversion."""
+    from pymupdf.layout import DocumentLayoutAnalyzer
 
-    previous, pymupdf._get_layout = pymupdf._get_layout, None
-    try:
-        pymupdf.layout.activate()
-        return pymupdf._get_layout
-    finally:
-        pymupdf._get_layout = previous
+    return DocumentLayoutAnalyzer.get_model(
+        feature_set_name=FEATURE_SETS[model], use_gpu=device == "cuda"
+    )
+
+
+@dataclass
+class LayoutMeter:
+    """Seconds (wall and CPU of this process) spent in the layout model, and the pages it ran
+    on, over one conversion."""
+
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    pages: set[int] = field(default_factory=set)
+
+    def timed(self, analyzer: Any) -> Callable[..., Any]:
+        """PyMuPDF's layout function form of `analyzer`, adding each call to this meter."""
+
+        def layout(page: Any, **kwargs: Any) -> Any:
+            start, cpu = time.perf_counter(), time.process_time()
+            try:
+                return analyzer.predict(page, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self.cpu_seconds += time.process_time() - cpu
+                self.pages.add(int(page.number) + 1)
+
+        return layout
 
 
 def _extract(
-    doc: Any, pages: Sequence[int], use_layout: bool, skip: Sequence[str] = ()
+    doc: Any,
+    pages: Sequence[int],
+    options: ConvertOptions,
+    meter: LayoutMeter | None = None,
 ) -> list[dict[str, Any]]:
     """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes").
 
-    The layout path needs PyMuPDF's process-wide layout function (module docstring): when a
-    host cleared it, it is installed for this call only and the host's value restored. The
-    lock makes layout parses in one process run one at a time (citechunk's parallelism is
-    processes; the layout inference itself is serialised inside pymupdf4llm anyway). The
-    parsed boxes then go through `layoutpasses.LAYOUT_PASSES` but those named in `skip`."""
+    The layout path needs PyMuPDF's process-wide layout function (``pymupdf._get_layout``,
+    the only way pymupdf4llm reaches the model): the analyzer of ``options.layout_model`` is
+    installed for this call only and the previous value (the host's, or the default model
+    ``import pymupdf`` activated) put back afterwards. The lock makes layout parses in one
+    process run one at a time (citechunk's parallelism is processes; the layout inference
+    itself is serialised inside pymupdf4llm anyway). The parsed boxes then go through
+    `layoutpasses.LAYOUT_PASSES` but those named in ``options.skip_passes``."""
     zero_based = [p - 1 for p in pages]
-    if not use_layout:
+    if not (options.use_layout and layout_installed()):
         from pymupdf4llm.helpers import pymupdf_rag
 
         chunks = pymupdf_rag.to_markdown(
@@ -101,10 +163,11 @@ def _extract(
     import pymupdf
     from pymupdf4llm.helpers import document_layout
 
+    analyzer = _analyzer(options.layout_model, layout_device(options.layout_gpu))
+    meter = meter if meter is not None else LayoutMeter()
     with _LAYOUT_GLOBAL_LOCK:
         previous = pymupdf._get_layout
-        if not callable(previous):
-            pymupdf._get_layout = _layout_function()
+        pymupdf._get_layout = meter.timed(analyzer)
         try:
             parsed = document_layout.parse_document(
                 doc, pages=zero_based, use_ocr=False, force_text=True
@@ -113,7 +176,7 @@ def _extract(
             pymupdf._get_layout = previous
     for page in parsed.pages:
         layout_page = LayoutPage(page, doc[page.page_number - 1], document_layout.LayoutBox)
-        page.boxes = run_layout_passes(page.boxes, layout_page, skip)
+        page.boxes = run_layout_passes(page.boxes, layout_page, options.skip_passes)
     return list(parsed.to_markdown(header=True, footer=True, page_chunks=True))
 
 
@@ -244,6 +307,12 @@ class PyMuPDFBackend(Backend):
             parts.append(f"pymupdf-layout {layout}")
         return "; ".join(parts)
 
+    @classmethod
+    def device(cls, options: ConvertOptions) -> str:
+        """The layout model's device: "cuda" only with ``layout_gpu`` and onnxruntime's CUDA
+        provider present (`layout_device`)."""
+        return layout_device(options.layout_gpu) if options.use_layout else "cpu"
+
     def extract(self, path: Path, pdf: Any, facts: PdfFacts, options: ConvertOptions) -> Extraction:
         """pymupdf4llm Markdown per page, page-header/-footer boxes cut when stripping.
 
@@ -252,7 +321,8 @@ class PyMuPDFBackend(Backend):
         was read before, on the rotated pages)."""
         pages = facts.pages
         layout = options.use_layout and layout_installed()
-        chunks = self._run(path, pdf, pages, layout, options.skip_passes)
+        meter = LayoutMeter()
+        chunks = self._run(path, pdf, pages, options, meter)
         texts = tuple(c["text"] for c in chunks)
         if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
             running = find_running(TextLayer.of_document(pdf), from_toc(pdf.get_toc(simple=True)))
@@ -260,17 +330,25 @@ class PyMuPDFBackend(Backend):
                 _without_running_boxes(pdf[p - 1], c, running.on_page(p))
                 for p, c in zip(pages, chunks, strict=True)
             )
-        return Extraction(texts, recorded={"layout_active": layout})
+        recorded: dict[str, Any] = {"layout_active": layout}
+        if layout:
+            recorded["layout_device"] = layout_device(options.layout_gpu)
+        return Extraction(
+            texts,
+            recorded=recorded,
+            model_pages=tuple(sorted(meter.pages)),
+            model_seconds=(meter.seconds, meter.cpu_seconds),
+        )
 
     @staticmethod
     def _run(
-        path: Path, doc: Any, pages: Sequence[int], layout: bool, skip: Sequence[str]
+        path: Path, doc: Any, pages: Sequence[int], options: ConvertOptions, meter: LayoutMeter
     ) -> list[dict[str, Any]]:
         """pymupdf4llm with its stdout chatter captured and logged at debug level."""
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
-                chunks = _extract(doc, pages, layout, skip)
+                chunks = _extract(doc, pages, options, meter)
         except Exception as exc:  # pymupdf4llm raises anything from IndexError to RuntimeError
             raise ConversionError(path, f"pymupdf4llm failed: {type(exc).__name__}: {exc}") from exc
         finally:

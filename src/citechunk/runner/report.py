@@ -54,6 +54,7 @@ class RunReport:
     parent_peak_rss_mb: float = 0.0
     removed_orphans: tuple[str, ...] = field(default_factory=tuple)
     error: str = ""  # why an aborted run stopped
+    device: str = "cpu"  # where the backend's models ran (`Backend.device`)
 
     def count(self, status: str) -> int:
         return sum(1 for f in self.files if f.status == status)
@@ -93,6 +94,27 @@ class RunReport:
         return total_by_stage(f.stages for f in self.files if f.status == "converted")
 
     @property
+    def stage_cpu_seconds(self) -> dict[str, float]:
+        """CPU seconds per stage (the workers' own processes), as `stage_seconds`."""
+        return total_by_stage(f.stage_cpu for f in self.files if f.status == "converted")
+
+    @property
+    def layout_model(self) -> dict[str, Any]:
+        """The layout model's share of this run: pages it ran on out of the pages converted
+        now, and its seconds (also under `stage_seconds`)."""
+        converted = [f for f in self.files if f.status == "converted"]
+        pages = sum(f.pages for f in converted)
+        ran = sum(f.model_pages for f in converted)
+        return {
+            "pages": ran,
+            "of_pages": pages,
+            "share": round(ran / pages, 4) if pages else 0.0,
+            "seconds": self.stage_seconds.get("layout model", 0.0),
+            "cpu_seconds": self.stage_cpu_seconds.get("layout model", 0.0),
+            "device": self.device,
+        }
+
+    @property
     def ok(self) -> bool:
         return not self.failures
 
@@ -112,6 +134,8 @@ class RunReport:
             "chunks": self.chunks,
             "ocr": {"pages": self.ocr_pages, "seconds": self.ocr_seconds},
             "stage_seconds": self.stage_seconds,
+            "stage_cpu_seconds": self.stage_cpu_seconds,
+            "layout_model": self.layout_model,
             "memory": {
                 "parent_peak_rss_mb": self.parent_peak_rss_mb,
                 "workers": [dataclasses.asdict(w) for w in self.worker_stats],
@@ -132,6 +156,8 @@ def _file_row(f: FileResult) -> dict[str, Any]:
         "ocr_pages": f.ocr_pages,
         "ocr_seconds": f.ocr_seconds,
         "stage_seconds": dict(f.stages),
+        "stage_cpu_seconds": dict(f.stage_cpu),
+        "model_pages": f.model_pages,
         "source_sha256": f.source_sha256,
         "outputs": list(f.outputs),
         "warnings": list(f.warnings),
