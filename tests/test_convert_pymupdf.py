@@ -400,4 +400,5 @@ def test_gpu_is_used_only_where_onnxruntime_offers_cuda() -> None:
     assert layout_device(True) == ("cuda" if has_cuda else "cpu")
     result = CliRunner().invoke(main, ["backends"])
     assert result.exit_code == 0
-    assert f"with --layout-gpu: {'cuda' if has_cuda else 'cpu'}" in result.output
+    (line,) = [ln for ln in result.output.splitlines() if ln.startswith("pymupdf ")]
+    assert f"with --layout-gpu on {'cuda' if has_cuda else 'cpu'}" in line

@@ -31,6 +31,7 @@ class ConvertOptions:
     restore_text: bool = True  # self-check against the text layer: lost lines come back
     use_layout: bool = True
     layout_model: LayoutModel = "text+image"  # pymupdf-layout feature set
+    layout: Literal["auto", "always", "never"] = "always"  # pages the layout model runs on
     layout_gpu: bool = False  # onnxruntime's CUDA provider for the layout model, when present
     docling_layout: Literal["offline", "model"] = "offline"
     docling_artifacts_path: str = ""

@@ -172,6 +172,7 @@ def _summary(report: RunReport, console: Console) -> None:
     "export.format",
     "convert.backend",
     "convert.layout_model",
+    "convert.layout",
     "convert.layout_gpu",
     "convert.ocr",
     "convert.password",

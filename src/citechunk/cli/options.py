@@ -32,6 +32,10 @@ HELP: dict[str, str] = {
     "convert.layout_model": (
         "pymupdf backend: layout model on the text layer alone (text) or also a page image."
     ),
+    "convert.layout": (
+        "pymupdf backend: run the layout model on every page, only on pages that are not plain "
+        "one-column text (auto), or on none."
+    ),
     "convert.layout_gpu": "pymupdf backend: run the layout model on CUDA when onnxruntime has it.",
     "convert.docling_layout": (
         "docling backend: built-in weight-free layout stage, or docling's layout model."

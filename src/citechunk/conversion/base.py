@@ -55,6 +55,8 @@ class PdfFacts:
     garbled: tuple[int, ...]  # selected pages whose text is mostly control characters
     repaired: bool  # MuPDF repaired the file while opening it
     running: RunningLines = field(default_factory=RunningLines)  # `find_running` of all pages
+    #: The document's text layer as read for these facts (pages of the open PDF, cached).
+    layer: TextLayer | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,12 @@ class Backend(ABC):
     @abstractmethod
     def version(cls) -> str:
         """Version string of the underlying library (part of the configuration fingerprint)."""
+
+    @classmethod
+    def devices(cls) -> str:
+        """One phrase for ``citechunk backends``: where the backend's models can run ("" for
+        nothing to say)."""
+        return ""
 
     @classmethod
     def device(cls, options: ConvertOptions) -> str:
@@ -193,6 +201,7 @@ def read_facts(
         garbled=tuple(garbled),
         repaired=bool(getattr(pdf, "is_repaired", False)),
         running=find_running(layer, toc),
+        layer=layer,
     )
 
 

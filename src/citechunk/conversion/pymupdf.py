@@ -3,16 +3,22 @@
 `PyMuPDFBackend.extract` is this backend's step of the `base.Backend` template (opening, the
 text-layer check, the passes and the provenance are shared):
 
-1. pymupdf4llm converts the pages (``page_chunks=True``): with ``use_layout`` the layout model
-   path (``document_layout.parse_document``), otherwise the classic ``pymupdf_rag`` path,
-   chosen per call. PyMuPDF keeps its layout model in one module global
-   (``pymupdf._get_layout``), set as soon as ``pymupdf.layout`` is imported (``import pymupdf``
-   does that when pymupdf-layout is installed); a host may clear it with
-   ``pymupdf4llm.use_layout(False)``. The layout path then installs the model for the call
-   only and puts the previous value back afterwards, under a lock (`_extract`), so citechunk
-   leaves that global as it found it; the classic path leaves it alone (PyMuPDF's table finder
-   consults the model whenever it is installed). On the layout path the parsed boxes are fixed
-   before rendering by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by
+1. pymupdf4llm converts the pages (``page_chunks=True``), each page by one of two paths
+   (`plain_pages` chooses, per ``convert.layout``): the layout model path
+   (``document_layout.parse_document``) or the classic ``pymupdf_rag`` path (headings from
+   font sizes; the outline repairs them later). ``layout = "auto"`` sends the pages the text
+   layer shows to be plain one-column text (`triage`) down the classic path. The layout model
+   is pymupdf-layout's analyzer for ``convert.layout_model`` ("text": the graph network on
+   text-layer features; "text+image": also a CNN over a rendered page image), made once per
+   process (`_analyzer`) on the CPU, or on CUDA with ``layout_gpu`` where onnxruntime has it.
+   PyMuPDF keeps its layout function in one module global (``pymupdf._get_layout``), set as
+   soon as ``pymupdf.layout`` is imported (``import pymupdf`` does that when pymupdf-layout is
+   installed) and the only way pymupdf4llm reaches a model: the layout path installs the
+   chosen analyzer for the call only, timed (`LayoutMeter`), and puts the previous value back
+   afterwards, under a lock (`_layout`), so citechunk leaves that global as it found it; the
+   classic path leaves it alone (PyMuPDF's table finder consults the model whenever it is
+   installed; on plain pages no table is looked for). On the layout path the parsed boxes are
+   fixed before rendering by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by
    ``citechunk passes`` and skipped by name like the Markdown passes);
 2. with ``strip_headers_footers``, the running lines (`runninglines`) of the page-header /
    page-footer boxes found by the layout model are cut out (`_without_running_boxes`); the
@@ -41,8 +47,10 @@ from ..errors import ConversionError
 from .base import Backend, Extraction, PdfFacts
 from .layoutpasses import LayoutPage, run_layout_passes
 from .outline import from_toc
+from .plaintext import BodyFont, page_markdown
 from .runninglines import find_running, line_signature
 from .textlayer import TextLayer
+from .triage import model_reason
 
 log = logging.getLogger(__name__)
 
@@ -90,16 +98,13 @@ def onnx_providers() -> tuple[str, ...]:
 
 
 def device_report() -> str:
-    """One line for ``citechunk backends``: onnxruntime's providers and the layout model's
-    device with and without ``--layout-gpu``."""
+    """For ``citechunk backends``: the layout model's device without and with
+    ``--layout-gpu``, from onnxruntime's providers."""
     providers = onnx_providers()
     if not providers:
-        return "layout model device: cpu (onnxruntime not installed)"
+        return "layout model on cpu (onnxruntime not installed)"
     cuda = "CUDA available" if _CUDA in providers else "CUDA not available"
-    return (
-        f"layout model device: cpu; with --layout-gpu: {layout_device(True)} ({cuda}; "
-        f"onnxruntime providers: {', '.join(providers)})"
-    )
+    return f"layout model on cpu, with --layout-gpu on {layout_device(True)} ({cuda})"
 
 
 @cache
@@ -137,40 +142,85 @@ class LayoutMeter:
         return layout
 
 
+def plain_pages(doc: Any, facts: PdfFacts, options: ConvertOptions) -> tuple[int, ...]:
+    """The selected pages the fast path writes (`plaintext`) instead of the layout model: with
+    ``layout = "auto"`` (and the model in use) those `triage.model_reason` finds no reason
+    for; none otherwise."""
+    if options.layout != "auto" or not _model_in_use(options):
+        return ()
+    layer = facts.layer or TextLayer.of_document(doc)
+    return tuple(
+        n
+        for n in facts.pages
+        if model_reason(doc[n - 1], layer.page(n), facts.running.on_page(n)) is None
+    )
+
+
+def _model_in_use(options: ConvertOptions) -> bool:
+    return options.use_layout and options.layout != "never" and layout_installed()
+
+
+def _plain_markdown(doc: Any, facts: PdfFacts, pages: Sequence[int]) -> dict[int, str]:
+    """`plaintext.page_markdown` of `pages`, the body font read from the whole document."""
+    if not pages:
+        return {}
+    layer = facts.layer or TextLayer.of_document(doc)
+    font = BodyFont.of(layer.page(n) for n in layer.numbers)
+    return {n: page_markdown(doc[n - 1], facts.running.on_page(n), font) for n in pages}
+
+
 def _extract(
     doc: Any,
     pages: Sequence[int],
     options: ConvertOptions,
     meter: LayoutMeter | None = None,
+    written: Mapping[int, str] | None = None,
 ) -> list[dict[str, Any]]:
-    """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes").
+    """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes") of `pages`
+    in page order: those in `written` (Markdown of the fast path) as given, the others by the
+    layout model when it is in use, else by pymupdf4llm's classic path."""
+    written = written or {}
+    rest = [p for p in pages if p not in written]
+    chunks: dict[int, dict[str, Any]] = {p: {"text": written[p]} for p in pages if p in written}
+    if rest and _model_in_use(options):
+        chunks.update(zip(rest, _layout(doc, rest, options, meter or LayoutMeter()), strict=True))
+    elif rest:
+        chunks.update(zip(rest, _classic(doc, rest), strict=True))
+    return [chunks[p] for p in pages if p in chunks]
 
-    The layout path needs PyMuPDF's process-wide layout function (``pymupdf._get_layout``,
-    the only way pymupdf4llm reaches the model): the analyzer of ``options.layout_model`` is
-    installed for this call only and the previous value (the host's, or the default model
-    ``import pymupdf`` activated) put back afterwards. The lock makes layout parses in one
-    process run one at a time (citechunk's parallelism is processes; the layout inference
-    itself is serialised inside pymupdf4llm anyway). The parsed boxes then go through
+
+def _classic(doc: Any, pages: Sequence[int]) -> list[dict[str, Any]]:
+    """pymupdf4llm's classic path (``pymupdf_rag``): headings from font sizes."""
+    from pymupdf4llm.helpers import pymupdf_rag
+
+    chunks = pymupdf_rag.to_markdown(
+        doc, pages=[p - 1 for p in pages], page_chunks=True, show_progress=False
+    )
+    return list(chunks)
+
+
+def _layout(
+    doc: Any, pages: Sequence[int], options: ConvertOptions, meter: LayoutMeter
+) -> list[dict[str, Any]]:
+    """The layout model path.
+
+    It needs PyMuPDF's process-wide layout function (``pymupdf._get_layout``, the only way
+    pymupdf4llm reaches the model): the analyzer of ``options.layout_model`` is installed for
+    this call only and the previous value (the host's, or the default model ``import
+    pymupdf`` activated) put back afterwards. The lock makes layout parses in one process run
+    one at a time (citechunk's parallelism is processes; the layout inference itself is
+    serialised inside pymupdf4llm anyway). The parsed boxes then go through
     `layoutpasses.LAYOUT_PASSES` but those named in ``options.skip_passes``."""
-    zero_based = [p - 1 for p in pages]
-    if not (options.use_layout and layout_installed()):
-        from pymupdf4llm.helpers import pymupdf_rag
-
-        chunks = pymupdf_rag.to_markdown(
-            doc, pages=zero_based, page_chunks=True, show_progress=False
-        )
-        return list(chunks)
     import pymupdf
     from pymupdf4llm.helpers import document_layout
 
     analyzer = _analyzer(options.layout_model, layout_device(options.layout_gpu))
-    meter = meter if meter is not None else LayoutMeter()
     with _LAYOUT_GLOBAL_LOCK:
         previous = pymupdf._get_layout
         pymupdf._get_layout = meter.timed(analyzer)
         try:
             parsed = document_layout.parse_document(
-                doc, pages=zero_based, use_ocr=False, force_text=True
+                doc, pages=[p - 1 for p in pages], use_ocr=False, force_text=True
             )
         finally:
             pymupdf._get_layout = previous
@@ -308,6 +358,10 @@ class PyMuPDFBackend(Backend):
         return "; ".join(parts)
 
     @classmethod
+    def devices(cls) -> str:
+        return device_report() if layout_installed() else ""
+
+    @classmethod
     def device(cls, options: ConvertOptions) -> str:
         """The layout model's device: "cuda" only with ``layout_gpu`` and onnxruntime's CUDA
         provider present (`layout_device`)."""
@@ -320,9 +374,10 @@ class PyMuPDFBackend(Backend):
         are in that geometry: their running lines are read again after it (`facts.running`
         was read before, on the rotated pages)."""
         pages = facts.pages
-        layout = options.use_layout and layout_installed()
+        layout = _model_in_use(options)
         meter = LayoutMeter()
-        chunks = self._run(path, pdf, pages, options, meter)
+        written = _plain_markdown(pdf, facts, plain_pages(pdf, facts, options))
+        chunks = self._run(path, pdf, pages, options, meter, written)
         texts = tuple(c["text"] for c in chunks)
         if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
             running = find_running(TextLayer.of_document(pdf), from_toc(pdf.get_toc(simple=True)))
@@ -342,13 +397,18 @@ class PyMuPDFBackend(Backend):
 
     @staticmethod
     def _run(
-        path: Path, doc: Any, pages: Sequence[int], options: ConvertOptions, meter: LayoutMeter
+        path: Path,
+        doc: Any,
+        pages: Sequence[int],
+        options: ConvertOptions,
+        meter: LayoutMeter,
+        written: Mapping[int, str],
     ) -> list[dict[str, Any]]:
         """pymupdf4llm with its stdout chatter captured and logged at debug level."""
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
-                chunks = _extract(doc, pages, options, meter)
+                chunks = _extract(doc, pages, options, meter, written)
         except Exception as exc:  # pymupdf4llm raises anything from IndexError to RuntimeError
             raise ConversionError(path, f"pymupdf4llm failed: {type(exc).__name__}: {exc}") from exc
         finally:
