@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from .errors import ConfigError
 
-LayoutModel = Literal["text", "text+image"]
+LayoutModel = Literal["text", "text+image", "auto"]
 
 
 @dataclass(frozen=True)

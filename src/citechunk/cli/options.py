@@ -30,7 +30,8 @@ HELP: dict[str, str] = {
     "convert.password": "Password for encrypted PDFs (or set CITECHUNK_PASSWORD); never saved.",
     "convert.outline_repair": "Fix heading levels from the PDF outline, else the section numbers.",
     "convert.layout_model": (
-        "pymupdf backend: layout model on the text layer alone (text) or also a page image."
+        "pymupdf backend: layout model on the text layer alone (text), also a page image, or "
+        "the image model only on pages with images or drawn grids (auto)."
     ),
     "convert.layout": (
         "pymupdf backend: run the layout model on every page, only on pages that are not plain "

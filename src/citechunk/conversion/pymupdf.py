@@ -42,7 +42,7 @@ from importlib.metadata import version as dist_version
 from pathlib import Path
 from typing import Any, Literal
 
-from ..config import ConvertOptions, LayoutModel
+from ..config import ConvertOptions
 from ..errors import ConversionError
 from .base import Backend, Extraction, PdfFacts
 from .layoutpasses import LayoutPage, run_layout_passes
@@ -50,7 +50,7 @@ from .outline import from_toc
 from .plaintext import BodyFont, page_markdown
 from .runninglines import find_running, line_signature
 from .textlayer import TextLayer
-from .triage import model_reason
+from .triage import IMAGE_REASONS, Reason, model_reason
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,8 @@ _LAYOUT_GLOBAL_LOCK = threading.Lock()  # guards pymupdf._get_layout while _extr
 #: pymupdf-layout's feature set per `ConvertOptions.layout_model`: "rf" is the graph network on
 #: the text layer's features alone; "imf+rf" (the library's default) adds a CNN over a
 #: rendered image of the page.
-FEATURE_SETS: dict[LayoutModel, str] = {"text": "rf", "text+image": "imf+rf"}
+Model = Literal["text", "text+image"]
+FEATURE_SETS: dict[Model, str] = {"text": "rf", "text+image": "imf+rf"}
 
 _CUDA = "CUDAExecutionProvider"
 
@@ -108,7 +109,7 @@ def device_report() -> str:
 
 
 @cache
-def _analyzer(model: LayoutModel, device: Literal["cpu", "cuda"]) -> Any:
+def _analyzer(model: Model, device: Literal["cpu", "cuda"]) -> Any:
     """pymupdf-layout's analyzer for `model` on `device`, made once per process: its ONNX
     sessions (thread counts as `runner.threads` set them in a worker) serve every conversion."""
     from pymupdf.layout import DocumentLayoutAnalyzer
@@ -142,18 +143,32 @@ class LayoutMeter:
         return layout
 
 
-def plain_pages(doc: Any, facts: PdfFacts, options: ConvertOptions) -> tuple[int, ...]:
-    """The selected pages the fast path writes (`plaintext`) instead of the layout model: with
-    ``layout = "auto"`` (and the model in use) those `triage.model_reason` finds no reason
-    for; none otherwise."""
-    if options.layout != "auto" or not _model_in_use(options):
-        return ()
+def page_reasons(doc: Any, facts: PdfFacts, options: ConvertOptions) -> dict[int, Reason | None]:
+    """`triage.model_reason` of each selected page, read only when ``layout`` or
+    ``layout_model`` is "auto" (and the model in use); {} otherwise."""
+    if not _model_in_use(options) or "auto" not in (options.layout, options.layout_model):
+        return {}
     layer = facts.layer or TextLayer.of_document(doc)
-    return tuple(
-        n
-        for n in facts.pages
-        if model_reason(doc[n - 1], layer.page(n), facts.running.on_page(n)) is None
-    )
+    return {
+        n: model_reason(doc[n - 1], layer.page(n), facts.running.on_page(n)) for n in facts.pages
+    }
+
+
+def plain_pages(reasons: Mapping[int, Reason | None], options: ConvertOptions) -> tuple[int, ...]:
+    """The pages the fast path writes (`plaintext`) instead of the layout model: with
+    ``layout = "auto"`` those `triage.model_reason` found no reason for; none otherwise."""
+    if options.layout != "auto":
+        return ()
+    return tuple(n for n, reason in reasons.items() if reason is None)
+
+
+def page_model(page: int, reasons: Mapping[int, Reason | None], options: ConvertOptions) -> Model:
+    """The layout model for `page`: ``layout_model``, or with "auto" the image model where the
+    page shows what only an image carries (`IMAGE_REASONS`: placed images, drawn grids and
+    figures) and the text model elsewhere."""
+    if options.layout_model != "auto":
+        return options.layout_model
+    return "text+image" if reasons.get(page) in IMAGE_REASONS else "text"
 
 
 def _model_in_use(options: ConvertOptions) -> bool:
@@ -175,15 +190,21 @@ def _extract(
     options: ConvertOptions,
     meter: LayoutMeter | None = None,
     written: Mapping[int, str] | None = None,
+    reasons: Mapping[int, Reason | None] | None = None,
 ) -> list[dict[str, Any]]:
     """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes") of `pages`
     in page order: those in `written` (Markdown of the fast path) as given, the others by the
-    layout model when it is in use, else by pymupdf4llm's classic path."""
+    layout model (`page_model` of each, one parse per model) when it is in use, else by
+    pymupdf4llm's classic path."""
     written = written or {}
     rest = [p for p in pages if p not in written]
     chunks: dict[int, dict[str, Any]] = {p: {"text": written[p]} for p in pages if p in written}
     if rest and _model_in_use(options):
-        chunks.update(zip(rest, _layout(doc, rest, options, meter or LayoutMeter()), strict=True))
+        meter = meter or LayoutMeter()
+        for model in FEATURE_SETS:
+            group = [p for p in rest if page_model(p, reasons or {}, options) == model]
+            if group:
+                chunks.update(zip(group, _layout(doc, group, model, options, meter), strict=True))
     elif rest:
         chunks.update(zip(rest, _classic(doc, rest), strict=True))
     return [chunks[p] for p in pages if p in chunks]
@@ -200,7 +221,7 @@ def _classic(doc: Any, pages: Sequence[int]) -> list[dict[str, Any]]:
 
 
 def _layout(
-    doc: Any, pages: Sequence[int], options: ConvertOptions, meter: LayoutMeter
+    doc: Any, pages: Sequence[int], model: Model, options: ConvertOptions, meter: LayoutMeter
 ) -> list[dict[str, Any]]:
     """The layout model path.
 
@@ -214,7 +235,7 @@ def _layout(
     import pymupdf
     from pymupdf4llm.helpers import document_layout
 
-    analyzer = _analyzer(options.layout_model, layout_device(options.layout_gpu))
+    analyzer = _analyzer(model, layout_device(options.layout_gpu))
     with _LAYOUT_GLOBAL_LOCK:
         previous = pymupdf._get_layout
         pymupdf._get_layout = meter.timed(analyzer)
@@ -376,8 +397,9 @@ class PyMuPDFBackend(Backend):
         pages = facts.pages
         layout = _model_in_use(options)
         meter = LayoutMeter()
-        written = _plain_markdown(pdf, facts, plain_pages(pdf, facts, options))
-        chunks = self._run(path, pdf, pages, options, meter, written)
+        reasons = page_reasons(pdf, facts, options)
+        written = _plain_markdown(pdf, facts, plain_pages(reasons, options))
+        chunks = self._run(path, pdf, pages, options, meter, written, reasons)
         texts = tuple(c["text"] for c in chunks)
         if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
             running = find_running(TextLayer.of_document(pdf), from_toc(pdf.get_toc(simple=True)))
@@ -403,12 +425,13 @@ class PyMuPDFBackend(Backend):
         options: ConvertOptions,
         meter: LayoutMeter,
         written: Mapping[int, str],
+        reasons: Mapping[int, Reason | None],
     ) -> list[dict[str, Any]]:
         """pymupdf4llm with its stdout chatter captured and logged at debug level."""
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
-                chunks = _extract(doc, pages, options, meter, written)
+                chunks = _extract(doc, pages, options, meter, written, reasons)
         except Exception as exc:  # pymupdf4llm raises anything from IndexError to RuntimeError
             raise ConversionError(path, f"pymupdf4llm failed: {type(exc).__name__}: {exc}") from exc
         finally:

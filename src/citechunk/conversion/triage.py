@@ -28,6 +28,8 @@ from .runninglines import line_signature
 from .textlayer import Line, PageText
 
 Reason = Literal["image", "drawings", "side by side", "gap"]
+#: Reasons that only a rendered image of the page shows well (pictures, drawn grids, charts).
+IMAGE_REASONS: frozenset[Reason | None] = frozenset({"image", "drawings"})
 
 #: Horizontal rules a plain-text page may draw (a footnote separator, a header underline).
 MAX_RULES = 2
