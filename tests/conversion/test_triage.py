@@ -44,6 +44,9 @@ def _pages(path: Path) -> pymupdf.Document:
     page = doc.new_page()  # 5: figures aligned in columns inside one line
     _plain(page)
     page.insert_text((72, 300), "Revenue" + " " * 40 + "1,234" + " " * 30 + "5,678", fontsize=10)
+    page = doc.new_page()  # 6: a table of contents
+    for i, title in enumerate(("Scope", "Terms", "Methods", "Results")):
+        page.insert_text((72, 100 + 16 * i), f"{title} " + "." * 40 + f" {i + 3}", fontsize=10)
     doc.save(path)
     return pymupdf.open(path)
 
@@ -51,16 +54,16 @@ def _pages(path: Path) -> pymupdf.Document:
 def test_each_signal_sends_its_page_to_the_model(tmp_path: Path) -> None:
     doc = _pages(tmp_path / "signals.pdf")
     layer = TextLayer.of_document(doc)
-    reasons = [model_reason(doc[n - 1], layer.page(n), {}) for n in range(1, 6)]
-    assert reasons == [None, "image", "drawings", "side by side", "gap"]
+    reasons = [model_reason(doc[n - 1], layer.page(n), {}) for n in range(1, 7)]
+    assert reasons == [None, "image", "drawings", "side by side", "gap", "leaders"]
 
 
 def test_auto_runs_the_model_only_on_pages_that_need_it(tmp_path: Path) -> None:
     _pages(tmp_path / "signals.pdf").close()
     doc = convert(tmp_path / "signals.pdf", ConvertOptions(layout="auto", layout_model="text"))
-    assert doc.model_pages == 4  # every page but the plain one
+    assert doc.model_pages == 5  # every page but the plain one
     always = convert(tmp_path / "signals.pdf", ConvertOptions(layout_model="text"))
-    assert always.model_pages == 5
+    assert always.model_pages == 6
 
 
 @pytest.mark.parametrize(
@@ -96,12 +99,12 @@ def test_auto_model_gives_the_image_model_to_pages_with_pictures_or_grids(tmp_pa
 
     doc = _pages(tmp_path / "signals.pdf")
     layer = TextLayer.of_document(doc)
-    reasons = {n: model_reason(doc[n - 1], layer.page(n), {}) for n in range(1, 6)}
+    reasons = {n: model_reason(doc[n - 1], layer.page(n), {}) for n in range(1, 7)}
     options = ConvertOptions(layout_model="auto")
-    models = [page_model(n, reasons, options) for n in range(1, 6)]
-    assert models == ["text", "text+image", "text+image", "text", "text"]
+    models = [page_model(n, reasons, options) for n in range(1, 7)]
+    assert models == ["text", "text+image", "text+image", "text", "text", "text"]
     assert {page_model(n, reasons, ConvertOptions(layout_model="text")) for n in reasons} == {
         "text"
     }
     converted = convert(tmp_path / "signals.pdf", options)
-    assert converted.model_pages == 5 and "Revenue" in converted.markdown
+    assert converted.model_pages == 6 and "Revenue" in converted.markdown

@@ -12,7 +12,9 @@ holds; `model_reason` names the first that does:
   the lower one's height without overlapping horizontally (columns, sidebars, author blocks,
   tables without rules, aligned numeric columns split into lines);
 - "gap": one text line's words are split by a gap wider than `GAP_EMS` times its font size
-  (aligned columns and tab stops inside one line).
+  (aligned columns and tab stops inside one line);
+- "leaders": `MIN_LEADER_LINES` or more lines end in dot leaders and a number (a table of
+  contents: page numbers aligned in a column).
 
 Running lines (page headers and footers, `runninglines`) and sideways text (margin stamps)
 are left out of the text checks: a page number beside a footer does not make a page tabular.
@@ -21,13 +23,14 @@ A page with no text and no image takes the fast path (there is nothing to lay ou
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
 from .runninglines import line_signature
 from .textlayer import Line, PageText
 
-Reason = Literal["image", "drawings", "side by side", "gap"]
+Reason = Literal["image", "drawings", "side by side", "gap", "leaders"]
 #: Reasons that only a rendered image of the page shows well (pictures, drawn grids, charts).
 IMAGE_REASONS: frozenset[Reason | None] = frozenset({"image", "drawings"})
 
@@ -41,6 +44,9 @@ MAX_SHAPES = 2
 THIN = 3.0
 #: A gap between two words of one line wider than this many font sizes is a column gap.
 GAP_EMS = 2.0
+#: Lines ending in dot leaders and a number that make a page a table of contents.
+MIN_LEADER_LINES = 3
+_LEADER_LINE = re.compile(r"(\.\s?){4,}\s*[\divxlcIVXLC]+$")
 #: Lines overlapping vertically by more than this share of the lower height sit side by side.
 ROW_OVERLAP = 0.5
 
@@ -61,6 +67,8 @@ def model_reason(page: Any, text: PageText, running: Mapping[str, int]) -> Reaso
         return "side by side"
     if _wide_gap(text, lines):
         return "gap"
+    if sum(1 for ln in lines if _LEADER_LINE.search(ln.text)) >= MIN_LEADER_LINES:
+        return "leaders"
     return None
 
 
