@@ -6,8 +6,8 @@ For one folder of PDFs (default ../shared/corpus/pdfs), `--rounds` alternating r
                      reading the text layer alone costs
   convert_batch      pymupdf4llm's own ``convert_batch(workers=N)`` (Markdown only, no chunks)
   ingest MODEL/MODE  ``citechunk.ingest(--full, workers=N)`` into a fresh OUT, default config
-                     but ``convert.layout_model`` = MODEL (text+image, text) and
-                     ``convert.layout`` = MODE (always, auto): four variants
+                     but ``convert.layout_model`` = MODEL (text+image, text, auto) and
+                     ``convert.layout`` = MODE (always, auto): six variants (--only picks)
 
 Each variant keeps its fastest round (by wall time). Printed: wall seconds and CPU seconds (this
 process and its reaped children: the workers), pages/s, both ratios to the raw text pass; then
@@ -91,7 +91,7 @@ VARIANTS: dict[str, Callable[[list[Path], int], dict[str, Any]]] = {
     "convert_batch": convert_batch,
     **{
         f"ingest {model}/{mode}": citechunk_ingest(model, mode)
-        for model in ("text+image", "text")
+        for model in ("text+image", "text", "auto")
         for mode in ("always", "auto")
     },
 }
