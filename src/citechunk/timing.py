@@ -11,6 +11,7 @@ the file's time. `STAGES` fixes the names and the order reports list them in.
 from __future__ import annotations
 
 import time
+import typing
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -30,17 +31,7 @@ Stage = Literal[
 #: Every stage, in processing order: "layout model" is the layout model's inference alone,
 #: "extract" the rest of the backend's own work (tables, Markdown), "passes" the repairs and
 #: the text-layer self-check.
-STAGES: tuple[Stage, ...] = (
-    "text layer",
-    "layout model",
-    "extract",
-    "ocr",
-    "passes",
-    "save",
-    "source map",
-    "chunking",
-    "writing",
-)
+STAGES: tuple[Stage, ...] = typing.get_args(Stage)
 
 
 @dataclass
