@@ -94,7 +94,9 @@ def test_fast_path_keeps_the_headings_and_code_of_the_samples(sample_pdfs: Path,
     assert ("```" in auto.markdown) == ("```" in always.markdown)
 
 
-def test_auto_model_gives_the_image_model_to_pages_with_pictures_or_grids(tmp_path: Path) -> None:
+def test_auto_model_gives_the_image_model_to_pages_with_pictures_grids_or_columns(
+    tmp_path: Path,
+) -> None:
     from citechunk.conversion.pymupdf import page_model
 
     doc = _pages(tmp_path / "signals.pdf")
@@ -102,7 +104,7 @@ def test_auto_model_gives_the_image_model_to_pages_with_pictures_or_grids(tmp_pa
     reasons = {n: model_reason(doc[n - 1], layer.page(n), {}) for n in range(1, 7)}
     options = ConvertOptions(layout_model="auto")
     models = [page_model(n, reasons, options) for n in range(1, 7)]
-    assert models == ["text", "text+image", "text+image", "text", "text", "text"]
+    assert models == ["text", "text+image", "text+image", "text+image", "text", "text"]
     assert {page_model(n, reasons, ConvertOptions(layout_model="text")) for n in reasons} == {
         "text"
     }

@@ -31,7 +31,7 @@ HELP: dict[str, str] = {
     "convert.outline_repair": "Fix heading levels from the PDF outline, else the section numbers.",
     "convert.layout_model": (
         "pymupdf backend: layout model on the text layer alone (text), also a page image, or "
-        "the image model only on pages with images or drawn grids (auto)."
+        "the image model only on pages with images, drawn grids or columns (auto)."
     ),
     "convert.layout": (
         "pymupdf backend: run the layout model on every page, only on pages that are not plain "

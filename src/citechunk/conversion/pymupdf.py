@@ -164,8 +164,8 @@ def plain_pages(reasons: Mapping[int, Reason | None], options: ConvertOptions) -
 
 def page_model(page: int, reasons: Mapping[int, Reason | None], options: ConvertOptions) -> Model:
     """The layout model for `page`: ``layout_model``, or with "auto" the image model where the
-    page shows what only an image carries (`IMAGE_REASONS`: placed images, drawn grids and
-    figures) and the text model elsewhere."""
+    page shows what the image carries best (`triage.IMAGE_REASONS`: placed images, drawn grids
+    and figures, lines side by side) and the text model elsewhere."""
     if options.layout_model != "auto":
         return options.layout_model
     return "text+image" if reasons.get(page) in IMAGE_REASONS else "text"

@@ -31,8 +31,10 @@ from .runninglines import line_signature
 from .textlayer import Line, PageText
 
 Reason = Literal["image", "drawings", "side by side", "gap", "leaders"]
-#: Reasons that only a rendered image of the page shows well (pictures, drawn grids, charts).
-IMAGE_REASONS: frozenset[Reason | None] = frozenset({"image", "drawings"})
+#: Reasons for which the image model reads the page better than the text model: pictures,
+#: drawn grids and charts, and lines side by side (columns, sidebars, author blocks), where the
+#: text-only model joins or splits blocks the image separates.
+IMAGE_REASONS: frozenset[Reason | None] = frozenset({"image", "drawings", "side by side"})
 
 #: Horizontal rules a plain-text page may draw (a footnote separator, a header underline).
 MAX_RULES = 2
