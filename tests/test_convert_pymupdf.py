@@ -355,3 +355,50 @@ def test_text_too_small_to_read_is_not_extracted(tmp_path: Path) -> None:
     markdown = convert(pdf).markdown
     assert "timely actions" in markdown
     assert "11ec" not in markdown
+
+
+# --- layout model choice, its timing and device -------------------------------------------------
+
+
+def test_text_only_layout_model_converts_with_the_same_pages_and_headings(
+    sample_pdfs: Path, converted: dict[str, Any]
+) -> None:
+    """The text-only model ("rf" feature set) gives Markdown for the same pages and the same
+    headings on a plain report; the layout model's time is its own stage and ran on every
+    page."""
+    name = "report_outline.pdf"
+    doc = convert(sample_pdfs / name, ConvertOptions(layout_model="text"))
+    assert doc.provenance.options["layout_model"] == "text"
+    assert doc.provenance.options["layout_device"] == "cpu"
+    assert marker_pages(doc.markdown) == marker_pages(converted[name].markdown)
+    assert [h["text"] for h in headings(doc.markdown)] == [
+        h["text"] for h in headings(converted[name].markdown)
+    ]
+    assert doc.model_pages == len(doc.provenance.pages)
+    stages = dict(doc.stages)
+    assert list(stages)[:3] == ["text layer", "layout model", "extract"]
+    assert stages["layout model"] > 0 and dict(doc.stage_cpu)["layout model"] > 0
+
+
+def test_each_layout_model_is_loaded_once_per_process() -> None:
+    from citechunk.conversion.pymupdf import FEATURE_SETS, _analyzer
+
+    text, image = _analyzer("text", "cpu"), _analyzer("text+image", "cpu")
+    assert _analyzer("text", "cpu") is text and text is not image
+    assert set(FEATURE_SETS.values()) == {"rf", "imf+rf"}
+
+
+def test_gpu_is_used_only_where_onnxruntime_offers_cuda() -> None:
+    """Detection follows onnxruntime's providers: on a machine without CUDA (CI) the layout
+    model stays on the CPU even when asked for the GPU, and `citechunk backends` says so."""
+    import onnxruntime
+
+    from citechunk.conversion.pymupdf import layout_device
+
+    has_cuda = "CUDAExecutionProvider" in onnxruntime.get_available_providers()
+    assert layout_device(False) == "cpu"
+    assert layout_device(True) == ("cuda" if has_cuda else "cpu")
+    result = CliRunner().invoke(main, ["backends"])
+    assert result.exit_code == 0
+    (line,) = [ln for ln in result.output.splitlines() if ln.startswith("pymupdf ")]
+    assert f"with --layout-gpu on {'cuda' if has_cuda else 'cpu'}" in line

@@ -78,6 +78,13 @@ def test_layout_records_and_byte_identical_reruns(tmp_path: Path, sample_pdfs: P
     assert stages["extract"] == pytest.approx(
         sum(r["stage_seconds"]["extract"] for r in report["files"]), abs=0.01
     )
+    # the layout model on its own line: its seconds, and the pages it ran on (all, by default)
+    assert "layout model" in stages and list(report["stage_cpu_seconds"]) == [
+        s for s in STAGES if s in report["stage_cpu_seconds"]
+    ]
+    model = report["layout_model"]
+    assert model["pages"] == model["of_pages"] == report["pages"] and model["share"] == 1.0
+    assert model["seconds"] == stages["layout model"] and model["device"] == "cpu"
 
 
 def test_jsonl_format_single_pdf_input(tmp_path: Path, sample_pdfs: Path) -> None:

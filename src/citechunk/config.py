@@ -18,6 +18,8 @@ from typing import Any, Literal
 
 from .errors import ConfigError
 
+LayoutModel = Literal["text", "text+image", "auto"]
+
 
 @dataclass(frozen=True)
 class ConvertOptions:
@@ -28,6 +30,9 @@ class ConvertOptions:
     strip_headers_footers: bool = True
     restore_text: bool = True  # self-check against the text layer: lost lines come back
     use_layout: bool = True
+    layout_model: LayoutModel = "text+image"  # pymupdf-layout feature set
+    layout: Literal["auto", "always", "never"] = "always"  # pages the layout model runs on
+    layout_gpu: bool = False  # onnxruntime's CUDA provider for the layout model, when present
     docling_layout: Literal["offline", "model"] = "offline"
     docling_artifacts_path: str = ""
     skip_passes: tuple[str, ...] = ()  # conversion pass names to skip (debugging)

@@ -84,6 +84,10 @@ class ConvertedDocument:
     ocr_seconds: float = 0.0
     #: Seconds per conversion stage (`timing.StageClock.frozen`; a measurement, never saved).
     stages: tuple[tuple[str, float], ...] = ()
+    #: CPU seconds of this process per conversion stage (`timing.StageClock.frozen_cpu`).
+    stage_cpu: tuple[tuple[str, float], ...] = ()
+    #: Pages the backend's layout model ran on (a measurement, never saved).
+    model_pages: int = 0
     #: The text layer read while converting, the words an OCR engine read in place of the
     #: recognised pages' own: what the source map aligns the Markdown to (never saved).
     text_layer: TextLayer | None = field(default=None, compare=False, repr=False)

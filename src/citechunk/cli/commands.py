@@ -30,6 +30,9 @@ from .options import Overrides, config_flags
     "convert.pages",
     "convert.password",
     "convert.outline_repair",
+    "convert.layout_model",
+    "convert.layout",
+    "convert.layout_gpu",
     "convert.docling_layout",
     "convert.docling_artifacts_path",
     "convert.skip_passes",
@@ -126,6 +129,8 @@ def backends_cmd() -> None:
     """List conversion backends, their versions and whether each is usable here."""
     for info in describe():
         status = f"ok {info.version}" if info.available else f"unavailable: {info.detail}"
+        if info.available and info.devices:
+            status += f"; {info.devices}"
         click.echo(f"{info.name:10} {status}")
 
 

@@ -15,6 +15,7 @@ import dataclasses
 import logging
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import click
 from rich.console import Console
@@ -154,6 +155,9 @@ def sized_for_store(cfg: Config, embed: str) -> Config:
 @config_flags(
     "export.format",
     "convert.backend",
+    "convert.layout_model",
+    "convert.layout",
+    "convert.layout_gpu",
     "convert.ocr",
     "convert.password",
     "run.passwords_file",

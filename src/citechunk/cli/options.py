@@ -29,6 +29,15 @@ HELP: dict[str, str] = {
     "convert.pages": "Pages to convert, 1-based: 3-7 or 1,3,5-6 (converted in page order).",
     "convert.password": "Password for encrypted PDFs (or set CITECHUNK_PASSWORD); never saved.",
     "convert.outline_repair": "Fix heading levels from the PDF outline, else the section numbers.",
+    "convert.layout_model": (
+        "pymupdf backend: layout model on the text layer alone (text), also a page image, or "
+        "the image model only on pages with images, drawn grids or columns (auto)."
+    ),
+    "convert.layout": (
+        "pymupdf backend: run the layout model on every page, only on pages that are not plain "
+        "one-column text (auto), or on none."
+    ),
+    "convert.layout_gpu": "pymupdf backend: run the layout model on CUDA when onnxruntime has it.",
     "convert.docling_layout": (
         "docling backend: built-in weight-free layout stage, or docling's layout model."
     ),

@@ -57,16 +57,22 @@ class PdfFacts:
     running: RunningLines = field(default_factory=RunningLines)  # `find_running` of all pages
     title_source: str = ""  # where the label came from (`title.LabelSource`)
     blank: tuple[int, ...] = ()  # the `empty` pages on which nothing is drawn (`ocr.is_blank`)
+    #: The document's text layer as read for these facts (pages of the open PDF, cached).
+    layer: TextLayer | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
 class Extraction:
     """A backend's raw result: Markdown per selected page (in `PdfFacts.pages` order), its own
-    warnings, and facts about the run worth recording beside the options (``layout_active``)."""
+    warnings, facts about the run worth recording beside the options (``layout_active``), and
+    measurements never saved: the pages a layout model ran on and its (wall, CPU) seconds,
+    part of the extraction's time."""
 
     texts: tuple[str, ...]
     warnings: tuple[str, ...] = ()
     recorded: Mapping[str, Any] = field(default_factory=dict)
+    model_pages: tuple[int, ...] = ()
+    model_seconds: tuple[float, float] = (0.0, 0.0)
 
 
 class Backend(ABC):
@@ -87,6 +93,17 @@ class Backend(ABC):
     def version(cls) -> str:
         """Version string of the underlying library (part of the configuration fingerprint)."""
 
+    @classmethod
+    def devices(cls) -> str:
+        """One phrase for ``citechunk backends``: where the backend's models can run ("" for
+        nothing to say)."""
+        return ""
+
+    @classmethod
+    def device(cls, options: ConvertOptions) -> str:
+        """Where the backend's models run under `options` ("cpu" unless a backend says)."""
+        return "cpu"
+
     @abstractmethod
     def extract(self, path: Path, pdf: Any, facts: PdfFacts, options: ConvertOptions) -> Extraction:
         """Raw Markdown of the selected pages (``facts.pages``, 1-based) of the open PyMuPDF
@@ -105,6 +122,7 @@ class Backend(ABC):
                 facts = read_facts(path, pdf, options, layer)
             with clock.stage("extract"):
                 extraction = self.extract(path, pdf, facts, options)
+            clock.carve("extract", "layout model", *extraction.model_seconds)
             with clock.stage("ocr"):
                 recognised = recognise(path, pdf, facts.pages, options)
             with clock.stage("text layer"):
@@ -119,7 +137,13 @@ class Backend(ABC):
             doc = finish(self, path, facts, extraction, recognised, options, layer)
         for page in recognised.pages:
             layer = layer.with_page(page.words)
-        return dataclasses.replace(doc, stages=clock.frozen(), text_layer=layer)
+        return dataclasses.replace(
+            doc,
+            stages=clock.frozen(),
+            stage_cpu=clock.frozen_cpu(),
+            model_pages=len(extraction.model_pages),
+            text_layer=layer,
+        )
 
 
 ENCRYPTED_HELP = (
@@ -182,6 +206,7 @@ def read_facts(
         running=find_running(layer, toc),
         title_source=label.source,
         blank=tuple(n for n in empty if is_blank(pdf[n - 1])),
+        layer=layer,
     )
 
 

@@ -3,16 +3,22 @@
 `PyMuPDFBackend.extract` is this backend's step of the `base.Backend` template (opening, the
 text-layer check, the passes and the provenance are shared):
 
-1. pymupdf4llm converts the pages (``page_chunks=True``): with ``use_layout`` the layout model
-   path (``document_layout.parse_document``), otherwise the classic ``pymupdf_rag`` path,
-   chosen per call. PyMuPDF keeps its layout model in one module global
-   (``pymupdf._get_layout``), set as soon as ``pymupdf.layout`` is imported (``import pymupdf``
-   does that when pymupdf-layout is installed); a host may clear it with
-   ``pymupdf4llm.use_layout(False)``. The layout path then installs the model for the call
-   only and puts the previous value back afterwards, under a lock (`_extract`), so citechunk
-   leaves that global as it found it; the classic path leaves it alone (PyMuPDF's table finder
-   consults the model whenever it is installed). On the layout path the parsed boxes are fixed
-   before rendering by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by
+1. pymupdf4llm converts the pages (``page_chunks=True``), each page by one of two paths
+   (`plain_pages` chooses, per ``convert.layout``): the layout model path
+   (``document_layout.parse_document``) or the classic ``pymupdf_rag`` path (headings from
+   font sizes; the outline repairs them later). ``layout = "auto"`` sends the pages the text
+   layer shows to be plain one-column text (`triage`) down the classic path. The layout model
+   is pymupdf-layout's analyzer for ``convert.layout_model`` ("text": the graph network on
+   text-layer features; "text+image": also a CNN over a rendered page image), made once per
+   process (`_analyzer`) on the CPU, or on CUDA with ``layout_gpu`` where onnxruntime has it.
+   PyMuPDF keeps its layout function in one module global (``pymupdf._get_layout``), set as
+   soon as ``pymupdf.layout`` is imported (``import pymupdf`` does that when pymupdf-layout is
+   installed) and the only way pymupdf4llm reaches a model: the layout path installs the
+   chosen analyzer for the call only, timed (`LayoutMeter`), and puts the previous value back
+   afterwards, under a lock (`_layout`), so citechunk leaves that global as it found it; the
+   classic path leaves it alone (PyMuPDF's table finder consults the model whenever it is
+   installed; on plain pages no table is looked for). On the layout path the parsed boxes are
+   fixed before rendering by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by
    ``citechunk passes`` and skipped by name like the Markdown passes);
 2. with ``strip_headers_footers``, the running lines (`runninglines`) of the page-header /
    page-footer boxes found by the layout model are cut out (`_without_running_boxes`); the
@@ -27,20 +33,24 @@ import contextlib
 import io
 import logging
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ..config import ConvertOptions
 from ..errors import ConversionError
 from .base import Backend, Extraction, PdfFacts
 from .layoutpasses import LayoutPage, run_layout_passes
 from .outline import from_toc
+from .plaintext import BodyFont, page_markdown
 from .runninglines import find_running, line_signature
 from .textlayer import TextLayer
+from .triage import IMAGE_REASONS, Reason, model_reason
 
 log = logging.getLogger(__name__)
 
@@ -65,55 +75,179 @@ def layout_installed() -> bool:
 
 _LAYOUT_GLOBAL_LOCK = threading.Lock()  # guards pymupdf._get_layout while _extract swaps it
 
+#: pymupdf-layout's feature set per `ConvertOptions.layout_model`: "rf" is the graph network on
+#: the text layer's features alone; "imf+rf" (the library's default) adds a CNN over a
+#: rendered image of the page.
+Model = Literal["text", "text+image"]
+FEATURE_SETS: dict[Model, str] = {"text": "rf", "text+image": "imf+rf"}
+
+_CUDA = "CUDAExecutionProvider"
+
+
+def layout_device(want_gpu: bool) -> Literal["cpu", "cuda"]:
+    """ "cuda" when `want_gpu` and onnxruntime offers its CUDA execution provider, else "cpu"."""
+    return "cuda" if want_gpu and _CUDA in onnx_providers() else "cpu"
+
+
+def onnx_providers() -> tuple[str, ...]:
+    """onnxruntime's available execution providers (empty when onnxruntime is missing)."""
+    try:
+        import onnxruntime
+    except ImportError:
+        return ()
+    return tuple(onnxruntime.get_available_providers())
+
+
+def device_report() -> str:
+    """For ``citechunk backends``: the layout model's device without and with
+    ``--layout-gpu``, from onnxruntime's providers."""
+    providers = onnx_providers()
+    if not providers:
+        return "layout model on cpu (onnxruntime not installed)"
+    cuda = "CUDA available" if _CUDA in providers else "CUDA not available"
+    return f"layout model on cpu, with --layout-gpu on {layout_device(True)} ({cuda})"
+
 
 @cache
-def _layout_function() -> Any:
-    """PyMuPDF's layout model function, made once without leaving it installed."""
-    import pymupdf
-    import pymupdf.layout
+def _analyzer(model: Model, device: Literal["cpu", "cuda"]) -> Any:
+    """pymupdf-layout's analyzer for `model` on `device`, made once per process: its ONNX
+    sessions (thread counts as `runner.threads` set them in a worker) serve every conversion."""
+    from pymupdf.layout import DocumentLayoutAnalyzer
 
-    previous, pymupdf._get_layout = pymupdf._get_layout, None
-    try:
-        pymupdf.layout.activate()
-        return pymupdf._get_layout
-    finally:
-        pymupdf._get_layout = previous
+    return DocumentLayoutAnalyzer.get_model(
+        feature_set_name=FEATURE_SETS[model], use_gpu=device == "cuda"
+    )
+
+
+@dataclass
+class LayoutMeter:
+    """Seconds (wall and CPU of this process) spent in the layout model, and the pages it ran
+    on, over one conversion."""
+
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    pages: set[int] = field(default_factory=set)
+
+    def timed(self, analyzer: Any) -> Callable[..., Any]:
+        """PyMuPDF's layout function form of `analyzer`, adding each call to this meter."""
+
+        def layout(page: Any, **kwargs: Any) -> Any:
+            start, cpu = time.perf_counter(), time.process_time()
+            try:
+                return analyzer.predict(page, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self.cpu_seconds += time.process_time() - cpu
+                self.pages.add(int(page.number) + 1)
+
+        return layout
+
+
+def page_reasons(doc: Any, facts: PdfFacts, options: ConvertOptions) -> dict[int, Reason | None]:
+    """`triage.model_reason` of each selected page, read only when ``layout`` or
+    ``layout_model`` is "auto" (and the model in use); {} otherwise."""
+    if not _model_in_use(options) or "auto" not in (options.layout, options.layout_model):
+        return {}
+    layer = facts.layer or TextLayer.of_document(doc)
+    return {
+        n: model_reason(doc[n - 1], layer.page(n), facts.running.on_page(n)) for n in facts.pages
+    }
+
+
+def plain_pages(reasons: Mapping[int, Reason | None], options: ConvertOptions) -> tuple[int, ...]:
+    """The pages the fast path writes (`plaintext`) instead of the layout model: with
+    ``layout = "auto"`` those `triage.model_reason` found no reason for; none otherwise."""
+    if options.layout != "auto":
+        return ()
+    return tuple(n for n, reason in reasons.items() if reason is None)
+
+
+def page_model(page: int, reasons: Mapping[int, Reason | None], options: ConvertOptions) -> Model:
+    """The layout model for `page`: ``layout_model``, or with "auto" the image model where the
+    page shows what the image carries best (`triage.IMAGE_REASONS`: placed images, drawn grids
+    and figures, lines side by side) and the text model elsewhere."""
+    if options.layout_model != "auto":
+        return options.layout_model
+    return "text+image" if reasons.get(page) in IMAGE_REASONS else "text"
+
+
+def _model_in_use(options: ConvertOptions) -> bool:
+    return options.use_layout and options.layout != "never" and layout_installed()
+
+
+def _plain_markdown(doc: Any, facts: PdfFacts, pages: Sequence[int]) -> dict[int, str]:
+    """`plaintext.page_markdown` of `pages`, the body font read from the whole document."""
+    if not pages:
+        return {}
+    layer = facts.layer or TextLayer.of_document(doc)
+    font = BodyFont.of(layer.page(n) for n in layer.numbers)
+    return {n: page_markdown(doc[n - 1], facts.running.on_page(n), font) for n in pages}
 
 
 def _extract(
-    doc: Any, pages: Sequence[int], use_layout: bool, skip: Sequence[str] = ()
+    doc: Any,
+    pages: Sequence[int],
+    options: ConvertOptions,
+    meter: LayoutMeter | None = None,
+    written: Mapping[int, str] | None = None,
+    reasons: Mapping[int, Reason | None] | None = None,
 ) -> list[dict[str, Any]]:
-    """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes").
+    """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes") of `pages`
+    in page order: those in `written` (Markdown of the fast path) as given, the others by the
+    layout model (`page_model` of each, one parse per model) when it is in use, else by
+    pymupdf4llm's classic path."""
+    written = written or {}
+    rest = [p for p in pages if p not in written]
+    chunks: dict[int, dict[str, Any]] = {p: {"text": written[p]} for p in pages if p in written}
+    if rest and _model_in_use(options):
+        meter = meter or LayoutMeter()
+        for model in FEATURE_SETS:
+            group = [p for p in rest if page_model(p, reasons or {}, options) == model]
+            if group:
+                chunks.update(zip(group, _layout(doc, group, model, options, meter), strict=True))
+    elif rest:
+        chunks.update(zip(rest, _classic(doc, rest), strict=True))
+    return [chunks[p] for p in pages if p in chunks]
 
-    The layout path needs PyMuPDF's process-wide layout function (module docstring): when a
-    host cleared it, it is installed for this call only and the host's value restored. The
-    lock makes layout parses in one process run one at a time (citechunk's parallelism is
-    processes; the layout inference itself is serialised inside pymupdf4llm anyway). The
-    parsed boxes then go through `layoutpasses.LAYOUT_PASSES` but those named in `skip`."""
-    zero_based = [p - 1 for p in pages]
-    if not use_layout:
-        from pymupdf4llm.helpers import pymupdf_rag
 
-        chunks = pymupdf_rag.to_markdown(
-            doc, pages=zero_based, page_chunks=True, show_progress=False
-        )
-        return list(chunks)
+def _classic(doc: Any, pages: Sequence[int]) -> list[dict[str, Any]]:
+    """pymupdf4llm's classic path (``pymupdf_rag``): headings from font sizes."""
+    from pymupdf4llm.helpers import pymupdf_rag
+
+    chunks = pymupdf_rag.to_markdown(
+        doc, pages=[p - 1 for p in pages], page_chunks=True, show_progress=False
+    )
+    return list(chunks)
+
+
+def _layout(
+    doc: Any, pages: Sequence[int], model: Model, options: ConvertOptions, meter: LayoutMeter
+) -> list[dict[str, Any]]:
+    """The layout model path.
+
+    It needs PyMuPDF's process-wide layout function (``pymupdf._get_layout``, the only way
+    pymupdf4llm reaches the model): the analyzer of ``options.layout_model`` is installed for
+    this call only and the previous value (the host's, or the default model ``import
+    pymupdf`` activated) put back afterwards. The lock makes layout parses in one process run
+    one at a time (citechunk's parallelism is processes; the layout inference itself is
+    serialised inside pymupdf4llm anyway). The parsed boxes then go through
+    `layoutpasses.LAYOUT_PASSES` but those named in ``options.skip_passes``."""
     import pymupdf
     from pymupdf4llm.helpers import document_layout
 
+    analyzer = _analyzer(model, layout_device(options.layout_gpu))
     with _LAYOUT_GLOBAL_LOCK:
         previous = pymupdf._get_layout
-        if not callable(previous):
-            pymupdf._get_layout = _layout_function()
+        pymupdf._get_layout = meter.timed(analyzer)
         try:
             parsed = document_layout.parse_document(
-                doc, pages=zero_based, use_ocr=False, force_text=True
+                doc, pages=[p - 1 for p in pages], use_ocr=False, force_text=True
             )
         finally:
             pymupdf._get_layout = previous
     for page in parsed.pages:
         layout_page = LayoutPage(page, doc[page.page_number - 1], document_layout.LayoutBox)
-        page.boxes = run_layout_passes(page.boxes, layout_page, skip)
+        page.boxes = run_layout_passes(page.boxes, layout_page, options.skip_passes)
     return list(parsed.to_markdown(header=True, footer=True, page_chunks=True))
 
 
@@ -244,6 +378,16 @@ class PyMuPDFBackend(Backend):
             parts.append(f"pymupdf-layout {layout}")
         return "; ".join(parts)
 
+    @classmethod
+    def devices(cls) -> str:
+        return device_report() if layout_installed() else ""
+
+    @classmethod
+    def device(cls, options: ConvertOptions) -> str:
+        """The layout model's device: "cuda" only with ``layout_gpu`` and onnxruntime's CUDA
+        provider present (`layout_device`)."""
+        return layout_device(options.layout_gpu) if options.use_layout else "cpu"
+
     def extract(self, path: Path, pdf: Any, facts: PdfFacts, options: ConvertOptions) -> Extraction:
         """pymupdf4llm Markdown per page, page-header/-footer boxes cut when stripping.
 
@@ -251,8 +395,11 @@ class PyMuPDFBackend(Backend):
         are in that geometry: their running lines are read again after it (`facts.running`
         was read before, on the rotated pages)."""
         pages = facts.pages
-        layout = options.use_layout and layout_installed()
-        chunks = self._run(path, pdf, pages, layout, options.skip_passes)
+        layout = _model_in_use(options)
+        meter = LayoutMeter()
+        reasons = page_reasons(pdf, facts, options)
+        written = _plain_markdown(pdf, facts, plain_pages(reasons, options))
+        chunks = self._run(path, pdf, pages, options, meter, written, reasons)
         texts = tuple(c["text"] for c in chunks)
         if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
             running = find_running(TextLayer.of_document(pdf), from_toc(pdf.get_toc(simple=True)))
@@ -260,17 +407,31 @@ class PyMuPDFBackend(Backend):
                 _without_running_boxes(pdf[p - 1], c, running.on_page(p))
                 for p, c in zip(pages, chunks, strict=True)
             )
-        return Extraction(texts, recorded={"layout_active": layout})
+        recorded: dict[str, Any] = {"layout_active": layout}
+        if layout:
+            recorded["layout_device"] = layout_device(options.layout_gpu)
+        return Extraction(
+            texts,
+            recorded=recorded,
+            model_pages=tuple(sorted(meter.pages)),
+            model_seconds=(meter.seconds, meter.cpu_seconds),
+        )
 
     @staticmethod
     def _run(
-        path: Path, doc: Any, pages: Sequence[int], layout: bool, skip: Sequence[str]
+        path: Path,
+        doc: Any,
+        pages: Sequence[int],
+        options: ConvertOptions,
+        meter: LayoutMeter,
+        written: Mapping[int, str],
+        reasons: Mapping[int, Reason | None],
     ) -> list[dict[str, Any]]:
         """pymupdf4llm with its stdout chatter captured and logged at debug level."""
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
-                chunks = _extract(doc, pages, layout, skip)
+                chunks = _extract(doc, pages, options, meter, written, reasons)
         except Exception as exc:  # pymupdf4llm raises anything from IndexError to RuntimeError
             raise ConversionError(path, f"pymupdf4llm failed: {type(exc).__name__}: {exc}") from exc
         finally:

@@ -30,6 +30,7 @@ class BackendInfo:
     available: bool
     version: str
     detail: str  # why unavailable, or "" when usable
+    devices: str = ""  # where its models can run (`Backend.devices`), "" when it says nothing
 
 
 def _targets() -> dict[str, str]:
@@ -76,7 +77,7 @@ def describe() -> list[BackendInfo]:
     for name, target in sorted(_targets().items()):
         try:
             cls = get_backend_class(name)
-            infos.append(BackendInfo(name, target, True, cls.version(), ""))
+            infos.append(BackendInfo(name, target, True, cls.version(), "", cls.devices()))
         except (BackendError, ImportError) as exc:
             infos.append(BackendInfo(name, target, False, "", str(exc)))
     return infos

@@ -299,7 +299,16 @@ def _run(
             "refusing to remove them all. Delete the output folder to start empty."
         )
     base = RunReport(
-        str(input_dir), str(out), "running", started, "", 0.0, workers, fp, _public(config)
+        str(input_dir),
+        str(out),
+        "running",
+        started,
+        "",
+        0.0,
+        workers,
+        fp,
+        _public(config),
+        device=get_backend_class(config.convert.backend).device(config.convert),
     )
     write_report(out, base)
     done: list[FileResult] = []

@@ -72,6 +72,8 @@ class FileResult:
     ocr_seconds: float = 0.0
     word_coverage: float | None = None  # provenance ``word_coverage`` of the Markdown
     stages: tuple[tuple[str, float], ...] = ()  # seconds per stage (`timing.STAGES`)
+    stage_cpu: tuple[tuple[str, float], ...] = ()  # CPU seconds per stage, same names
+    model_pages: int = 0  # pages the layout model ran on
 
 
 def page_count(path: str, password: str = "") -> int:
@@ -115,7 +117,7 @@ def _produce(
     """Convert, save, chunk, export, timing each stage on `clock`. Returns (pages, chunks,
     sha256, warnings, document)."""
     doc = _relative_provenance(convert(job.source, job.convert), job.source_file)
-    clock.add(dict(doc.stages))
+    clock.add(dict(doc.stages), dict(doc.stage_cpu))
     out = Path(job.out)
     md_rel = markdown_relpath(job.source_file)
     with clock.stage("save"):
@@ -199,4 +201,6 @@ def run_job(job: Job) -> FileResult:
         ocr_seconds=round(doc.ocr_seconds, 3),
         word_coverage=doc.provenance.word_coverage,
         stages=clock.frozen(),
+        stage_cpu=clock.frozen_cpu(),
+        model_pages=doc.model_pages,
     )
