@@ -133,10 +133,16 @@ def main() -> int:
     print(
         f"input: {mb:.1f} MB, {md.count(chr(10)):,} lines, max_tokens={n}; CPU seconds, best of {args.repeat}"
     )
-    chunk_markdown("# warm up\n\nload encodings", ChunkOptions(embedder="tiktoken:cl100k_base@8191"))
+    chunk_markdown(
+        "# warm up\n\nload encodings", ChunkOptions(embedder="tiktoken:cl100k_base@8191")
+    )
     rows = []
     for label, spec, lc in [
-        ("approx", "approx@8191", RecursiveCharacterTextSplitter(chunk_size=n * 4, chunk_overlap=0)),
+        (
+            "approx",
+            "approx@8191",
+            RecursiveCharacterTextSplitter(chunk_size=n * 4, chunk_overlap=0),
+        ),
         (
             "tiktoken",
             "tiktoken:cl100k_base@8191",

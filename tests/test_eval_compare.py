@@ -79,24 +79,24 @@ def test_compare_rows(sample_out: Path, questions_file: Path) -> None:
     names = [row.name for row in report.rows]
     assert names == [
         "as ingested (OUT/chunks)",
-        "fixed 512 (overlap 64)",
-        "heading 256",
-        "heading 512 (config)",
-        "heading 1024",
-        "heading 512 merged 192",
+        "fixed 254 (overlap 31)",
+        "heading 63",
+        "heading 127",
+        "heading 254 (config)",
+        "heading 254 merged 127",
     ]
     by_name = {row.name: row.reports[0] for row in report.rows}
-    ingested, same = by_name["as ingested (OUT/chunks)"], by_name["heading 512 (config)"]
+    ingested, same = by_name["as ingested (OUT/chunks)"], by_name["heading 254 (config)"]
     # re-chunking OUT/markdown with the configuration used at ingest gives the ingested chunks
     assert [c.text for c in same.chunk_set.chunks] == [c.text for c in ingested.chunk_set.chunks]
     assert same.summary() | {"label": ""} == ingested.summary() | {"label": ""}
-    assert all(c.heading_path == () for c in by_name["fixed 512 (overlap 64)"].chunk_set.chunks)
-    for name in ("heading 256", "heading 512 (config)", "heading 1024", "heading 512 merged 192"):
+    assert all(c.heading_path == () for c in by_name["fixed 254 (overlap 31)"].chunk_set.chunks)
+    for name in ("heading 63", "heading 127", "heading 254 (config)", "heading 254 merged 127"):
         assert by_name[name].answer_intact == 1.0, name
-        assert by_name[name].found == 1.0, name
+        assert by_name[name].found >= (0.8 if name == "heading 63" else 1.0), name
     sizes = [by_name[n].mean_chunk_tokens for n in names[2:5]]
     assert sizes == sorted(sizes)
-    merged = by_name["heading 512 merged 192"]
+    merged = by_name["heading 254 merged 127"]
     assert len(merged.chunk_set.chunks) < len(same.chunk_set.chunks)  # small siblings joined
     merged_config = dataclasses.replace(Config(), chunk=ChunkOptions(min_tokens=100))
     report = compare(load_questions(questions_file), sample_out, merged_config, ["bm25"])
@@ -109,10 +109,10 @@ def test_cli_compare_table(sample_out: Path, questions_file: Path) -> None:
     assert result.exit_code == 0, result.output
     for row in (
         "as ingested",
-        "fixed 512 (overlap 64)",
-        "heading 256",
-        "heading 1024",
-        "merged 192",
+        "fixed 254 (overlap 31)",
+        "heading 63",
+        "heading 254 (config)",
+        "merged 127",
     ):
         assert row in result.stdout
     assert "bm25 found@5" in result.stdout
@@ -122,7 +122,10 @@ def test_eval_ingest_output_finds_sample_answers(sample_out: Path) -> None:
     report = citechunk.evaluate(QUESTIONS, sample_out, EvalOptions(k=3))
     assert report.found == 1.0 and report.page_correct == 1.0
     assert report.token_source == "token_count"
-    assert set(report.chunk_set.documents) == {q["pdf"] for q in QUESTIONS} | {"retry_settings.pdf"}
+    assert set(report.chunk_set.documents) == {q["pdf"] for q in QUESTIONS} | {
+        "retry_settings.pdf",
+        "printed_spec.pdf",
+    }
 
 
 def test_compare_at_a_token_budget(sample_out: Path, questions_file: Path) -> None:

@@ -64,7 +64,8 @@ def test_layout_records_and_byte_identical_reruns(tmp_path: Path, sample_pdfs: P
         markdown = read_markdown(tmp_path / "a" / record.markdown_file)
         assert offset_problems(record, markdown) == []
     meta = pq.read_schema(tmp_path / "a" / first.files[0].outputs[0]).metadata
-    assert json.loads(meta[b"citechunk.config"])["chunk"]["max_tokens"] == 512
+    chunk_config = json.loads(meta[b"citechunk.config"])["chunk"]
+    assert (chunk_config["embedder"], chunk_config["max_tokens"]) == ("all-MiniLM-L6-v2", 0)
     report = json.loads((tmp_path / "a" / "run.json").read_text(encoding="utf-8"))
     assert report["state"] == "finished" and report["counts"]["converted"] == len(pdfs)
     assert report["memory"]["workers"] and all(

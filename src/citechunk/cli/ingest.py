@@ -15,7 +15,6 @@ import dataclasses
 import logging
 import sys
 from collections.abc import Iterator
-from typing import Any
 
 import click
 from rich.console import Console

@@ -49,10 +49,10 @@ from .repairs.siblings import level_numbered_siblings
 from .repairs.strikethrough import drop_unshown_strikes
 from .repairs.textflow import footnote_quotes, join_soft_breaks, join_wrapped_identifiers
 from .repairs.tidy import tidy_page
+from .repairs.typewriter import read_typewriter_text
 from .tables.captions import demote_table_titles
 from .tables.labels import demote_table_labels
 from .tables.table_words import check_table_words
-from .repairs.typewriter import read_typewriter_text
 
 log = logging.getLogger(__name__)
 

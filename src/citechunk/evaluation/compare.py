@@ -1,10 +1,12 @@
 """`--compare`: re-chunk an ingest output's Markdown with several configurations, side by side.
 
 Rows: the chunk set as ingested (``OUT/chunks``), a plain fixed-size baseline (token windows
-with overlap, no headings), the heading-first chunker at a few sizes around the configured
-``max_tokens``, and at the configured size with small sibling sections merged (``min_tokens``
-= `MERGE_TOKENS`, when the configuration does not merge already). Every row is evaluated with the same questions and retrievers, over the same
-Markdown files (``OUT/markdown/*.md``), so differences come from chunking alone.
+with overlap, no headings), the heading-first chunker at a quarter, a half and all of the
+configured size limit (``max_tokens``, or the embedder's limit when it is 0: a chunk never
+exceeds the embedder's window, so no row is larger), and at the configured size with small
+sibling sections merged up to half the limit (when the configuration does not merge already).
+Every row is evaluated with the same questions and retrievers, over the same Markdown files
+(``OUT/markdown/*.md``), so differences come from chunking alone.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from ..chunking.embedder import options_limit
 from ..chunking.navigation import chunk_role
 from ..config import ChunkOptions, Config
 from ..errors import ConfigError
@@ -25,8 +28,7 @@ from .metrics import EvalReport, score
 from .retrieval import Retriever, make_retrievers
 
 ChunkFn = Callable[["SavedDocument"], list[Chunk]]
-HEADING_SIZES = (256, 512, 1024)
-MERGE_TOKENS = 192  # about what all-MiniLM-L6-v2 reads (256 word pieces) in cl100k tokens
+SIZE_SHARES = (4, 2, 1)  # heading rows at limit // share
 
 
 @dataclass(frozen=True)
@@ -86,17 +88,24 @@ def fixed_variant(options: ChunkOptions) -> Variant:
 
 
 def default_variants(options: ChunkOptions) -> list[Variant]:
-    """The fixed baseline at the configured size, then heading-first at 256/512/1024 tokens
-    plus the configured size (marked "(config)"), then the configured size with small siblings
-    merged up to `MERGE_TOKENS` (unless the configuration merges already)."""
-    sizes = sorted({*HEADING_SIZES, options.max_tokens})
-    variants = [fixed_variant(options)]
-    for size in sizes:
-        label = "(config)" if size == options.max_tokens else ""
-        variants.append(heading_variant(dataclasses.replace(options, max_tokens=size), label))
+    """The fixed baseline at the configured limit, then heading-first at a quarter and a half of
+    it and at the limit itself (marked "(config)"), then the limit with small siblings merged up
+    to half of it (unless the configuration merges already). Sizes are the embedder's tokens."""
+    limit = options_limit(options.embedder, options.max_tokens)
+    at_limit = dataclasses.replace(options, max_tokens=limit)
+    variants = [fixed_variant(at_limit)]
+    for size in sorted({max(1, limit // share) for share in SIZE_SHARES}):
+        label = "(config)" if size == limit else ""
+        sized = dataclasses.replace(
+            options,
+            max_tokens=size,
+            min_tokens=min(options.min_tokens, size),
+            overlap_tokens=min(options.overlap_tokens, (size - 1) // 2),
+        )
+        variants.append(heading_variant(sized, label))
     if options.min_tokens == 0:
-        merged = dataclasses.replace(options, min_tokens=MERGE_TOKENS)
-        variants.append(heading_variant(merged, f"merged {MERGE_TOKENS}"))
+        merged = dataclasses.replace(at_limit, min_tokens=limit // 2)
+        variants.append(heading_variant(merged, f"merged {limit // 2}"))
     return variants
 
 
