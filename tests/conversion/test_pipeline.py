@@ -91,6 +91,6 @@ def test_both_backends_record_the_same_provenance_fields(sample_pdfs: Path) -> N
     pdf = sample_pdfs / "report_outline.pdf"
     a = convert(pdf, ConvertOptions(password="x", pages="1")).provenance
     b = convert(pdf, ConvertOptions(backend="docling", password="x", pages="1")).provenance
-    assert set(a.options) - {"layout_active"} == set(b.options)
+    assert set(a.options) - {"layout_active", "layout_device"} == set(b.options)
     assert a.options["password_given"] is b.options["password_given"] is True
     assert "password" not in a.options and "password" not in b.options

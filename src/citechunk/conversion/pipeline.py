@@ -32,6 +32,7 @@ from .passcontext import Pages, PassContext
 from .repairs.contents import level_contents_headings
 from .repairs.documents import split_second_documents
 from .repairs.glyphs import repair_glyphs
+from .repairs.leaders import shorten_leaders
 from .repairs.leadins import promote_numbered_leadins
 from .repairs.linenumbers import drop_line_numbers
 from .repairs.lists import demote_list_heads
@@ -123,6 +124,7 @@ def _pages_only(rule: Callable[[Sequence[tuple[int, str]]], Pages]) -> Rule:
 PASSES: tuple[Pass, ...] = (
     Pass("tidy", "page", tidy_page),
     Pass("strikethrough", "page", drop_unshown_strikes),
+    Pass("leaders", "page", shorten_leaders),
     Pass("footnote-quotes", "page", footnote_quotes),
     Pass("wrapped-identifiers", "page", join_wrapped_identifiers),
     Pass("line-numbers", "document", drop_line_numbers),
