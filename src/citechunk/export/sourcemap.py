@@ -213,8 +213,25 @@ def _line_table(page: PageText) -> tuple[dict[tuple[int, int], MapLine], list[tu
         e = extent.setdefault(key, list(w.box))
         e[0], e[1] = min(e[0], w.box[0]), min(e[1], w.box[1])
         e[2], e[3] = max(e[2], w.box[2]), max(e[3], w.box[3])
+    _meet_midway(list(extent.values()))
     lines = {k: MapLine(page.number, k[0], *(round(v, 2) for v in e)) for k, e in extent.items()}
     return lines, keys
+
+
+def _meet_midway(boxes: list[list[float]]) -> None:
+    """Lines one above the other whose glyph boxes overlap by less than half a line's height
+    (type set solid: ascenders reach into the line above) meet at the middle of the shared
+    band, so that no two lines' rectangles cover the same strip of the page."""
+    rows = sorted(boxes, key=lambda b: b[1])
+    for i, upper in enumerate(rows):
+        for lower in rows[i + 1 :]:
+            if lower[1] >= upper[3]:
+                break
+            shared = upper[3] - lower[1]
+            height = min(upper[3] - upper[1], lower[3] - lower[1])
+            beside = min(upper[2], lower[2]) - max(upper[0], lower[0]) > 0
+            if beside and 0 < shared < 0.5 * height and lower[3] > upper[3]:
+                upper[3] = lower[1] = (upper[3] + lower[1]) / 2
 
 
 def _page_pieces(
@@ -290,8 +307,10 @@ def _continues(group: Sequence[_Rect], r: _Rect) -> bool:
 
 
 def _own_row(a: _Rect, b: _Rect) -> bool:
-    """`a` and `b` are on different rows (one above the other)."""
-    return min(a[0].y1, b[0].y1) - max(a[0].y0, b[0].y0) <= 0
+    """`a` and `b` are on different rows (one above the other): their boxes share less than
+    half the height of the lower one (set solid, a line's glyph box reaches into the next)."""
+    shared = min(a[0].y1, b[0].y1) - max(a[0].y0, b[0].y0)
+    return shared < 0.5 * min(_height(a), _height(b))
 
 
 def _group_boxes(group: Sequence[_Rect]) -> list[Box]:
