@@ -63,11 +63,15 @@ def copy_tree(src: Path, dest: Path) -> Path:
     return dest
 
 
+def stored_rows(out: Path) -> list[dict[str, Any]]:
+    """OUT's records a sync stores by default: all but navigation (contents pages, indexes)."""
+    return [r for r in read_chunks(out).to_pylist() if r["role"] != "navigation"]
+
+
 def out_ids(out: Path) -> dict[str, set[str]]:
-    table = read_chunks(out)
     found: dict[str, set[str]] = {}
-    for doc, chunk in zip(table["doc_id"].to_pylist(), table["chunk_id"].to_pylist(), strict=True):
-        found.setdefault(doc, set()).add(chunk)
+    for r in stored_rows(out):
+        found.setdefault(r["doc_id"], set()).add(r["chunk_id"])
     return found
 
 
@@ -76,4 +80,4 @@ def store_ids(uri: str) -> dict[str, set[str]]:
 
 
 def out_rows(out: Path) -> dict[str, dict[str, Any]]:
-    return {r["chunk_id"]: r for r in read_chunks(out).to_pylist()}
+    return {r["chunk_id"]: r for r in stored_rows(out)}

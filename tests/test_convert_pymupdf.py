@@ -67,7 +67,12 @@ def test_sample_headings_levels_and_pages(
     expected = [
         {k: h[k] for k in ("text", "level", "page")} for h in sample_expected[name]["headings"]
     ]
-    assert headings(converted[name].markdown) == expected
+    got = headings(converted[name].markdown)
+    if "typewriter_prose" in sample_expected[name]["features"]:
+        # a plain text printed in a typewriter font: its numbered titles become headings after
+        # the authored ones (tests/conversion/test_typewriter.py checks them)
+        got = got[: len(expected)]
+    assert got == expected
 
 
 @pytest.mark.parametrize("name", SAMPLE_NAMES)
