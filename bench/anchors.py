@@ -116,8 +116,16 @@ def anchor_chunkings(pdf: Path) -> dict[str, list[Record]]:
     return out
 
 
-def record(text: str, source: str, first: int, last: int) -> Record:
-    return {"text": text, "source_file": source, "first_page": first, "last_page": last}
+def record(text: str, source: str, first: int, last: int, role: str = "content") -> Record:
+    """A chunk as the reference check reads it; ``role`` "navigation" keeps it out of the pool,
+    as an ingest's records do."""
+    return {
+        "text": text,
+        "source_file": source,
+        "first_page": first,
+        "last_page": last,
+        "role": role,
+    }
 
 
 def write_jsonl(path: Path, records: Iterable[Record]) -> None:
@@ -141,6 +149,7 @@ def build_anchors(pdfs: Path, cache: Path) -> dict[str, Path]:
 def build_variant(markdown: Path, spec: str, target: Path) -> Path:
     """The saved Markdown under ``markdown`` re-chunked with ``spec`` ("key=val,...")."""
     from citechunk.chunking import chunk_markdown
+    from citechunk.chunking.navigation import chunk_role
     from citechunk.config import ChunkOptions
     from citechunk.conversion import read_markdown
     from citechunk.models import Provenance
@@ -156,7 +165,9 @@ def build_variant(markdown: Path, spec: str, target: Path) -> Path:
         title = Provenance.from_dict(prov).title if prov else ""
         source = Path(str(prov.get("source", md.name))).name
         chunks = chunk_markdown(read_markdown(md), options, title)
-        records = (record(c.text, source, c.first_page, c.last_page) for c in chunks)
+        records = (
+            record(c.text, source, c.first_page, c.last_page, chunk_role(c.body)) for c in chunks
+        )
         write_jsonl(target / f"{md.name}.jsonl", records)
     return target
 

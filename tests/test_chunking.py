@@ -360,7 +360,9 @@ def test_table_that_fits_is_kept_whole(tokenizer: str) -> None:
 
 
 @pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
-def test_long_table_splits_between_rows_repeating_the_header(tokenizer: str) -> None:
+def test_long_table_splits_between_rows_repeating_the_header_and_last_row(
+    tokenizer: str,
+) -> None:
     md = f"# Capitals\n\n{table(60)}\n"
     chunks = run(md, embedder=tokenizer, max_tokens=100)
     assert len(chunks) > 3
@@ -369,10 +371,26 @@ def test_long_table_splits_between_rows_repeating_the_header(tokenizer: str) -> 
         lines = c.body.split("\n")
         assert lines[:2] == ["| Country | Capital | Population |", "|---|---|---|"]
         assert all(line.startswith("| Country ") for line in lines[2:]), c.body
-        rows += lines[2:]
-        if i:  # later pieces: the span itself starts at a data row
+        if i:  # later pieces start at the previous piece's last row, then go on after it
             assert md[c.char_start :].startswith("| Country ")
+            assert lines[2] == rows[-1] and len(lines) > 3
+            assert chunks[i - 1].char_end == md.index("\n", c.char_start)
+        rows += lines[3 if i else 2 :]
     assert rows == table(60).split("\n")[2:]
+
+
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_a_table_piece_never_ends_on_a_row_labelling_the_rows_below(tokenizer: str) -> None:
+    groups = [
+        f"| **Group {g}** | | |\n"
+        + "\n".join(f"| Item {g}.{i} | {i} | {i * 3} |" for i in range(4))
+        for g in range(12)
+    ]
+    md = "# Statement\n\n| Item | 2022 | 2021 |\n|---|---|---|\n" + "\n".join(groups) + "\n"
+    chunks = run(md, embedder=tokenizer, max_tokens=80)
+    assert len(chunks) > 3
+    for c in chunks[:-1]:
+        assert "**Group" not in c.body.split("\n")[-1], c.body
 
 
 @pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
@@ -725,8 +743,11 @@ def test_table_pieces_repeat_caption_header_and_period_rows(tokenizer: str) -> N
     expected = f"{caption}\n\n{head}\n|Line item "
     later = [c for c in chunks if "|Line item 0|" not in c.body]
     assert later and all(c.body.startswith(expected) for c in later), later[0].body
-    data = [ln for c in chunks for ln in c.body.split("\n") if ln.startswith("|Line item")]
-    assert data == rows.split("\n")  # every row once, labels whole
+    data: list[str] = []
+    for c in chunks:  # every row once, labels whole; a later piece repeats the last row first
+        lines = [ln for ln in c.body.split("\n") if ln.startswith("|Line item")]
+        data += lines[1:] if data and lines[0] == data[-1] else lines
+    assert data == rows.split("\n")
 
 
 @pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])

@@ -13,8 +13,10 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
   fence line: ``body == header + "\\n" + that``. Spans are tight (they start and end on
   a non-space character outside marker lines), so ``first_page``/``last_page`` are the pages of
   the span's first and last characters and blank lines before a page marker claim no page.
-- With ``overlap_tokens == 0`` and ``min_tokens == 0`` spans are disjoint and, in order, cover
-  every non-space character outside heading lines and page markers exactly once.
+- With ``overlap_tokens == 0`` and ``min_tokens == 0`` spans, in order, cover every non-space
+  character outside heading lines and page markers exactly once, except that a piece of a split
+  table after the first starts with the previous piece's last row (one line covered twice), so
+  an answer reading across two rows is whole in one chunk.
 - A heading with no body makes no chunk but stays in the path of what follows; no chunk is only
   a heading. When nothing follows under it (the next heading is a sibling or shallower), its
   heading line opens the next chunk's body (or ends the last chunk's), so its words are not

@@ -4,10 +4,16 @@ A piece never ends on a line that introduces what follows (`Splitter.introduces`
 a line ending in a colon) while units of the same call follow and the piece holds more: that
 line opens the next piece.
 
+A piece that starts inside a table (after its header) repeats the previous piece's last row
+under the header: an answer that reads across two rows (a subtotal and the total after it) is
+whole in one piece, and a row that labels the rows below it ("Interest expense", its figures
+empty) is a line that introduces what follows.
+
 Contract: ``Packer.pack(units)`` returns pieces in document order whose exact ``tokens``
 (measured by the caller's function over the whole chunk text, heading path included) is
-<= ``max_tokens``; with ``overlap == 0`` pieces are disjoint and cover all units; with overlap a
-piece may start inside the previous piece of the same call (never before its start).
+<= ``max_tokens``; with ``overlap == 0`` pieces cover all units and are disjoint except for
+that one repeated table row; with overlap a piece may start inside the previous piece of the
+same call (never before its start).
 """
 
 from __future__ import annotations
@@ -90,8 +96,22 @@ class Packer:
             pieces.append(piece)
             first, i = i, nxt
             if i < len(units):
-                start = self._overlap_start(units, first, i) or self._fresh(units[i])
+                start = (
+                    self._overlap_start(units, first, i)
+                    or self._row_before(units, first, i)
+                    or self._fresh(units[i])
+                )
         return pieces
+
+    def _row_before(self, units: list[Unit], first: int, i: int) -> _Start | None:
+        """A start on units[i - 1] when it and units[i] are rows of one table after its header
+        and the previous piece holds more than that row (module docstring)."""
+        prev, u = units[i - 1], units[i]
+        if i - 1 <= first or prev.kind != "row" or u.kind != "row" or not u.header:
+            return None
+        if self.splitter.md.count("\n", prev.end, u.start) != 1:
+            return None  # not the next line: another block lies between them
+        return _Start(prev.start, prev.tokens + u.header_tokens, u.header, True)
 
     def _lead_in(self, units: list[Unit], j: int, est: float, start: _Start) -> bool:
         """Split units[j] one ladder level down in place when the piece before it (estimated

@@ -57,6 +57,8 @@ _YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
 _NUMBER = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?![\w])")
 
 _INTRODUCES = re.compile(r"^(?:\*\*[^*\n]+\*\*|__[^_\n]+__)[:.]?$|^.*:$")
+# A table row with text in its first cell only: a label of the rows below it.
+_LABEL_ROW = re.compile(r"\|[^|\n]*[^|\s][^|\n]*\|(?:[ \t]*\|)+[ \t]*$")
 
 _NEXT_KIND = {"para": "line", "code": "line", "item": "line", "line": "sentence"}
 _NEXT_KIND.update({"row": "sentence", "sentence": "word"})
@@ -180,7 +182,10 @@ class Splitter:
     def introduces(self, unit: Unit) -> bool:
         """Whether `unit` is a one-line paragraph that introduces what follows it: a label set
         wholly in bold ("**Performance Indicators**") or a line ending in a colon ("The
-        Department will:")."""
+        Department will:"); or a table row with text in its first cell only ("|Interest
+        expense||||"), the label of the rows below it."""
+        if unit.kind == "row":
+            return bool(_LABEL_ROW.match(self.md, unit.start, unit.end))
         text = self._one_line(unit.start, unit.end)
         return text is not None and bool(_INTRODUCES.match(text.strip()))
 
@@ -364,20 +369,26 @@ class Splitter:
         header: str,
     ) -> None:
         """Greedy packing of consecutive spans; a span too long alone goes down the ladder.
-        ``header`` (if any) is repeated on every piece that does not start at spans[0]."""
+        ``header`` (if any) is repeated on every piece that does not start at spans[0], and such
+        a piece of table rows starts with the previous piece's last row (`pack`) when it then
+        holds more than that row."""
         ends = [sp[1] for sp in spans]
         room = limit - len(header) - 1
-        i = 0
+        i, repeated = 0, False
         while i < len(spans):
             h = header if i > 0 else ""
             s0 = spans[i][0]
             j = bisect_right(ends, s0 + (room if h else limit), lo=i) - 1
+            if repeated and j <= i:  # only the repeated row fits: start after it instead
+                i, repeated = i + 1, False
+                continue
             if j < i:
                 self._by_length(s0, ends[i], kind, limit, out)
                 i += 1
                 continue
             out.append((s0, ends[j], h))
-            i = j + 1
+            repeated = kind == "row" and bool(header) and j > i and j + 1 < len(spans)
+            i = j if repeated else j + 1
 
     def _table_by_length(
         self, s: int, e: int, limit: int, out: list[tuple[int, int, str]], floor: int
