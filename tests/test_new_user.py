@@ -164,7 +164,13 @@ def stopped_run(cmd: list[str], out: Path, signum: int) -> tuple[int, str]:
         time.sleep(0.05)
     time.sleep(3)  # the worker is on the file now (it hangs there)
     proc.send_signal(signum)
-    _, err = proc.communicate(timeout=60)
+    try:
+        _, err = proc.communicate(timeout=180)  # generous: the suite shares two busy cores
+    except subprocess.TimeoutExpired:
+        tree = subprocess.run(["ps", "-ef", "--forest"], capture_output=True, text=True).stdout
+        proc.kill()
+        _, err = proc.communicate()
+        pytest.fail(f"the run did not end after the signal; stderr:\n{err}\nprocesses:\n{tree}")
     return proc.returncode, err
 
 

@@ -78,3 +78,30 @@ def test_cli_ray_run_is_private_quiet_and_clean(
     assert _children_alive() - children_before == set()
     assert _ray_temp_dirs() == dirs_before
     assert token.exists() == had_token
+
+
+def test_session_folder_is_removed_while_a_late_writer_still_adds_files(tmp_path: Path) -> None:
+    import threading
+
+    from citechunk.runner.ray_executor import _remove_session_dir
+
+    session = tmp_path / "cc-ray-late"
+    (session / "logs").mkdir(parents=True)
+    stop = threading.Event()
+
+    def write_late() -> None:  # like Ray's log monitor flushing while it exits
+        for i in range(40):
+            if stop.is_set():
+                return
+            try:
+                (session / "logs" / f"late-{i}.log").write_text("x")
+            except FileNotFoundError:
+                return  # the folder is gone: an exiting process cannot recreate it
+            time.sleep(0.01)
+
+    writer = threading.Thread(target=write_late)
+    writer.start()
+    _remove_session_dir(str(session), wait_seconds=10)
+    stop.set()
+    writer.join()
+    assert not session.exists()

@@ -174,7 +174,25 @@ def ray_session(address: str = "", num_cpus: int | None = None) -> Iterator[RayS
                 ray.shutdown()
     finally:
         _reload_auth()
-        shutil.rmtree(temp_dir, ignore_errors=True)
+        _remove_session_dir(temp_dir)
+
+
+def _remove_session_dir(path: str, wait_seconds: float = 30.0) -> None:
+    """Delete a private Ray session folder, retrying while Ray's exiting processes still write.
+
+    Ray's log and metrics processes stop asynchronously after `ray.shutdown()`; one that writes
+    a last file while the tree is being removed leaves the folder non-empty. Removal is retried
+    until the folder is gone or `wait_seconds` pass, then logged if it remains.
+    """
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.exists(path):
+            return
+        if time.monotonic() >= deadline:
+            log.warning("could not remove Ray's session folder %s; delete it by hand", path)
+            return
+        time.sleep(0.25)
 
 
 # -- the actor ------------------------------------------------------------------------------
