@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citechunk.conversion.outline import OutlineEntry, title_key
+from citechunk.conversion.outline import OutlineEntry, is_sentence, lists_sections, title_key
 from citechunk.conversion.repairs.outline import names_a_heading, repair_headings
 
 
@@ -68,3 +68,21 @@ def test_an_entry_that_opens_a_longer_bold_run_is_split_off_as_a_heading() -> No
 )
 def test_only_entries_naming_a_heading_are_worth_a_warning(title: str, heading: bool) -> None:
     assert names_a_heading(title) is heading
+
+
+def test_an_outline_of_paragraph_sentences_lists_no_sections() -> None:
+    paragraphs = [
+        OutlineEntry(
+            1, "1. This Regulation lays down rules relating to the protection of data.", 9
+        ),
+        OutlineEntry(1, "(a) in the course of an activity which falls outside Union law;", 9),
+        OutlineEntry(1, "(b) Union law; or", 9),
+    ]
+    sections = [
+        OutlineEntry(1, "1 Introduction", 1),
+        OutlineEntry(2, "1.1 Scope", 2),
+        *paragraphs[:1],
+    ]
+    assert not lists_sections(paragraphs)
+    assert lists_sections(sections)
+    assert is_sentence(paragraphs[1].title) and not is_sentence("Appendix A The Evolution of awk")

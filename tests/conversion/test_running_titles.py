@@ -39,3 +39,16 @@ def test_code_fences_are_left_alone() -> None:
     pages = [(p, "```\n# build\n```\n\n# build\n\nx") for p in (1, 2, 3)]
     out = demote_running_titles(pages)
     assert all(t.startswith("```\n# build\n```\n\n**build**") for _, t in out)
+
+
+def test_numbered_labels_each_opening_one_page_are_sections_in_sequence() -> None:
+    titles = ["Scope", "Definitions", "Principles", "Consent"]
+    pages = [(p, f"## Article {p}\n\n### {titles[p - 1]}\n\ntext") for p in (1, 2, 3, 4)]
+    assert demote_running_titles(pages) == pages
+
+
+def test_a_numbered_label_that_repeats_on_pages_is_a_running_title() -> None:
+    pages = [(p, f"# PART {'I' if p < 3 else 'II'}\n\n## Item {p}\n\ntext") for p in (1, 2, 3, 4)]
+    texts = [t for _, t in demote_running_titles(pages)]
+    assert [t.splitlines()[0] for t in texts] == ["**PART I**", "**PART I**"] + ["**PART II**"] * 2
+    assert all("## Item" in t for t in texts)  # each Item opens one page: they stay sections

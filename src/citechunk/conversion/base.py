@@ -34,7 +34,7 @@ from ..models import ConvertedDocument, Provenance
 from ..timing import StageClock
 from .coverage import Coverage, body_lines, page_coverage
 from .ocr import OcrOutcome, is_blank, is_garbled, recognise
-from .outline import OutlineEntry, from_toc
+from .outline import OutlineEntry, from_toc, lists_sections
 from .pagelist import page_ranges
 from .passcontext import PassContext
 from .pipeline import run_passes
@@ -193,7 +193,7 @@ def read_facts(
     pages = parse_pages(options.pages, pdf.page_count)
     empty, garbled = text_layer_report(pdf, pages)
     toc = from_toc(pdf.get_toc(simple=True))
-    outline = toc if options.outline_repair else []
+    outline = toc if options.outline_repair and lists_sections(toc) else []
     label = pdf_label(pdf, path, layer, skip=frozenset(garbled))
     return PdfFacts(
         page_count=pdf.page_count,

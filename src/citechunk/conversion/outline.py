@@ -5,6 +5,10 @@ comparable form of a title (markup stripped, NFKC, case-folded, punctuation coll
 section numbers such as "2.1.", "III-A", "A." removed, so "III-A Google DeepDream" matches
 "A. Google DeepDream"). The repair that uses the outline is `repairs.outline`; how well a
 converter's headings reproduce it is measured in `evaluation.headings`.
+
+An outline lists sections, whose entries are titles. One whose entries are mostly sentences
+(`is_sentence`: bookmarks a word processor made from numbered paragraphs) lists paragraphs
+instead: `lists_sections` is False for it and conversion treats the PDF as having no outline.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from .mdlines import strip_inline_markup
 NUMBERING_RE = re.compile(r"^(?:(?:\d+|[ivxlc]+|[a-z])(?: |$))+")
 LIST_PREFIX_RE = re.compile(r"^(?:[-*+>]\s+)+")
 MAX_TITLE_CHARS = 300
+HEADING_WORDS = 12  # a title longer than this is an item's sentence, not a heading
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,22 @@ def title_key(text: str) -> str:
 def full_key(text: str) -> str:
     """`textkeys.words_key` of the title's plain text."""
     return words_key(strip_inline_markup(text))
+
+
+def is_sentence(title: str) -> bool:
+    """True when a title reads as a sentence, not a heading: more than `HEADING_WORDS` words,
+    five or more words ending with a full stop, or ending with a comma or semicolon (a clause
+    of a sentence that goes on)."""
+    words = title.split()
+    text = title.rstrip()
+    full_stop = len(words) >= 5 and text.endswith((".", "?", "!"))
+    return len(words) > HEADING_WORDS or full_stop or text.endswith((",", ";"))
+
+
+def lists_sections(entries: Sequence[OutlineEntry]) -> bool:
+    """True unless more than half of the entries are sentences (module docstring)."""
+    sentences = sum(is_sentence(e.title) for e in entries)
+    return 2 * sentences <= len(entries)
 
 
 def from_toc(toc: Sequence[Sequence[object]]) -> list[OutlineEntry]:

@@ -41,6 +41,7 @@ from ..outline import (
     NUMBERING_RE,
     OutlineEntry,
     full_key,
+    is_sentence,
     title_key,
 )
 
@@ -51,19 +52,16 @@ log = logging.getLogger(__name__)
 
 # a bookmark that only counts pages or slides: "Slide 12", "Page 3", "p. 4", "12", "1.2.3"
 _LABEL_ONLY_RE = re.compile(r"^\W*(?:[^\W\d_]+\.?\s*)?(?:\d+(?:\.\d+)*|[ivxlcdm]+)\W*$", re.I)
-HEADING_WORDS = 12  # a title longer than this is an item's sentence, not a heading
 SHOWN_MISSING = 3  # titles a warning names
 
 
 def names_a_heading(title: str) -> bool:
     """True when an outline entry's title reads as a heading a person would look for on its
-    page: not a bare label with a number (slide and page bookmarks), not a sentence (more than
-    `HEADING_WORDS` words, or five or more ending with a full stop: a numbered item's text)."""
-    words = title.split()
-    if not words or _LABEL_ONLY_RE.match(title):
+    page: not a bare label with a number (slide and page bookmarks), not a sentence
+    (`outline.is_sentence`: a numbered item's text)."""
+    if not title.split() or _LABEL_ONLY_RE.match(title):
         return False
-    sentence = len(words) >= 5 and title.rstrip().endswith((".", "?", "!"))
-    return len(words) <= HEADING_WORDS and not sentence
+    return not is_sentence(title)
 
 
 @dataclass(frozen=True)

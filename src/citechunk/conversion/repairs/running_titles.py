@@ -10,7 +10,10 @@ a label's number blurred — "Part II" like "Part I" —, short parentheticals s
 or "(Unaudited)" and punctuation ignored) opens at least `MIN_PAGES` different pages (it is
 among their first `TOP_LINES` non-blank lines, as a heading or a whole-line bold line, alone or
 joined with the heading lines around it) is a running title: every heading line with that
-signature becomes a bold line, so it stays in the text and parents nothing. Layout models take
+signature becomes a bold line, so it stays in the text and parents nothing. A signature of
+labels and their numbers alone ("Article 5", "PART II Item 7") counts only when one title of
+it, numbers included, opens two pages or more: "Article 4", "Article 5", "Article 6" each
+opening one page are sections in sequence, while a running "PART II" repeats. Layout models take
 a running header for a heading on some pages only, so the pages need not follow each other;
 the cost is that a section title that opens three pages by itself (a "Key points" box starting
 each chapter) is read as a running title too. Lines inside code fences are never touched.
@@ -55,6 +58,18 @@ def signature(title: str) -> str:
     return _NON_WORD_RE.sub(" ", plain).strip() if re.search(r"[^\W\d_]", plain) else ""
 
 
+_LABELS = "|".join(LABELS)
+_LABEL_ALONE_RE = re.compile(
+    rf"^(?:{_LABELS})(?: (?:{_LABELS}))*$"
+)  # "Article 5", "Part II Item 7"
+
+
+def _exact(title: str) -> str:
+    """A title's plain words, numbers kept: two pages opened by the same title match."""
+    plain = unicodedata.normalize("NFKC", strip_inline_markup(title)).casefold()
+    return _NON_WORD_RE.sub(" ", plain).strip()
+
+
 def _top_run(lines: list[str]) -> list[tuple[int, str]]:
     """(line index, title) of the heading or bold lines among the page's first `TOP_LINES`
     non-blank lines (a page number or date line between them does not end the run)."""
@@ -67,13 +82,26 @@ def _top_run(lines: list[str]) -> list[tuple[int, str]]:
     return run
 
 
-def _openers(run: list[tuple[int, str]]) -> set[str]:
-    """The signatures a page's top run opens it with: each line's, and, when a title is broken
-    over several lines ("PART I" / "Item 2"), the joined lines'."""
-    found = {signature(title) for _, title in run}
+def _openers(run: list[tuple[int, str]]) -> set[tuple[str, str]]:
+    """(signature, exact title) of the titles a page's top run opens it with: each line's, and,
+    when a title is broken over several lines ("PART I" / "Item 2"), the joined lines'."""
+    titles = [title for _, title in run]
     if len(run) > 1:
-        found.add(signature(" ".join(title for _, title in run)))
-    return found - {""}
+        titles.append(" ".join(titles))
+    return {(signature(t), _exact(t)) for t in titles if signature(t)}
+
+
+def _running(openers: list[set[tuple[str, str]]]) -> set[str]:
+    """The signatures that open `MIN_PAGES` pages, a bare label's only when one of its titles
+    repeats (module docstring)."""
+    exact: Counter[tuple[str, str]] = Counter(pair for found in openers for pair in found)
+    pages: Counter[str] = Counter(sig for found in openers for sig in {s for s, _ in found})
+    repeats = {sig for (sig, _), n in exact.items() if n >= 2}
+    return {
+        sig
+        for sig, n in pages.items()
+        if n >= MIN_PAGES and (sig in repeats or not _LABEL_ALONE_RE.match(sig))
+    }
 
 
 def demote_running_titles(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -81,9 +109,7 @@ def demote_running_titles(pages: Sequence[tuple[int, str]]) -> list[tuple[int, s
     signature becomes a bold line (module docstring). Returns new (page, Markdown) pairs."""
     split = split_pages(pages)
     runs = [_top_run(lines) for lines in split]
-    openers = [_openers(run) for run in runs]
-    counts: Counter[str] = Counter(sig for found in openers for sig in found)
-    running = {sig for sig, n in counts.items() if n >= MIN_PAGES}
+    running = _running([_openers(run) for run in runs])
     if not running:
         return list(pages)
     joined = {
