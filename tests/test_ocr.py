@@ -19,7 +19,7 @@ from citechunk import ingest
 from citechunk.cli import main
 from citechunk.config import ConvertOptions, load_config
 from citechunk.conversion import convert
-from citechunk.conversion.ocr import recognise, unavailable
+from citechunk.conversion.ocr import OcrWord, recognise, to_markdown, unavailable
 from citechunk.errors import ConversionError
 from citechunk.evaluation.scans import make_scan, page_words, word_error_rate, word_recall, words
 from citechunk.export import read_chunks
@@ -201,3 +201,22 @@ def test_dot_leaders_in_a_broken_font_do_not_make_a_page_garbled() -> None:
     assert not is_garbled(leaders)
     garbled = " ".join("\x03\x04\x05" + w for w in "the cash flow of the year was good".split() * 3)
     assert is_garbled(garbled)
+
+
+def _words(text: str, top: float, height: float, conf: float, par: int) -> list[OcrWord]:
+    out, x = [], 10.0
+    for w in text.split():
+        out.append(OcrWord(w, (x, top, x + 10 * len(w), top + height), conf, par, par))
+        x += 10 * len(w) + 8
+    return out
+
+
+@pytest.mark.parametrize("conf, heading", [(96, True), (55, False)])
+def test_large_ocr_text_is_a_heading_only_when_read_with_confidence(
+    conf: float, heading: bool
+) -> None:
+    body = "These are ordinary body words of the page set at the common size of its text"
+    words = _words("Terms and Conditions", 0, 40, conf, 0) + _words(body, 60, 20, 95, 1)
+    first = to_markdown(words).split("\n\n")[0]
+    assert first.startswith("#") is heading
+    assert first.lstrip("# ") == "Terms and Conditions"  # the text stays either way

@@ -33,8 +33,10 @@ Rules:
   larger than `PARAGRAPH_GAP` line heights or change of line height (RapidOCR), lines joined with spaces (a line-end
   hyphen before a lowercase letter is joined away); a paragraph of at most two lines whose
   words are at least `HEADING_RATIO` times the page's median word height, with at most
-  `HEADING_WORDS` words and no sentence-ending punctuation, becomes a heading (``#`` from
-  `TITLE_RATIO`, else ``##``); a leading ``#`` in body text is escaped.
+  `HEADING_WORDS` words and no sentence-ending punctuation, read with a mean confidence of at
+  least `HEADING_CONFIDENCE` (large type the engine reads poorly is a stamp, a logo, a
+  signature or a leader line, not a title), becomes a heading (``#`` from `TITLE_RATIO`, else
+  ``##``); a leading ``#`` in body text is escaped.
 * Threads: Tesseract gets ``OMP_THREAD_LIMIT`` = the process's ``OMP_NUM_THREADS`` (which a
   citechunk worker sets from ``--threads-per-worker``), else 1; RapidOCR's ONNX sessions get the
   same count.
@@ -90,6 +92,8 @@ PARAGRAPH_GAP = 0.8
 HEADING_RATIO = 1.3
 TITLE_RATIO = 1.7
 HEADING_WORDS = 12
+#: Mean word confidence (0-100) an OCR'd paragraph needs to become a heading.
+HEADING_CONFIDENCE = 80
 RAPIDOCR_LANGUAGES = ("eng", "chi_sim")
 TESSERACT_APT = "apt-get install tesseract-ocr tesseract-ocr-eng"
 RAPIDOCR_PIP = "pip install 'citechunk[ocr]'"
@@ -530,6 +534,7 @@ def _paragraph(words: list[OcrWord], body_height: float) -> str:
         and n_words <= HEADING_WORDS
         and sum(ch.isalpha() for ch in text) >= 3
         and not text.endswith(_SENTENCE_END)
+        and confidence(words) >= HEADING_CONFIDENCE
     ):
         return ("# " if ratio >= TITLE_RATIO else "## ") + text
     return "\\" + text if text.startswith("#") else text
