@@ -223,3 +223,24 @@ def test_lone_numbers_that_do_not_follow_the_pages_are_not_folios(tmp_path: Path
         page.insert_textbox((135, 160, 480, 400), paragraph(TOPICS[n % 4], n), fontsize=10)
     doc.save(tmp_path / "numbers.pdf")
     assert running_of(tmp_path / "numbers.pdf").signatures == frozenset()
+
+
+def test_a_large_sideways_stamp_reaching_into_the_text_column_runs_on_every_page(
+    tmp_path: Path,
+) -> None:
+    """A 40 pt stamp run up the left margin of each page reaches past the left edge of a few
+    horizontal lines (a page number set far left); its centre is left of most lines' left
+    edge and it repeats: running. A sideways label once, inside a table, is not."""
+    doc = pymupdf.open()
+    for n, topic in enumerate(TOPICS, 1):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((20, 60), str(n), fontsize=8)  # the leftmost horizontal line
+        page.insert_textbox((72, 110, 523, 400), paragraph(topic, n), fontsize=11)
+        page.insert_textbox((72, 420, 523, 700), paragraph(topic, n + 4), fontsize=11)
+        page.insert_text((50, 640), "For personal use only", fontsize=40, rotate=90)
+        if n == 2:
+            page.insert_text((300, 780), "Quarter totals", fontsize=9, rotate=90)
+    doc.save(tmp_path / "stamped.pdf")
+    running = running_of(tmp_path / "stamped.pdf")
+    assert all("for personal use only" in running.on_page(n) for n in range(1, 5))
+    assert "quarter totals" not in running.on_page(2)

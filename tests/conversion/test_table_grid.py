@@ -9,7 +9,14 @@ import pytest
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.tables.grid import check_grid, cut_words, parse, render, words
+from citechunk.conversion.tables.grid import (
+    check_grid,
+    cut_words,
+    new_captions,
+    parse,
+    render,
+    words,
+)
 
 STATEMENT = [
     "||**Three Mo**<br>**Septem**|**nths Ended**<br>**ber 30,**|",
@@ -76,3 +83,34 @@ def test_a_period_row_and_a_unit_cell_of_the_header_go_to_the_caption() -> None:
     checked = check_grid(parse(rows), layer)
     assert checked.caption == ("March 31, 2021", "(in millions)")
     assert render(checked.grid).split("\n")[0] == "||Actual|Minimum|"
+
+
+def test_a_unit_line_spanning_the_figure_columns_is_the_caption_not_a_header() -> None:
+    unit = "(dollars in millions, except per share amounts)"
+    rows = [
+        f"||{unit}|{unit}|",
+        "|---|---|---|",
+        "|At December 31,|**2022**|2021|",
+        "|Cash and cash equivalents|$ 2,605|$ 2,921|",
+    ]
+    layer = words([unit, "At December 31, 2022 2021", "Cash and cash equivalents $ 2,605 $ 2,921"])
+    checked = check_grid(parse(rows), layer)
+    assert checked.caption == (unit,)
+    assert render(checked.grid).split("\n")[0] == "|At December 31,|**2022**|2021|"
+    assert new_captions(checked.caption, f"**{unit}**") == []  # printed right above already
+    assert new_captions(checked.caption, "Consolidated Balance Sheets") == [unit]
+
+
+def test_a_period_spanning_the_figure_columns_stays_a_header() -> None:
+    rows = [
+        "||Three Months Ended|Three Months Ended|",
+        "|---|---|---|",
+        "||2022|2023|",
+        "|Net sales|59,340|63,171|",
+    ]
+    layer = words(["Three Months Ended", "2022 2023", "Net sales 59,340 63,171"])
+    checked = check_grid(parse(rows), layer)
+    assert checked.caption == ()
+    assert (
+        render(checked.grid).split("\n")[0] == "||Three Months Ended 2022|Three Months Ended 2023|"
+    )

@@ -6,6 +6,7 @@ import pytest
 
 from citechunk.conversion.tables.labels import (
     demote_table_labels,
+    is_figure_row,
     is_period_line,
     is_unit_line,
 )
@@ -72,3 +73,12 @@ def test_label_headings_become_bold_lines_and_the_statement_keeps_its_heading() 
         "**December 31, 2017**",
     ]
     assert "# 2017\n```" in out and out.endswith("## Notes")
+
+
+def test_a_row_of_figures_set_as_a_heading_becomes_a_plain_line() -> None:
+    pages = [(1, "## 5.1 Core capabilities\n\n## Params 52B 47B 32B 34B 57B\n\nMMLU 70.7 73.9")]
+    out = demote_table_labels(pages)[0][1]
+    assert out.splitlines()[2] == "Params 52B 47B 32B 34B 57B"
+    assert out.startswith("## 5.1 Core capabilities")
+    assert not is_figure_row("Highlights of Q1 FY’21 and Q4 FY’20")  # periods, not figures
+    assert not is_figure_row("2.1 Data")

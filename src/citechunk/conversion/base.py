@@ -243,6 +243,7 @@ def finish(
         options=options,
         outline=facts.outline,
         source=str(path),
+        title=facts.title,
         text_layer=layer,
         running=facts.running,
     )

@@ -30,6 +30,7 @@ from ..errors import ConfigError
 from .layoutpasses import LAYOUT_PASSES
 from .passcontext import Pages, PassContext
 from .repairs.contents import level_contents_headings
+from .repairs.cover import raise_below_cover
 from .repairs.documents import split_second_documents
 from .repairs.glyphs import repair_glyphs
 from .repairs.leaders import shorten_leaders
@@ -150,6 +151,7 @@ PASSES: tuple[Pass, ...] = (
         outline="absent",
     ),
     Pass("contents", "structure", _pages_only(level_contents_headings)),
+    Pass("cover-headings", "structure", raise_below_cover),
     Pass("second-documents", "structure", _pages_only(split_second_documents)),
     Pass("run-in-labels", "structure", _pages_only(promote_run_in_labels)),
     Pass("restore-text", "structure", restore_dropped_lines, option="restore_text"),

@@ -9,7 +9,11 @@ and the self-check that restores lost lines (`coverage.body_lines`).
 A text-layer line is running on its page when
 
 * it is set sideways in the page's side margin (left of all horizontal text or right of it):
-  a margin stamp such as an arXiv identifier or a printer's slug; or
+  a margin stamp such as an arXiv identifier or a printer's slug; or it is set sideways with
+  its centre left of the left edge (right of the right edge) of most of the page's horizontal
+  lines, with the same text so placed on ``min(MIN_REPEAT_PAGES, pages)`` pages (a large stamp
+  such as "For personal use only" run up every page's margin, reaching into the text's
+  column); or
 * it is an *edge line*: among the first or last `EDGE_ROWS` rows of the page's horizontal
   text (rows: lines sharing a vertical band), inside the top or bottom `EDGE_BAND` of the page
   height, and
@@ -51,6 +55,7 @@ position in a backend's Markdown.
 from __future__ import annotations
 
 import re
+import statistics
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -264,6 +269,19 @@ def margin_stamps(page: PageText) -> list[Line]:
     return [ln for ln in page.lines if ln.vertical and (ln.box[2] <= left or ln.box[0] >= right)]
 
 
+def side_lines(page: PageText) -> list[Line]:
+    """Sideways lines whose centre lies left of the left edge of most of the page's horizontal
+    lines, or right of the right edge of most of them (the median edges)."""
+    flat = [ln for ln in page.lines if not ln.vertical]
+    if not flat:
+        return []
+    left = statistics.median(ln.box[0] for ln in flat)
+    right = statistics.median(ln.box[2] for ln in flat)
+    return [
+        ln for ln in page.lines if ln.vertical and not left < (ln.box[0] + ln.box[2]) / 2 < right
+    ]
+
+
 def _body_size(pages: Iterable[PageText]) -> float:
     weight: Counter[float] = Counter()
     for page in pages:
@@ -329,10 +347,19 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
     folio = folios(pages, min_pages)
     spread = {page.number: spread_lines(page) for page in pages}
     spread_counts = _repeated(spread, min_pages)
+    sides = {page.number: side_lines(page) for page in pages}
+    side_counts = Counter(
+        sig for lines in sides.values() for sig in {line_signature(ln.text) for ln in lines}
+    )
     result: dict[int, dict[str, int]] = {}
     body: dict[int, dict[str, int]] = {}
     for page in pages:
         found: Counter[str] = Counter(line_signature(ln.text) for ln in margin_stamps(page))
+        found.update(
+            line_signature(ln.text)
+            for ln in sides[page.number]
+            if side_counts[line_signature(ln.text)] >= min_pages and ln not in margin_stamps(page)
+        )
         outside = [ln for ln in folio.get(page.number, ()) if ln not in edges[page.number]]
         found.update(line_signature(ln.text) for ln in outside)
         found.update(line_signature(ln.text) for ln, _ in line_numbers(page))

@@ -30,8 +30,11 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
 
 * Header labels that are a caption leave the grid (`take_captions`): a first row holding
   nothing but a unit or period line in its first cell (over the row labels, not the figures),
-  and a unit line in the header row's first cell; they
-  are printed as bold lines right above the table, where the chunker takes a table's caption.
+  a first row whose only text is one unit line spanning the figure columns (the same line in
+  each filled cell after an empty first one: a unit is no column name), and a unit line in the
+  header row's first cell; they are printed as bold lines right above the table, where the
+  chunker takes a table's caption, unless the line right above already reads the same
+  (`new_captions`).
 
 A table that needs none of this comes back unchanged (``Checked.changed`` False), so its
 rendering stays as the backend wrote it.
@@ -265,10 +268,32 @@ def take_captions(grid: Grid) -> tuple[tuple[str, ...], Grid]:
     if width >= 2 and len(rows) > 2 and filled == [first] and is_table_label(first):
         caption.append(filled[0])
         rows = rows[1:]
+    elif len(rows) > 2 and _spans_a_unit(rows[0]):
+        caption.append(filled[0])
+        rows = rows[1:]
     if rows and rows[0] and is_unit_line(plain(rows[0][0])) and header_rows(rows):
         caption.append(plain(rows[0][0]))
         rows[0] = [[], *rows[0][1:]]
     return tuple(caption), rows
+
+
+def _spans_a_unit(row: list[Cell]) -> bool:
+    """An empty first cell, then one unit line repeated in two or more filled cells."""
+    filled = [plain(c) for c in row[1:] if plain(c)]
+    return (
+        len(row) > 2
+        and not plain(row[0])
+        and len(filled) >= 2
+        and len(set(filled)) == 1
+        and is_unit_line(filled[0])
+    )
+
+
+def new_captions(caption: Iterable[str], above: str) -> list[str]:
+    """The caption lines to print over a table: those that do not repeat `above`, the text
+    of the line right above the table (markup ignored)."""
+    seen = compact_key(strip_inline_markup(above))
+    return [line for line in caption if compact_key(line) != seen]
 
 
 def render(grid: Grid, line_break: str = " ") -> str:

@@ -13,6 +13,11 @@
 
 Neither is ever a heading: it names no content of its own, only the unit or the period of the
 figures next to it, so a section it opened would push the table's real name out of the path.
+
+* A row of figures is no heading either: a line of which at least `MIN_ROW_FIGURES` words, and
+  more than half of them, are figures (more digits than other characters: "52B", "13",
+  "2,605"), such as a table's column header "Params 52B 47B 32B" the layout set in large type.
+  It becomes a plain line of the text.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from ..mdlines import bold_line, heading_lines, join_pages, split_pages, strip_i
 log = logging.getLogger(__name__)
 
 MAX_LABEL_CHARS = 120
+MIN_ROW_FIGURES = 3
 
 _SCALE = r"(?:thousands|millions|billions|trillions|000s?|000's|mn|bn)"
 _QUANTITY = (
@@ -94,9 +100,22 @@ def is_table_label(text: str) -> bool:
     return is_unit_line(text) or is_period_line(text)
 
 
+def _is_figure(word: str) -> bool:
+    digits = sum(ch.isdigit() for ch in word)
+    return digits * 2 > len(word)
+
+
+def is_figure_row(text: str) -> bool:
+    """`text` (markup ignored) is a row of figures (module docstring)."""
+    words = _plain(text).split()
+    figures = sum(_is_figure(w) for w in words)
+    return figures >= MIN_ROW_FIGURES and figures * 2 > len(words)
+
+
 def demote_table_labels(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     """A heading that is a unit line, a bare period or a bare date becomes a bold line: it
-    labels the figures below it and is never a heading (module docstring). The line stays
+    labels the figures below it and is never a heading; a row of figures becomes a plain line
+    (module docstring). The line stays
     where it is, so it is one of the one-line paragraphs the chunker repeats as a split
     table's caption, and the heading above it (the statement's name) heads the section."""
     split = split_pages(pages)
@@ -104,6 +123,9 @@ def demote_table_labels(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str
     for p, i, heading in heading_lines(split):
         if is_table_label(heading.group(2)):
             split[p][i] = bold_line(heading.group(2))
+            demoted += 1
+        elif is_figure_row(heading.group(2)):
+            split[p][i] = heading.group(2)
             demoted += 1
     if demoted:
         log.debug("unit and period headings demoted to bold lines: %d", demoted)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ...textkeys import compact_key
 from ..mdlines import iter_unfenced
-from .grid import Grid, check_grid, parse, plain, render, words
+from .grid import Grid, check_grid, new_captions, parse, plain, render, words
 
 if TYPE_CHECKING:
     from ..pipeline import Pages, PassContext
@@ -82,7 +82,8 @@ def _page(number: int, text: str, layer: Counter[str]) -> str:
             lines[start:end] = _as_text(grid, layer)
         elif checked.changed:
             log.debug("table mended: page %d: %d cut words", number, checked.mended)
-            caption = [f"**{line}**\n" for line in checked.caption]
+            above = next((ln for ln in reversed(lines[:start]) if ln.strip()), "")
+            caption = [f"**{line}**\n" for line in new_captions(checked.caption, above)]
             lines[start:end] = [*caption, *render(checked.grid).split("\n")]
     return "\n".join(lines)
 

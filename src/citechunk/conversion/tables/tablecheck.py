@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from .grid import check_grid, parse, render, words
+from .grid import check_grid, new_captions, parse, render, words
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +43,19 @@ def check_table_boxes(boxes: list[Any], fulltext: list[dict[str, Any]], page: in
             continue
         if checked.changed:
             log.debug("table mended: page %d: %d cut words", page, checked.mended)
-            caption = "".join(f"**{line}**\n\n" for line in checked.caption)
+            lines_above = new_captions(checked.caption, _last_line(out))
+            caption = "".join(f"**{line}**\n\n" for line in lines_above)
             table["markdown"] = caption + render(checked.grid, "<br>") + "\n\n"
         out.append(box)
     return out
+
+
+def _last_line(boxes: list[Any]) -> str:
+    """The text of the last line of the box before the table ("" when there is none)."""
+    textlines = getattr(boxes[-1], "textlines", None) if boxes else None
+    if not textlines:
+        return ""
+    return " ".join(span.get("text", "") for span in textlines[-1].get("spans", [])).strip()
 
 
 def _texts(lines: list[Any]) -> list[str]:
