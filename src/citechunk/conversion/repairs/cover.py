@@ -14,7 +14,8 @@ headings one under another are taken one at a time, at most `MAX_COVER_HEADINGS`
 the label holds (the title, an issuer or a form name the label repeats) stays the root: the
 chunker leaves it out of the path line already (`chunking.heading`), and it is the author's
 top level. Headings before it keep their levels. A document whose top level several headings
-share (chapters, articles) is left as it is. Lines inside code fences are never touched.
+share (chapters, articles, or the documents `second-documents` found in one PDF) is left as it
+is. Lines inside code fences are never touched.
 """
 
 from __future__ import annotations
