@@ -11,7 +11,8 @@ A text-layer line is running on its page when
 * it is set sideways in the page's side margin (left of all horizontal text or right of it):
   a margin stamp such as an arXiv identifier or a printer's slug; or it is set sideways with
   its centre left of the left edge (right of the right edge) of most of the page's horizontal
-  lines, with the same text so placed on ``min(MIN_REPEAT_PAGES, pages)`` pages (a large stamp
+  lines, with the same text so placed on ``min(MIN_REPEAT_PAGES, pages)`` pages, or numbers
+  that differ only by following the page number (a large stamp
   such as "For personal use only" run up every page's margin, reaching into the text's
   column); or
 * it is an *edge line*: among the first or last `EDGE_ROWS` rows of the page's horizontal
@@ -348,17 +349,15 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
     spread = {page.number: spread_lines(page) for page in pages}
     spread_counts = _repeated(spread, min_pages)
     sides = {page.number: side_lines(page) for page in pages}
-    side_counts = Counter(
-        sig for lines in sides.values() for sig in {line_signature(ln.text) for ln in lines}
-    )
+    side_counts = _repeated(sides, min_pages)
     result: dict[int, dict[str, int]] = {}
     body: dict[int, dict[str, int]] = {}
     for page in pages:
-        found: Counter[str] = Counter(line_signature(ln.text) for ln in margin_stamps(page))
-        found.update(
+        stamps = margin_stamps(page)  # all of them among the page's side lines
+        found: Counter[str] = Counter(
             line_signature(ln.text)
             for ln in sides[page.number]
-            if side_counts[line_signature(ln.text)] >= min_pages and ln not in margin_stamps(page)
+            if ln in stamps or side_counts[line_signature(ln.text)] >= min_pages
         )
         outside = [ln for ln in folio.get(page.number, ()) if ln not in edges[page.number]]
         found.update(line_signature(ln.text) for ln in outside)

@@ -45,29 +45,29 @@ _BOLD_LINE_RE = re.compile(r"^\*\*([^*]{1,300}?)\*\*[ \t]*$")
 _HEADING_OR_BOLD_RE = re.compile(r"^(?:#{1,6}[ \t]+(.*?)|\*\*([^*]{1,300}?)\*\*)[ \t]*$")
 _PARENTHETICAL_RE = re.compile(r"\((?:[^()\s]+(?:\s[^()\s]+)?)\)")
 _NON_WORD_RE = re.compile(r"[\W_]+")
+_LABELS = "|".join(LABELS)
 # a label's number, roman or a letter included ("part ii", "appendix b"), blurred like digits
-_LABEL_NUMBER_RE = re.compile(rf"\b({'|'.join(LABELS)})\s+(?:[ivxlc]+|[a-z]|\d+[a-z]?)\b")
+_LABEL_NUMBER_RE = re.compile(rf"\b({_LABELS})\s+(?:[ivxlc]+|[a-z]|\d+[a-z]?)\b")
+# the signature of labels with their numbers alone: "Article 5", "Part II Item 7"
+_LABEL_ALONE_RE = re.compile(rf"^(?:{_LABELS})(?: (?:{_LABELS}))*$")
+
+
+def _folded(title: str) -> str:
+    """The title's text without markup, NFKC-normalised and case-folded."""
+    return unicodedata.normalize("NFKC", strip_inline_markup(title)).casefold()
 
 
 def signature(title: str) -> str:
     """The identity of a running title (module docstring); "" for a title without letters."""
-    plain = unicodedata.normalize("NFKC", strip_inline_markup(title)).casefold()
-    plain = _PARENTHETICAL_RE.sub(" ", plain)
+    plain = _PARENTHETICAL_RE.sub(" ", _folded(title))
     plain = _LABEL_NUMBER_RE.sub(r"\1 #", plain)
     plain = re.sub(r"\d+", "#", plain)
     return _NON_WORD_RE.sub(" ", plain).strip() if re.search(r"[^\W\d_]", plain) else ""
 
 
-_LABELS = "|".join(LABELS)
-_LABEL_ALONE_RE = re.compile(
-    rf"^(?:{_LABELS})(?: (?:{_LABELS}))*$"
-)  # "Article 5", "Part II Item 7"
-
-
 def _exact(title: str) -> str:
     """A title's plain words, numbers kept: two pages opened by the same title match."""
-    plain = unicodedata.normalize("NFKC", strip_inline_markup(title)).casefold()
-    return _NON_WORD_RE.sub(" ", plain).strip()
+    return _NON_WORD_RE.sub(" ", _folded(title)).strip()
 
 
 def _top_run(lines: list[str]) -> list[tuple[int, str]]:

@@ -128,5 +128,5 @@ def demote_table_labels(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str
             split[p][i] = heading.group(2)
             demoted += 1
     if demoted:
-        log.debug("unit and period headings demoted to bold lines: %d", demoted)
+        log.debug("unit, period and figure-row headings demoted: %d", demoted)
     return join_pages(pages, split)
