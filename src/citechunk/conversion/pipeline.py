@@ -14,7 +14,9 @@ that is `run_passes` over `PASSES`, the same for every backend:
 A pass runs when its enabling option (a boolean field of `ConvertOptions`, if any) is true, its
 outline condition holds, and its name is not in ``ConvertOptions.skip_passes`` (the
 ``--no-pass NAME`` debug switch). At debug level (``-vv``) each pass logs how many pages and
-lines it changed. `pass_table` renders both lists for ``docs/architecture.md`` (a test keeps
+lines it changed. A pass that raises is skipped (`passguard`): a page pass on that page
+only, a document or structure pass on the whole document (every page as it was before it);
+the failure is recorded in `PassContext.failures`. `pass_table` renders both lists for ``docs/architecture.md`` (a test keeps
 the two equal; ``citechunk passes`` prints it); ``--no-pass`` takes any name of either.
 """
 
@@ -24,11 +26,12 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 from ..errors import ConfigError
 from .layoutpasses import LAYOUT_PASSES
 from .passcontext import Pages, PassContext
+from .passguard import guarded
 from .repairs.contents import level_contents_headings
 from .repairs.cover import raise_below_cover
 from .repairs.documents import split_second_documents
@@ -63,6 +66,7 @@ OutlineCondition = Literal["any", "present", "absent"]
 
 
 Rule = Callable[[Pages, PassContext], Pages]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -83,11 +87,16 @@ class Pass:
         return self.outline == "any" or (self.outline == "present") == bool(ctx.outline)
 
     def apply(self, pages: Pages, ctx: PassContext) -> Pages:
+        """The rule over `pages`; where it raises, its input unchanged (`passguard.guarded`:
+        per page for a page pass, else for the whole document), the failure in `ctx`."""
         if self.phase == "page":
             page_rule: Callable[[str], str] = self.rule  # type: ignore[assignment]
-            return [(n, page_rule(text)) for n, text in pages]
+            return [(n, self._guard(n, functools.partial(page_rule, t), t, ctx)) for n, t in pages]
         structure_rule: Rule = self.rule  # type: ignore[assignment]
-        return structure_rule(pages, ctx)
+        return self._guard(0, functools.partial(structure_rule, list(pages), ctx), pages, ctx)
+
+    def _guard(self, page: int, run: Callable[[], T], unchanged: T, ctx: PassContext) -> T:
+        return guarded(self.name, page, run, unchanged, ctx.failures, ctx.source)
 
     @property
     def summary(self) -> str:
