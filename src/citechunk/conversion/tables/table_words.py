@@ -22,7 +22,7 @@ from ..mdlines import iter_unfenced
 from .grid import Grid, check_grid, new_captions, parse, plain, render, words
 
 if TYPE_CHECKING:
-    from ..pipeline import Pages, PassContext
+    from ..passcontext import Pages, PassContext
 
 log = logging.getLogger(__name__)
 
