@@ -3,7 +3,8 @@
 `Backend.convert` is the same for every backend:
 
 1. `open_pdf` (one opener, one error mapping): empty, non-PDF and unrepairable files raise
-   `ConversionError`; encrypted files need ``options.password`` (`EncryptedPDFError` otherwise);
+   `ConversionError` (a repaired file whose page tree is lost gets one rebuilt from its page
+   objects first: `pagetree`); encrypted files need ``options.password`` (`EncryptedPDFError` otherwise);
 2. `read_facts`: the selected pages, the outline, the document title, a cheap text-layer
    check per page (no text: ``pages_without_text``; mostly control characters: "garbled")
    and the running lines of the text layer (`runninglines.find_running`);
@@ -33,6 +34,7 @@ from ..fsutil import sha256_file
 from ..markers import render_pages
 from ..models import ConvertedDocument, PassFailure, Provenance
 from ..timing import StageClock
+from . import pagetree
 from .coverage import Coverage, body_lines, page_coverage
 from .ocr import OcrOutcome, is_blank, is_garbled, recognise
 from .outline import OutlineEntry, from_toc, lists_sections
@@ -181,7 +183,7 @@ def open_pdf(path: Path, password: str = "") -> Any:
         if not doc.authenticate(password):
             doc.close()
             raise EncryptedPDFError(path, "encrypted PDF: the password given is wrong")
-    if doc.page_count == 0:
+    if doc.page_count == 0 and not pagetree.rebuild(doc):
         doc.close()
         raise ConversionError(path, "damaged PDF: no pages found")
     return doc
