@@ -183,3 +183,34 @@ def test_the_run_report_counts_pass_failures(
     assert "passes skipped where they raised" in report.render()
     entry = entry_for(result, "fp", "jsonl")
     assert Entry.from_dict(json.loads(json.dumps(entry.to_dict()))) == entry
+
+
+def test_table_words_that_raises_on_a_page_leaves_only_that_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table rule runs page by page: a page whose tables it cannot read keeps them."""
+    from citechunk.conversion.tables import table_words
+
+    pdf = tmp_path / "tables.pdf"
+    import pymupdf
+
+    doc = pymupdf.open()
+    for _ in range(2):  # the same ragged stacked header on two pages
+        page = doc.new_page()
+        for i, line in enumerate(["Totals by year", "", *RAGGED_TABLE]):
+            if line:
+                page.insert_text((72, 72 + 16 * i), line, fontsize=11, fontname="helv")
+    doc.save(pdf)
+    options = ConvertOptions(layout="never")
+    before = _pages(convert(pdf, options).markdown)
+    real = table_words._page
+
+    def fails_on_page_2(number: int, text: str, layer: Any) -> str:
+        return real(number, text, layer) if number != 2 else text.split("\n")[99]
+
+    monkeypatch.setattr(table_words, "_page", fails_on_page_2)
+    after = convert(pdf, options)
+    pages = _pages(after.markdown)
+    assert pages[1] == before[1] and "Field layout 2020" in pages[1]
+    assert "| | 2020 |" in pages[2] and "Field layout 2020" not in pages[2]
+    assert [(f.name, f.page) for f in after.provenance.pass_failures] == [("table-words", 2)]

@@ -57,6 +57,7 @@ from .repairs.tidy import tidy_page
 from .repairs.typewriter import read_typewriter_text
 from .tables.captions import demote_table_titles
 from .tables.labels import demote_table_labels
+from .tables.table_words import PASS_NAME as TABLE_WORDS
 from .tables.table_words import check_table_words
 
 log = logging.getLogger(__name__)
@@ -142,7 +143,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("typewriter-text", "document", _texts_only(read_typewriter_text)),
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
     Pass("page-tables", "document", _texts_only(join_page_tables)),
-    Pass("table-words", "structure", check_table_words),
+    Pass(TABLE_WORDS, "structure", check_table_words),
     Pass("running-titles", "structure", _pages_only(demote_running_titles)),
     Pass("table-titles", "structure", _pages_only(demote_table_titles)),
     Pass("table-labels", "structure", _pages_only(demote_table_labels)),
