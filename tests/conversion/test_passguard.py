@@ -214,3 +214,23 @@ def test_table_words_that_raises_on_a_page_leaves_only_that_page(
     assert pages[1] == before[1] and "Field layout 2020" in pages[1]
     assert "| | 2020 |" in pages[2] and "Field layout 2020" not in pages[2]
     assert [(f.name, f.page) for f in after.provenance.pass_failures] == [("table-words", 2)]
+
+
+def _drop_last_page(pages: list[tuple[int, str]], ctx: Any) -> list[tuple[int, str]]:
+    """A structure rule that loses a page without raising."""
+    return pages[:-1]
+
+
+def test_a_structure_pass_that_loses_a_page_is_a_failed_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pdf = _pdf(tmp_path / "ragged.pdf")
+    options = ConvertOptions(layout="never")
+    before = convert(pdf, options).markdown
+    extra = Pass("drop-last-page", "structure", _drop_last_page)
+    monkeypatch.setattr(pipeline, "PASSES", (*pipeline.PASSES, extra))
+    doc = convert(pdf, options)
+    assert doc.markdown == before
+    assert [(f.name, f.page, f.error.split(":")[0]) for f in doc.provenance.pass_failures] == [
+        ("drop-last-page", 0, "ValueError")
+    ]

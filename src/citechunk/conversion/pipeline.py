@@ -94,7 +94,8 @@ class Pass:
             page_rule: Callable[[str], str] = self.rule  # type: ignore[assignment]
             return [(n, self._guard(n, functools.partial(page_rule, t), t, ctx)) for n, t in pages]
         structure_rule: Rule = self.rule  # type: ignore[assignment]
-        return self._guard(0, functools.partial(structure_rule, list(pages), ctx), pages, ctx)
+        run = functools.partial(_same_pages, structure_rule, pages, ctx)
+        return self._guard(0, run, pages, ctx)
 
     def _guard(self, page: int, run: Callable[[], T], unchanged: T, ctx: PassContext) -> T:
         return guarded(self.name, page, run, unchanged, ctx.failures, ctx.source)
@@ -103,6 +104,15 @@ class Pass:
     def summary(self) -> str:
         """The first sentence of the rule's docstring."""
         return _summary(self.rule)
+
+
+def _same_pages(rule: Rule, pages: Pages, ctx: PassContext) -> Pages:
+    """`rule` over a copy of `pages`; a result that is not the same pages, in the same
+    order, raises `ValueError` (the pass failed: its result is not used)."""
+    out = rule(list(pages), ctx)
+    if [n for n, _ in out] != [n for n, _ in pages]:
+        raise ValueError(f"returned {len(out)} pages for {len(pages)}, or others")
+    return out
 
 
 def _summary(rule: Callable[..., object]) -> str:
