@@ -4,7 +4,8 @@
 
 1. `open_pdf` (one opener, one error mapping): empty, non-PDF and unrepairable files raise
    `ConversionError` (a repaired file whose page tree is lost gets one rebuilt from its page
-   objects first: `pagetree`); encrypted files need ``options.password`` (`EncryptedPDFError` otherwise);
+   objects first: `pagetree`); encrypted files need ``options.password``
+   (`EncryptedPDFError` otherwise);
 2. `read_facts`: the selected pages, the outline, the document title, a cheap text-layer
    check per page (no text: ``pages_without_text``; mostly control characters: "garbled")
    and the running lines of the text layer (`runninglines.find_running`);

@@ -34,7 +34,7 @@ def guarded(
     is the page the pass ran on, 0 for a pass over the whole document."""
     try:
         return run()
-    except Exception as exc:  # noqa: BLE001 -- a failing rule costs its own change, never the document
+    except Exception as exc:  # noqa: BLE001 -- a failing rule costs its change, not the document
         failure = PassFailure(name, page, _error_text(exc))
         failures.append(failure)
         log.debug("%s: %s", source, failure.describe(), exc_info=True)

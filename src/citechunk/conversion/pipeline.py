@@ -15,9 +15,10 @@ A pass runs when its enabling option (a boolean field of `ConvertOptions`, if an
 outline condition holds, and its name is not in ``ConvertOptions.skip_passes`` (the
 ``--no-pass NAME`` debug switch). At debug level (``-vv``) each pass logs how many pages and
 lines it changed. A pass that raises is skipped (`passguard`): a page pass on that page
-only, a document or structure pass on the whole document (every page as it was before it);
-the failure is recorded in `PassContext.failures`. `pass_table` renders both lists for ``docs/architecture.md`` (a test keeps
-the two equal; ``citechunk passes`` prints it); ``--no-pass`` takes any name of either.
+only, a document or structure pass on the whole document (every page as it was before it;
+``table-words`` guards each page itself); the failure is recorded in `PassContext.failures`.
+`pass_table` renders both lists for ``docs/architecture.md`` (a test keeps the two equal;
+``citechunk passes`` prints it); ``--no-pass`` takes any name of either.
 """
 
 from __future__ import annotations
