@@ -233,6 +233,16 @@ LAYOUT_PASSES: tuple[LayoutPass, ...] = (
 )
 
 
+def _snapshot(boxes: list[Any]) -> list[Any]:
+    """A deep copy of `boxes` (plain data); a shallow one if something in them cannot be
+    copied, so taking the snapshot never fails the page."""
+    try:
+        return copy.deepcopy(boxes)
+    except Exception:  # noqa: BLE001 -- whatever pymupdf4llm put in a box
+        log.debug("layout boxes not deep-copied", exc_info=True)
+        return list(boxes)
+
+
 def run_layout_passes(
     boxes: list[Any],
     page: LayoutPage,
@@ -246,7 +256,7 @@ def run_layout_passes(
     number = int(getattr(page.parsed, "page_number", 0) or 0)
     for step in LAYOUT_PASSES:
         if step.name not in skip:
-            before = copy.deepcopy(boxes)
+            before = _snapshot(boxes)
             run = functools.partial(step.rule, boxes, page)
             boxes = guarded(step.name, number, run, before, failures)
     return boxes
