@@ -10,6 +10,29 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
+class PassFailure:
+    """A conversion pass that raised on a document and was skipped for it (the contract in
+    `conversion.passguard`): the pass's name, the page it left untouched (0: a pass over the
+    whole document, which left every page as it was before it) and the exception."""
+
+    name: str
+    page: int
+    error: str
+
+    def describe(self) -> str:
+        """The warning: "pass table-words failed on page 3 (IndexError: ...); skipped there"."""
+        where = f"on page {self.page}" if self.page else "on the document"
+        return f"pass {self.name} failed {where} ({self.error}); converted without it"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"pass": self.name, "page": self.page, "error": self.error}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> PassFailure:
+        return cls(str(d["pass"]), int(d["page"]), str(d["error"]))
+
+
+@dataclass(frozen=True)
 class Provenance:
     """What produced a Markdown file. Saved beside it (``<name>.md.json``), never inside it."""
 
@@ -35,6 +58,8 @@ class Provenance:
     #: Where `title` came from: "display title", "outline", "metadata", "cover facts" or
     #: "file name" (`conversion.title.LabelSource`); "" when not recorded.
     title_source: str = ""
+    #: Passes that raised and were skipped (`PassFailure`), in the order they ran.
+    pass_failures: tuple[PassFailure, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -52,6 +77,7 @@ class Provenance:
             "word_coverage": self.word_coverage,
             "restored_lines": [list(p) for p in self.restored_lines],
             "title_source": self.title_source,
+            "pass_failures": [f.to_dict() for f in self.pass_failures],
         }
 
     @classmethod
@@ -71,6 +97,7 @@ class Provenance:
             word_coverage=d.get("word_coverage"),
             restored_lines=tuple((int(p), int(n)) for p, n in d.get("restored_lines", ())),
             title_source=str(d.get("title_source", "")),
+            pass_failures=tuple(PassFailure.from_dict(f) for f in d.get("pass_failures", ())),
         )
 
 

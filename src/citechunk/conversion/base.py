@@ -3,7 +3,9 @@
 `Backend.convert` is the same for every backend:
 
 1. `open_pdf` (one opener, one error mapping): empty, non-PDF and unrepairable files raise
-   `ConversionError`; encrypted files need ``options.password`` (`EncryptedPDFError` otherwise);
+   `ConversionError` (a repaired file whose page tree is lost gets one rebuilt from its page
+   objects first: `pagetree`); encrypted files need ``options.password``
+   (`EncryptedPDFError` otherwise);
 2. `read_facts`: the selected pages, the outline, the document title, a cheap text-layer
    check per page (no text: ``pages_without_text``; mostly control characters: "garbled")
    and the running lines of the text layer (`runninglines.find_running`);
@@ -11,10 +13,11 @@
    `ocr.recognise` reads the pages `convert.ocr` selects (no usable text layer, or every page
    under "force") and their Markdown replaces the extracted text of those pages;
 4. `finish`: `pipeline.run_passes` (tidy, cross-page fixes, structure repairs, the self-check
-   against the `TextLayer` read before the PDF closed), page markers (`markers.render_pages`),
+   against the `TextLayer` read before the PDF closed; a pass that raises is skipped for the
+   document, or the page, it raised on: `passguard`), page markers (`markers.render_pages`),
    provenance with the same fields and the same warnings for the same conditions whatever the
    backend (`recorded_options` never writes the password; ``word_coverage`` and
-   ``restored_lines`` from `coverage`).
+   ``restored_lines`` from `coverage`; ``pass_failures``, each also a warning).
 """
 
 from __future__ import annotations
@@ -30,8 +33,9 @@ from ..config import ConvertOptions
 from ..errors import ConfigError, ConversionError, EncryptedPDFError
 from ..fsutil import sha256_file
 from ..markers import render_pages
-from ..models import ConvertedDocument, Provenance
+from ..models import ConvertedDocument, PassFailure, Provenance
 from ..timing import StageClock
+from . import pagetree
 from .coverage import Coverage, body_lines, page_coverage
 from .ocr import OcrOutcome, is_blank, is_garbled, recognise
 from .outline import OutlineEntry, from_toc, lists_sections
@@ -73,6 +77,8 @@ class Extraction:
     recorded: Mapping[str, Any] = field(default_factory=dict)
     model_pages: tuple[int, ...] = ()
     model_seconds: tuple[float, float] = (0.0, 0.0)
+    #: Passes the backend ran (the layout passes) that raised and were skipped (`passguard`).
+    pass_failures: tuple[PassFailure, ...] = ()
 
 
 class Backend(ABC):
@@ -178,7 +184,7 @@ def open_pdf(path: Path, password: str = "") -> Any:
         if not doc.authenticate(password):
             doc.close()
             raise EncryptedPDFError(path, "encrypted PDF: the password given is wrong")
-    if doc.page_count == 0:
+    if doc.page_count == 0 and not pagetree.rebuild(doc):
         doc.close()
         raise ConversionError(path, "damaged PDF: no pages found")
     return doc
@@ -250,6 +256,7 @@ def finish(
     ocr = recognised.markdown
     texts = [ocr.get(n, text) for n, text in zip(facts.pages, extraction.texts, strict=True)]
     pages = run_passes(list(zip(facts.pages, texts, strict=True)), ctx)
+    failures = (*extraction.pass_failures, *ctx.failures)
     lost = [n for n, text in pages if n not in facts.empty and n not in ocr and not text.strip()]
     unread = tuple(n for n in facts.empty if n not in recognised.attempted and n not in facts.blank)
     provenance = Provenance(
@@ -266,12 +273,14 @@ def finish(
             *recognised.warnings,
             *extraction.warnings,
             *ctx.warnings,
+            *(f.describe() for f in failures),
         ),
         title=facts.title,
         title_source=facts.title_source,
         ocr_pages=recognised.numbers,
         word_coverage=None if layer is None else _word_coverage(pages, layer, facts.running),
         restored_lines=tuple(sorted(ctx.restored.items())),
+        pass_failures=failures,
     )
     markdown = render_pages(pages, continued=ctx.continued)
     return ConvertedDocument(markdown, provenance, recognised.seconds)

@@ -4,11 +4,13 @@ they run, before pymupdf4llm renders the page as Markdown (pymupdf backend, layo
 Each `LayoutPass` is named like the Markdown passes (`pipeline.PASSES`): ``citechunk passes``
 lists both, and ``--no-pass NAME`` (``convert.skip_passes``) turns one off. A rule takes the
 page's boxes (pymupdf4llm ``LayoutBox`` objects, edited in place where that is simpler) and the
-`LayoutPage`, and returns the boxes to render.
+`LayoutPage`, and returns the boxes to render. A rule that raises is skipped for that page
+(`passguard`): the page keeps its boxes as they were before the rule.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import logging
 import re
@@ -17,8 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..models import PassFailure
 from .geometry import ProseRule, gutters, prose_columns
 from .glyphgaps import is_code_box, rebuild_code_spaces
+from .passguard import guarded
 from .reading_order import read_columns
 from .spans import drop_unreadable, join_subscripts
 from .tables.tablecheck import check_table_boxes
@@ -229,9 +233,30 @@ LAYOUT_PASSES: tuple[LayoutPass, ...] = (
 )
 
 
-def run_layout_passes(boxes: list[Any], page: LayoutPage, skip: Sequence[str] = ()) -> list[Any]:
-    """Every `LAYOUT_PASSES` rule not named in `skip`, in order, over one page's boxes."""
+def _snapshot(boxes: list[Any]) -> list[Any]:
+    """A deep copy of `boxes` (plain data); a shallow one if something in them cannot be
+    copied, so taking the snapshot never fails the page."""
+    try:
+        return copy.deepcopy(boxes)
+    except Exception:  # noqa: BLE001 -- whatever pymupdf4llm put in a box
+        log.debug("layout boxes not deep-copied", exc_info=True)
+        return list(boxes)
+
+
+def run_layout_passes(
+    boxes: list[Any],
+    page: LayoutPage,
+    skip: Sequence[str] = (),
+    failures: list[PassFailure] | None = None,
+) -> list[Any]:
+    """Every `LAYOUT_PASSES` rule not named in `skip`, in order, over one page's boxes; a rule
+    that raises leaves the boxes as they were before it (a copy: rules may edit boxes in place)
+    and is recorded in `failures` (`passguard.guarded`)."""
+    failures = [] if failures is None else failures
+    number = int(getattr(page.parsed, "page_number", 0) or 0)
     for step in LAYOUT_PASSES:
         if step.name not in skip:
-            boxes = step.rule(boxes, page)
+            before = _snapshot(boxes)
+            run = functools.partial(step.rule, boxes, page)
+            boxes = guarded(step.name, number, run, before, failures)
     return boxes

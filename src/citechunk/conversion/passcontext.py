@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..models import PassFailure
 from .runninglines import RunningLines
 
 if TYPE_CHECKING:
@@ -43,3 +44,5 @@ class PassContext:
     #: Pages whose first paragraph goes on with the previous page's last
     #: (`sentences.join_broken_sentences`; `markers.render_pages` keeps them one paragraph).
     continued: set[int] = field(default_factory=set)
+    #: Passes that raised and were skipped (`passguard.guarded`), in the order they ran.
+    failures: list[PassFailure] = field(default_factory=list)

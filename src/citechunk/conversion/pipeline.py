@@ -14,8 +14,11 @@ that is `run_passes` over `PASSES`, the same for every backend:
 A pass runs when its enabling option (a boolean field of `ConvertOptions`, if any) is true, its
 outline condition holds, and its name is not in ``ConvertOptions.skip_passes`` (the
 ``--no-pass NAME`` debug switch). At debug level (``-vv``) each pass logs how many pages and
-lines it changed. `pass_table` renders both lists for ``docs/architecture.md`` (a test keeps
-the two equal; ``citechunk passes`` prints it); ``--no-pass`` takes any name of either.
+lines it changed. A pass that raises is skipped (`passguard`): a page pass on that page
+only, a document or structure pass on the whole document (every page as it was before it;
+``table-words`` guards each page itself); the failure is recorded in `PassContext.failures`.
+`pass_table` renders both lists for ``docs/architecture.md`` (a test keeps the two equal;
+``citechunk passes`` prints it); ``--no-pass`` takes any name of either.
 """
 
 from __future__ import annotations
@@ -24,11 +27,12 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 from ..errors import ConfigError
 from .layoutpasses import LAYOUT_PASSES
 from .passcontext import Pages, PassContext
+from .passguard import guarded
 from .repairs.contents import level_contents_headings
 from .repairs.cover import raise_below_cover
 from .repairs.documents import split_second_documents
@@ -54,6 +58,7 @@ from .repairs.tidy import tidy_page
 from .repairs.typewriter import read_typewriter_text
 from .tables.captions import demote_table_titles
 from .tables.labels import demote_table_labels
+from .tables.table_words import PASS_NAME as TABLE_WORDS
 from .tables.table_words import check_table_words
 
 log = logging.getLogger(__name__)
@@ -63,6 +68,7 @@ OutlineCondition = Literal["any", "present", "absent"]
 
 
 Rule = Callable[[Pages, PassContext], Pages]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -83,16 +89,31 @@ class Pass:
         return self.outline == "any" or (self.outline == "present") == bool(ctx.outline)
 
     def apply(self, pages: Pages, ctx: PassContext) -> Pages:
+        """The rule over `pages`; where it raises, its input unchanged (`passguard.guarded`:
+        per page for a page pass, else for the whole document), the failure in `ctx`."""
         if self.phase == "page":
             page_rule: Callable[[str], str] = self.rule  # type: ignore[assignment]
-            return [(n, page_rule(text)) for n, text in pages]
+            return [(n, self._guard(n, functools.partial(page_rule, t), t, ctx)) for n, t in pages]
         structure_rule: Rule = self.rule  # type: ignore[assignment]
-        return structure_rule(pages, ctx)
+        run = functools.partial(_same_pages, structure_rule, pages, ctx)
+        return self._guard(0, run, pages, ctx)
+
+    def _guard(self, page: int, run: Callable[[], T], unchanged: T, ctx: PassContext) -> T:
+        return guarded(self.name, page, run, unchanged, ctx.failures, ctx.source)
 
     @property
     def summary(self) -> str:
         """The first sentence of the rule's docstring."""
         return _summary(self.rule)
+
+
+def _same_pages(rule: Rule, pages: Pages, ctx: PassContext) -> Pages:
+    """`rule` over a copy of `pages`; a result that is not the same pages, in the same
+    order, raises `ValueError` (the pass failed: its result is not used)."""
+    out = rule(list(pages), ctx)
+    if [n for n, _ in out] != [n for n, _ in pages]:
+        raise ValueError(f"returned {len(out)} pages for {len(pages)}, or others")
+    return out
 
 
 def _summary(rule: Callable[..., object]) -> str:
@@ -133,7 +154,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("typewriter-text", "document", _texts_only(read_typewriter_text)),
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
     Pass("page-tables", "document", _texts_only(join_page_tables)),
-    Pass("table-words", "structure", check_table_words),
+    Pass(TABLE_WORDS, "structure", check_table_words),
     Pass("running-titles", "structure", _pages_only(demote_running_titles)),
     Pass("table-titles", "structure", _pages_only(demote_table_titles)),
     Pass("table-labels", "structure", _pages_only(demote_table_labels)),

@@ -44,6 +44,7 @@ from typing import Any, Literal
 
 from ..config import ConvertOptions
 from ..errors import ConversionError
+from ..models import PassFailure
 from .base import Backend, Extraction, PdfFacts
 from .layoutpasses import LayoutPage, run_layout_passes
 from .outline import from_toc
@@ -191,20 +192,23 @@ def _extract(
     meter: LayoutMeter | None = None,
     written: Mapping[int, str] | None = None,
     reasons: Mapping[int, Reason | None] | None = None,
+    failures: list[PassFailure] | None = None,
 ) -> list[dict[str, Any]]:
     """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes") of `pages`
     in page order: those in `written` (Markdown of the fast path) as given, the others by the
     layout model (`page_model` of each, one parse per model) when it is in use, else by
-    pymupdf4llm's classic path."""
+    pymupdf4llm's classic path. Layout passes that raised are added to `failures`."""
     written = written or {}
     rest = [p for p in pages if p not in written]
     chunks: dict[int, dict[str, Any]] = {p: {"text": written[p]} for p in pages if p in written}
     if rest and _model_in_use(options):
         meter = meter or LayoutMeter()
+        failures = [] if failures is None else failures
         for model in FEATURE_SETS:
             group = [p for p in rest if page_model(p, reasons or {}, options) == model]
             if group:
-                chunks.update(zip(group, _layout(doc, group, model, options, meter), strict=True))
+                done = _layout(doc, group, model, options, meter, failures)
+                chunks.update(zip(group, done, strict=True))
     elif rest:
         chunks.update(zip(rest, _classic(doc, rest), strict=True))
     return [chunks[p] for p in pages if p in chunks]
@@ -221,7 +225,12 @@ def _classic(doc: Any, pages: Sequence[int]) -> list[dict[str, Any]]:
 
 
 def _layout(
-    doc: Any, pages: Sequence[int], model: Model, options: ConvertOptions, meter: LayoutMeter
+    doc: Any,
+    pages: Sequence[int],
+    model: Model,
+    options: ConvertOptions,
+    meter: LayoutMeter,
+    failures: list[PassFailure],
 ) -> list[dict[str, Any]]:
     """The layout model path.
 
@@ -231,7 +240,8 @@ def _layout(
     pymupdf`` activated) put back afterwards. The lock makes layout parses in one process run
     one at a time (citechunk's parallelism is processes; the layout inference itself is
     serialised inside pymupdf4llm anyway). The parsed boxes then go through
-    `layoutpasses.LAYOUT_PASSES` but those named in ``options.skip_passes``."""
+    `layoutpasses.LAYOUT_PASSES` but those named in ``options.skip_passes`` (one that raises
+    on a page is skipped there and added to `failures`)."""
     import pymupdf
     from pymupdf4llm.helpers import document_layout
 
@@ -247,7 +257,7 @@ def _layout(
             pymupdf._get_layout = previous
     for page in parsed.pages:
         layout_page = LayoutPage(page, doc[page.page_number - 1], document_layout.LayoutBox)
-        page.boxes = run_layout_passes(page.boxes, layout_page, options.skip_passes)
+        page.boxes = run_layout_passes(page.boxes, layout_page, options.skip_passes, failures)
     return list(parsed.to_markdown(header=True, footer=True, page_chunks=True))
 
 
@@ -397,9 +407,10 @@ class PyMuPDFBackend(Backend):
         pages = facts.pages
         layout = _model_in_use(options)
         meter = LayoutMeter()
+        failures: list[PassFailure] = []
         reasons = page_reasons(pdf, facts, options)
         written = _plain_markdown(pdf, facts, plain_pages(reasons, options))
-        chunks = self._run(path, pdf, pages, options, meter, written, reasons)
+        chunks = self._run(path, pdf, pages, options, meter, written, reasons, failures)
         texts = tuple(c["text"] for c in chunks)
         if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
             running = find_running(TextLayer.of_document(pdf), from_toc(pdf.get_toc(simple=True)))
@@ -415,6 +426,7 @@ class PyMuPDFBackend(Backend):
             recorded=recorded,
             model_pages=tuple(sorted(meter.pages)),
             model_seconds=(meter.seconds, meter.cpu_seconds),
+            pass_failures=tuple(failures),
         )
 
     @staticmethod
@@ -426,12 +438,13 @@ class PyMuPDFBackend(Backend):
         meter: LayoutMeter,
         written: Mapping[int, str],
         reasons: Mapping[int, Reason | None],
+        failures: list[PassFailure],
     ) -> list[dict[str, Any]]:
         """pymupdf4llm with its stdout chatter captured and logged at debug level."""
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
-                chunks = _extract(doc, pages, options, meter, written, reasons)
+                chunks = _extract(doc, pages, options, meter, written, reasons, failures)
         except Exception as exc:  # pymupdf4llm raises anything from IndexError to RuntimeError
             raise ConversionError(path, f"pymupdf4llm failed: {type(exc).__name__}: {exc}") from exc
         finally:

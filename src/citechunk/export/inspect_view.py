@@ -1,4 +1,7 @@
-"""The `citechunk inspect` tables (rich), shared by the CLI and the report objects' `render()`.
+"""The `citechunk inspect` reports and how they print: the records `export.inspect` fills
+(`InspectReport`, `ChunkView`, ...) and their rich tables, shared by the CLI and the records'
+`render()`. Percentiles use the nearest-rank method, so every statistic is a real chunk's
+token count.
 
 On a terminal the tables fit the screen (long cells fold); written to a file or a pipe (and in
 `render()`), each table or panel is as wide as its content (`rendering.show`), so no file name,
@@ -7,7 +10,9 @@ heading path or text is cut or folded.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.markup import escape
@@ -15,10 +20,131 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..rendering import plain_text
 from ..rendering import show as _show
+from .layout import Format
+from .schema import ChunkRecord
 
-if TYPE_CHECKING:
-    from .inspect import ChunkSummary, ChunkView, InspectReport
+
+@dataclass(frozen=True)
+class ChunkSummary:
+    """One chunk, short: enough to find it again with ``inspect --doc --chunk``."""
+
+    source_file: str
+    chunk_index: int
+    token_count: int
+    first_page: int
+    last_page: int
+    heading_path: tuple[str, ...]
+    preview: str
+
+    @classmethod
+    def of(cls, r: ChunkRecord, width: int = 48) -> ChunkSummary:
+        body = r.text.split("\n\n", 1)[1] if r.heading_path and "\n\n" in r.text else r.text
+        flat = " ".join(body.split())
+        preview = flat if len(flat) <= width else flat[: width - 1] + "…"
+        return cls(
+            r.source_file, r.chunk_index, r.token_count, r.first_page, r.last_page,
+            r.heading_path, preview,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class DocumentSummary:
+    """One document of the dataset. `page_count` is None when its provenance file is missing;
+    `word_coverage` (share of the text layer's words its Markdown holds) is None when the
+    provenance does not record it; `restored_lines` counts lines the self-check put back;
+    `navigation` counts its chunks whose ``role`` is "navigation" (contents pages, indexes)."""
+
+    source_file: str
+    doc_id: str
+    chunk_file: str
+    chunks: int
+    tokens: int
+    page_count: int | None
+    pages_without_chunk: tuple[int, ...]
+    pages_without_text: tuple[int, ...]
+    word_coverage: float | None = None
+    restored_lines: int = 0
+    #: The document's label (every chunk's path line starts with it) and where it came from
+    #: (`Provenance.title_source`); "" when the provenance does not record them.
+    label: str = ""
+    label_source: str = ""
+    navigation: int = 0
+
+
+def nearest_rank(sorted_values: Sequence[int], q: float) -> int:
+    """The q-quantile (0 < q <= 1) by the nearest-rank method: always one of the values."""
+    return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
+
+
+@dataclass(frozen=True)
+class TokenStats:
+    count: int
+    total: int
+    min: int
+    median: int
+    p90: int
+    max: int
+
+    @classmethod
+    def of(cls, counts: Sequence[int]) -> TokenStats | None:
+        if not counts:
+            return None
+        s = sorted(counts)
+        return cls(len(s), sum(s), s[0], nearest_rank(s, 0.5), nearest_rank(s, 0.9), s[-1])
+
+
+@dataclass(frozen=True)
+class InspectReport:
+    out_dir: str
+    format: Format
+    schema_versions: tuple[str, ...]
+    documents: tuple[DocumentSummary, ...]
+    tokens: TokenStats | None
+    smallest: tuple[ChunkSummary, ...]
+    largest: tuple[ChunkSummary, ...]
+    empty_heading: tuple[ChunkSummary, ...]  # at most `top`...
+    empty_heading_count: int  # ...of this many
+
+    @property
+    def chunks(self) -> int:
+        return sum(d.chunks for d in self.documents)
+
+    @property
+    def pages_without_chunk(self) -> int:
+        return sum(len(d.pages_without_chunk) for d in self.documents)
+
+    @property
+    def navigation(self) -> int:
+        return sum(d.navigation for d in self.documents)
+
+    def render(self) -> str:
+        """The report as `citechunk inspect OUT` prints it into a file or a pipe (`str()` too)."""
+        return plain_text(lambda console: render_report(console, self))
+
+    __str__ = render
+
+
+@dataclass(frozen=True)
+class ChunkView:
+    """One chunk with its citation and the Markdown span it was cut from.
+
+    `markdown_span` is ``OUT/<markdown_file>[char_start:char_end]`` (None when that file is
+    missing); `problems` lists offset-invariant violations (empty when the citation is exact).
+    """
+
+    record: ChunkRecord
+    markdown_path: str
+    markdown_span: str | None
+    problems: tuple[str, ...]
+    document_chunks: int
+
+    def render(self) -> str:
+        """The chunk as `citechunk inspect OUT --doc D --chunk N` prints it (`str()` too)."""
+        return plain_text(lambda console: render_chunk(console, self))
+
+    __str__ = render
 
 
 def _row(table: Table, *cells: str) -> None:

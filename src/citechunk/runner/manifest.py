@@ -27,6 +27,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..fsutil import atomic_write_text
+from ..models import PassFailure
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +54,12 @@ class Entry:
     error_class: str = ""
     error: str = ""
     word_coverage: float | None = None
+    pass_failures: tuple[PassFailure, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["outputs"], d["warnings"] = list(self.outputs), list(self.warnings)
+        d["pass_failures"] = [f.to_dict() for f in self.pass_failures]
         return d
 
     @classmethod
@@ -65,6 +68,9 @@ class Entry:
         values = {k: v for k, v in d.items() if k in names}
         values["outputs"] = tuple(values.get("outputs", ()))
         values["warnings"] = tuple(values.get("warnings", ()))
+        values["pass_failures"] = tuple(
+            PassFailure.from_dict(f) for f in values.get("pass_failures", ())
+        )
         return cls(**values)
 
 

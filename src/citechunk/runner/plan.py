@@ -56,6 +56,7 @@ def _skipped(e: Entry) -> FileResult:
         mtime_ns=e.mtime_ns,
         outputs=e.outputs,
         warnings=e.warnings,
+        pass_failures=e.pass_failures,
         word_coverage=e.word_coverage,
     )
 
@@ -96,6 +97,7 @@ def entry_for(result: FileResult, fingerprint: str, fmt: Format) -> Entry:
         pages=result.pages,
         chunks=result.chunks,
         warnings=result.warnings,
+        pass_failures=result.pass_failures,
         error_class=result.error_class,
         error=result.error,
         word_coverage=result.word_coverage,

@@ -121,6 +121,13 @@ class RunReport:
         }
 
     @property
+    def pass_failures(self) -> int:
+        """Passes skipped where they raised (`conversion.passguard`), over the dataset as it
+        stands (converted and skipped files)."""
+        kept = ("converted", "skipped")
+        return sum(len(f.pass_failures) for f in self.files if f.status in kept)
+
+    @property
     def ok(self) -> bool:
         return not self.failures
 
@@ -149,6 +156,7 @@ class RunReport:
             "counts": {**self.counts, "files": len(self.files) - self.count("removed")},
             "pages": self.pages,
             "chunks": self.chunks,
+            "pass_failures": self.pass_failures,
             "ocr": {"pages": self.ocr_pages, "seconds": self.ocr_seconds},
             "stage_seconds": self.stage_seconds,
             "stage_cpu_seconds": self.stage_cpu_seconds,
@@ -178,6 +186,7 @@ def _file_row(f: FileResult) -> dict[str, Any]:
         "source_sha256": f.source_sha256,
         "outputs": list(f.outputs),
         "warnings": list(f.warnings),
+        "pass_failures": [p.to_dict() for p in f.pass_failures],
         "word_coverage": f.word_coverage,
         "error_class": f.error_class,
         "error": f.error,
@@ -234,6 +243,7 @@ def render_summary(console: Console, report: RunReport) -> None:
         ("removed (source gone)", c["removed"]),
         ("failed", c["failed"]),
         ("with warnings", len(report.with_warnings)),
+        ("passes skipped where they raised", report.pass_failures),
         ("pages", report.pages),
         ("chunks", report.chunks),
         ("pages OCR'd", f"{report.ocr_pages} ({report.ocr_seconds:.1f} s)"),

@@ -26,7 +26,7 @@ from ..conversion import convert, save
 from ..errors import ConversionError
 from ..export import Format, chunks_relpath, make_records, markdown_relpath, sourcemap, write_chunks
 from ..export.sourcemap import SourceMap
-from ..models import Chunk, ConvertedDocument
+from ..models import Chunk, ConvertedDocument, PassFailure
 from ..timing import StageClock
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,7 @@ class FileResult:
     stages: tuple[tuple[str, float], ...] = ()  # seconds per stage (`timing.STAGES`)
     stage_cpu: tuple[tuple[str, float], ...] = ()  # CPU seconds per stage, same names
     model_pages: int = 0  # pages the layout model ran on
+    pass_failures: tuple[PassFailure, ...] = ()  # passes skipped where they raised (provenance)
 
 
 def page_count(path: str, password: str = "") -> int:
@@ -203,4 +204,5 @@ def run_job(job: Job) -> FileResult:
         stages=clock.frozen(),
         stage_cpu=clock.frozen_cpu(),
         model_pages=doc.model_pages,
+        pass_failures=doc.provenance.pass_failures,
     )

@@ -23,7 +23,7 @@ from ..runninglines import line_numbers
 from ..textlayer import Line, PageText
 
 if TYPE_CHECKING:
-    from ..pipeline import Pages, PassContext
+    from ..passcontext import Pages, PassContext
 
 log = logging.getLogger(__name__)
 

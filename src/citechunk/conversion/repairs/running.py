@@ -21,7 +21,7 @@ from ..mdlines import iter_unfenced, strip_inline_markup, tidy_blank_lines
 from ..runninglines import line_signature
 
 if TYPE_CHECKING:
-    from ..pipeline import Pages, PassContext
+    from ..passcontext import Pages, PassContext
 
 log = logging.getLogger(__name__)
 

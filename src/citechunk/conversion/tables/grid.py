@@ -201,11 +201,12 @@ def _mend(grid: Grid, layer: Counter[str]) -> tuple[Grid, int, str]:
 
 def _fill_spans(row: list[Cell], below: list[list[Cell]]) -> list[Cell]:
     """Empty cells (after the first) under which a lower header row has text take the text of
-    the nearest filled cell of `row` (the left one on a tie)."""
+    the nearest filled cell of `row` (the left one on a tie); a lower row without that
+    column (a ragged row) has no text under it."""
     filled = [j for j in range(1, len(row)) if plain(row[j])]
     out = list(row)
     for j in range(1, len(row)):
-        if plain(row[j]) or not filled or not any(plain(r[j]) for r in below):
+        if plain(row[j]) or not filled or not any(j < len(r) and plain(r[j]) for r in below):
             continue
         nearest = min(filled, key=lambda f: (abs(f - j), f))
         out[j] = row[nearest]
@@ -213,15 +214,17 @@ def _fill_spans(row: list[Cell], below: list[list[Cell]]) -> list[Cell]:
 
 
 def join_headers(grid: Grid) -> tuple[Grid, bool]:
-    """Stacked header rows joined per column into one (module docstring); (grid, changed)."""
+    """Stacked header rows joined per column into one (module docstring); (grid, changed).
+    Ragged header rows count as wide as the widest of them (missing cells are empty)."""
     heads = header_rows(grid)
     if heads < 2 or any(plain(grid[i][0]) for i in range(heads)):
         return grid, False
-    rows = [_fill_spans(grid[i], grid[i + 1 : heads]) for i in range(heads)]
-    width = len(grid[0])
+    width = max(len(r) for r in grid[:heads])
+    padded = [[*r, *([] for _ in range(width - len(r)))] for r in grid[:heads]]
+    rows = [_fill_spans(padded[i], padded[i + 1 :]) for i in range(heads)]
     joined: list[Cell] = []
     for j in range(width):
-        parts = [plain(r[j]) for r in rows if j < len(r) and plain(r[j])]
+        parts = [plain(r[j]) for r in rows if plain(r[j])]
         joined.append([" ".join(parts)] if parts else [])
     return [joined, *grid[heads:]], True
 

@@ -8,23 +8,29 @@ a pipe table whose grid contradicts the text layer is read as text instead, each
 of a row (a cell's lines are split at ``<br>``) one line of its cells' text, two neighbouring pieces that make a word of the page's text layer, one of
 them not a word there, joined into that word; each is logged at debug level with its page and
 reason ("table flattened: page N: REASON"). A table the rule leaves alone keeps its bytes.
-Without a text layer nothing changes.
+Without a text layer nothing changes. The rule runs page by page: where it raises, that page
+alone keeps its tables as they were (`passguard`).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections import Counter
 from typing import TYPE_CHECKING
 
 from ...textkeys import compact_key
 from ..mdlines import iter_unfenced
+from ..passguard import guarded
 from .grid import Grid, check_grid, new_captions, parse, plain, render, words
 
 if TYPE_CHECKING:
-    from ..pipeline import Pages, PassContext
+    from ..passcontext import Pages, PassContext
 
 log = logging.getLogger(__name__)
+
+#: The pass's name in `pipeline.PASSES` (its failures are recorded per page under it).
+PASS_NAME = "table-words"
 
 
 def _joined(tokens: list[str], layer: Counter[str]) -> str:
@@ -98,6 +104,7 @@ def check_table_words(pages: Pages, ctx: PassContext) -> Pages:
     for number, text in pages:
         if "|" in text:
             layer = words(line.text for line in ctx.text_layer.page(number).lines)
-            text = _page(number, text, layer)
+            run = functools.partial(_page, number, text, layer)
+            text = guarded(PASS_NAME, number, run, text, ctx.failures, ctx.source)
         out.append((number, text))
     return out
