@@ -11,13 +11,15 @@ Playwright. Figures depend on the machine's load: compare pages measured in one 
 
 With --images: for each PDF, every --every-th page rendered at --dpi and encoded both ways, side
 by side, as the review page embeds them (base64 KB per page): the JPEG at quality 60 the review
-used before (issue 45) and `citechunk.review.page_images` as it stands (WebP).
+used before (issue 45) and `citechunk.review.webp` as it stands (what `page_images` embeds), and
+the ratio of their encoding times (each page rendered once, encoded both ways).
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -63,33 +65,35 @@ def base64_kb(data: bytes) -> float:
     return 4 * ((len(data) + 2) // 3) / 1000
 
 
-def image_weights(pdf: Path, every: int, dpi: int) -> tuple[int, int, float, float]:
-    """(pages, pages measured, KB/page as JPEG q60, KB/page as the review encodes now)."""
+def image_weights(pdf: Path, every: int, dpi: int) -> tuple[int, int, float, float, float]:
+    """(pages, pages measured, KB/page as JPEG q60, KB/page as the review encodes now, encoding
+    seconds now / before): each measured page rendered once, encoded both ways."""
     import pymupdf
 
-    from citechunk.review import page_images
+    from citechunk.review import webp
 
     with pymupdf.open(pdf) as doc:
         count = doc.page_count
-        numbers = list(range(1, count + 1, every))
-        before = [
-            base64_kb(doc[n - 1].get_pixmap(dpi=dpi).tobytes("jpeg", jpg_quality=60))
-            for n in numbers
-        ]
-    after = [base64_kb(p.image) for p in page_images(pdf, dpi, numbers)]
-    return count, len(numbers), sum(before) / len(before), sum(after) / len(after)
+        pixmaps = [doc[n].get_pixmap(dpi=dpi) for n in range(0, count, every)]
+    started = time.perf_counter()
+    before = [base64_kb(pix.tobytes("jpeg", jpg_quality=60)) for pix in pixmaps]
+    middle = time.perf_counter()
+    after = [base64_kb(webp(pix)) for pix in pixmaps]
+    ratio = (time.perf_counter() - middle) / (middle - started)
+    n = len(pixmaps)
+    return count, n, sum(before) / n, sum(after) / n, ratio
 
 
 def compare_images(pdfs: list[Path], every: int, dpi: int) -> None:
     print(
-        f"| PDF | pages (measured) | JPEG q60 KB/page | now KB/page | now / before |  ({dpi} dpi)"
+        f"| PDF | pages (measured) | JPEG q60 KB/page | now KB/page | now / before | encoding time now / before |  ({dpi} dpi)"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     for pdf in pdfs:
-        count, measured, before, after = image_weights(pdf, every, dpi)
+        count, measured, before, after, ratio = image_weights(pdf, every, dpi)
         print(
             f"| {pdf.name} | {count} ({measured}) | {before:.1f} | {after:.1f} | "
-            f"{after / before:.2f} |"
+            f"{after / before:.2f} | {ratio:.2f} |"
         )
 
 
