@@ -295,5 +295,5 @@ def test_cli_inspect_sample_prints_path_line_pages_and_body(out: Path) -> None:
     assert "## Setup\n\nInstall it first, then run it.\n" in result.output
     as_json = runner.invoke(main, ["inspect", str(out), "--sample", "1", "--json"])
     assert len(json.loads(as_json.output)) == 1
-    mixed = runner.invoke(main, ["inspect", str(out), "--sample", "1", "--doc", "notes.pdf"])
+    mixed = runner.invoke(main, ["inspect", str(out), "--sample", "1", "--chunk", "0"])
     assert mixed.exit_code == 2

@@ -15,7 +15,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        for key in ("file", "status", "seconds", "error"):
+        for key in ("file", "status", "seconds", "error", "warnings"):
             if hasattr(record, key):
                 data[key] = getattr(record, key)
         if record.exc_info:

@@ -4,7 +4,7 @@
 content's full width (off a terminal nothing is cut, folded or wrapped: one row per line).
 `plain_text(draw)` runs a drawing function on a console writing into a string, no terminal, no
 colour: what a report's ``render()`` / ``str()`` returns is what the command prints into a
-file or a pipe.
+file or a pipe. `plural` writes a count with its noun ("1 page", "3 pages").
 """
 
 from __future__ import annotations
@@ -34,3 +34,8 @@ def plain_text(draw: Callable[[Console], None]) -> str:
     )
     draw(console)
     return buffer.getvalue()
+
+
+def plural(count: int, noun: str) -> str:
+    """ "1 page", "0 pages", "3 pages": the count and its noun, an s added unless it is one."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

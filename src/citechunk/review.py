@@ -1,8 +1,8 @@
 """`review(out, doc=...)`: one self-contained HTML page per document showing its chunks' boxes.
 
-Each page of the PDF (or of the `pages` range) is rendered with PyMuPDF and embedded as a JPEG
-data URI (`DEFAULT_DPI` 72, `JPEG_QUALITY` 60: body text stays readable, a long document's page
-stays a few tens of kilobytes) in an ``<img loading="lazy" decoding="async">`` whose width and
+Each page of the PDF (or of the `pages` range) is rendered with PyMuPDF and embedded as a WebP
+data URI (`DEFAULT_DPI` 72, `WEBP_QUALITY` 40: body text stays readable, and a page weighs
+0.60-0.70 of the JPEG at quality 60 it replaces, `bench/review_weight.py --images`) in an ``<img loading="lazy" decoding="async">`` whose width and
 height are given, so the browser lays every page out at once but decodes an image only when it
 scrolls into view; each chunk's boxes (`ChunkRecord.boxes`, else computed from the saved source map) are drawn over it as
 absolutely positioned rectangles, placed in percent of the page so they scale with the image.
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import html
+import io
 import json
 import logging
 import os
@@ -40,17 +41,21 @@ log = logging.getLogger(__name__)
 
 REVIEW_DIR = "review"
 DEFAULT_DPI = 72
-JPEG_QUALITY = 60
+#: WebP quality of the page images (Pillow's scale, 0-100).
+WEBP_QUALITY = 40
+#: WebP encoder effort (0-6): 2 encodes a page about as fast as the JPEG encoder did, for a few
+#: percent more bytes than the default 4, which takes twice as long.
+WEBP_METHOD = 2
 
 
 @dataclass(frozen=True)
 class PageImage:
-    """One rendered page: its number, size in points (as displayed), JPEG bytes and pixels."""
+    """One rendered page: its number, size in points (as displayed), WebP bytes and pixels."""
 
     number: int
     width: float
     height: float
-    jpeg: bytes
+    image: bytes
     rotation: tuple[float, ...]  # the page's rotation matrix (unrotated -> displayed)
     pixels: tuple[int, int] = (0, 0)  # the image's width and height
 
@@ -71,7 +76,7 @@ def _source_pdf(out: Path, source_file: str, input: str | os.PathLike[str] | Non
 def page_images(
     pdf: Path, dpi: int = DEFAULT_DPI, numbers: Sequence[int] | None = None
 ) -> list[PageImage]:
-    """The pages `numbers` (1-based; every page when None) of `pdf` as JPEGs at `dpi`."""
+    """The pages `numbers` (1-based; every page when None) of `pdf` as WebP images at `dpi`."""
     import pymupdf
 
     pages = []
@@ -85,12 +90,22 @@ def page_images(
                     n,
                     page.rect.width,
                     page.rect.height,
-                    pix.tobytes("jpeg", jpg_quality=JPEG_QUALITY),
+                    webp(pix),
                     (m.a, m.b, m.c, m.d, m.e, m.f),
                     (pix.width, pix.height),
                 )
             )
     return pages
+
+
+def webp(pix: Any, quality: int = WEBP_QUALITY) -> bytes:
+    """An RGB PyMuPDF pixmap as WebP bytes (Pillow, effort `WEBP_METHOD`)."""
+    from PIL import Image
+
+    image = Image.frombytes("RGB", (pix.width, pix.height), pix.samples)
+    buffer = io.BytesIO()
+    image.save(buffer, "WEBP", quality=quality, method=WEBP_METHOD)
+    return buffer.getvalue()
 
 
 def page_count(pdf: Path) -> int:
@@ -141,14 +156,14 @@ def _box_divs(index: int, boxes: Sequence[Box], page: PageImage) -> list[str]:
 
 
 def _page_section(page: PageImage, chunk_boxes: Sequence[tuple[Box, ...]]) -> str:
-    data = base64.b64encode(page.jpeg).decode("ascii")
+    data = base64.b64encode(page.image).decode("ascii")
     width, height = page.pixels
     divs = [d for i, boxes in enumerate(chunk_boxes) for d in _box_divs(i, boxes, page)]
     return (
         f'<section class="page" id="page-{page.number}" data-page="{page.number}" '
         f'style="aspect-ratio:{page.width:.2f}/{page.height:.2f}">'
         f'<img alt="page {page.number}" loading="lazy" decoding="async" width="{width}" '
-        f'height="{height}" src="data:image/jpeg;base64,{data}">'
+        f'height="{height}" src="data:image/webp;base64,{data}">'
         + "".join(divs)
         + f'<span class="pno">page {page.number}</span></section>'
     )

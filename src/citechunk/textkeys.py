@@ -3,13 +3,17 @@ word, title or heading?".
 
 * `compact_key`: letters and digits only, NFKC, case-folded ("Conﬁguring Retries" and
   "configuring-retries" are one key). For words and for titles compared as a whole.
-* `words_key`: the letters-and-digits words, NFKC, case-folded, joined by one space
-  ("1.3. STETIGKEIT" is "1 3 stetigkeit"). For titles whose word boundaries matter.
+* `words_key`: the words, NFKC, case-folded, joined by one space ("1.3. STETIGKEIT" is
+  "1 3 stetigkeit"). For titles whose word boundaries matter.
 
-`words` is the word list both are made of (word coverage counts it). Two word definitions
-stay apart on purpose: `evaluation.match.words` is the reference check's (ASCII, to score as
-`check_retrieval.py` does) and `evaluation.scans.words` keeps inner apostrophes and hyphens (an
-OCR word error counts "don't" as one word).
+`words` is the word list both are made of (word coverage counts it). A word is a run of
+Unicode letters and digits, in any script; in the scripts written without spaces between
+words (Thai, Japanese kana, CJK ideographs, Hangul syllables: `NO_SPACE_SCRIPTS`) each
+character is a word, so a phrase matches inside a line whatever its neighbours are
+(`WORD_RE`, the definition of the reference checks `shared/eval/faithful.py` and
+`check_retrieval.py`). `evaluation.match.words` reads words the same way with the reference
+check's own normalisation (lower case, tags and line-end hyphens), and `evaluation.scans.words`
+keeps inner apostrophes and hyphens (an OCR word error counts "don't" as one word).
 
 Neither key strips Markdown: callers pass plain text (`conversion.mdlines.strip_inline_markup`).
 """
@@ -19,7 +23,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_WORD_RE = re.compile(r"[^\W_]+")
+#: Scripts written without spaces between words: Thai, kana, CJK ideographs, Hangul syllables.
+NO_SPACE_SCRIPTS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+#: A word: one character of a `NO_SPACE_SCRIPTS` script, or a run of other letters and digits.
+WORD_RE = re.compile(rf"[{NO_SPACE_SCRIPTS}]|[^\W_{NO_SPACE_SCRIPTS}]+")
 
 
 def _folded(text: str) -> str:
@@ -28,12 +35,12 @@ def _folded(text: str) -> str:
 
 def compact_key(text: str) -> str:
     """`text`'s letters and digits, NFKC, case-folded, nothing between them."""
-    return "".join(ch for ch in _folded(text) if ch.isalnum())
+    return "".join(words(text))
 
 
 def words(text: str) -> list[str]:
-    """`text`'s words: runs of letters and digits, NFKC, case-folded."""
-    return _WORD_RE.findall(_folded(text))
+    """`text`'s words (`WORD_RE`), NFKC, case-folded."""
+    return WORD_RE.findall(_folded(text))
 
 
 def words_key(text: str) -> str:

@@ -1,9 +1,11 @@
 """`citechunk ingest`: a thin layer over `citechunk.ingest` with progress and a summary.
 
 On a terminal: a rich progress bar over files (log lines print above it). Otherwise: one line
-per converted file, "NAME: converted (N pages, M chunks, S s)" (without -v written by the CLI,
-not as an INFO log line; with --log-format json a JSON record). At the end: the run's summary
-(`runner.report.render_summary`) on stdout, failures and warnings listed. Exit 0 when
+per converted file, "NAME: converted (N pages, M chunks, S s)", ", with warnings" after it when
+it has any (without -v written by the CLI, not as an INFO log line; with --log-format json a JSON
+record, its warnings in a ``warnings`` field). At the end: the run's summary
+(`runner.report.render_summary`) on stdout, failures and warnings listed: the one place a
+warning's text is printed. Exit 0 when
 every file succeeded (warnings allowed), 1 when any failed, 2 for usage/configuration errors
 (including a locked output folder), 130 when Ctrl-C stopped it, 143 when SIGTERM did.
 """
@@ -33,7 +35,7 @@ from ..config import Config
 from ..errors import ChunkFitError
 from ..export.ids import doc_id
 from ..runner import ingest
-from ..runner.report import render_summary
+from ..runner.report import converted_line, render_summary
 from ..runner.work import FileResult
 from ..stores import sync
 from ..stores.embed import NO_MODEL
@@ -128,11 +130,7 @@ class LogProgress:
 
     def finished(self, r: FileResult) -> None:
         if self.plain and r.status == "converted":
-            click.echo(
-                f"{r.source_file}: converted ({r.pages} pages, {r.chunks} chunks, "
-                f"{r.seconds:.1f} s)" + (", with warnings" if r.warnings else ""),
-                err=True,
-            )
+            click.echo(converted_line(r), err=True)
 
 
 def sized_for_store(cfg: Config, embed: str) -> Config:

@@ -50,7 +50,7 @@ def _json(value: object) -> str:
 @click.option(
     "--sample",
     type=click.IntRange(1),
-    help="Print this many chunks drawn at random across documents, whole, to read.",
+    help="Print this many chunks drawn at random (from --doc alone when given), whole, to read.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of --sample.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
@@ -65,12 +65,13 @@ def inspect_cmd(
 ) -> None:
     """Summarise an ingest output folder; --doc lists one document's chunks; --doc and --chunk
     show one chunk with its citation and the Markdown span it came from; --sample N prints N
-    random chunks whole (path line, pages, body) to read against their pages."""
+    random chunks whole (path line, pages, body) to read against their pages, drawn from every
+    document or, with --doc, from that one."""
     console = StdoutConsole(soft_wrap=False)
     if sample is not None:
-        if doc is not None or chunk_index is not None:
-            raise ConfigError("--sample draws from every document: leave out --doc and --chunk")
-        drawn = sample_chunks(out, sample, seed)
+        if chunk_index is not None:
+            raise ConfigError("--sample draws chunks at random: leave out --chunk")
+        drawn = sample_chunks(out, sample, seed, doc)
         if as_json:
             click.echo(_json(list(drawn)))
         else:

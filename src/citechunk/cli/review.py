@@ -29,7 +29,7 @@ from . import main
     type=click.IntRange(18, 600),
     default=DEFAULT_DPI,
     show_default=True,
-    help="Page image resolution (JPEG); 72 keeps body text readable, raise it for small print.",
+    help="Page image resolution (WebP); 72 keeps body text readable, raise it for small print.",
 )
 @click.option(
     "--pages",
@@ -42,7 +42,7 @@ def review_cmd(
 ) -> None:
     """Write a self-contained HTML review page per document: pages with chunk boxes.
 
-    Pages are JPEGs decoded only when scrolled into view; --pages limits a page to a range.
+    Pages are WebP images decoded only when scrolled into view; --pages limits a page to a range.
 
     A document whose PDF is missing or changed is skipped; the others are written and the
     command exits 1 naming the skipped ones."""

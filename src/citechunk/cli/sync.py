@@ -148,9 +148,17 @@ def _show_hits(hits: list[Hit]) -> None:
             if r["first_page"] == r["last_page"]
             else f"pp. {r['first_page']}-{r['last_page']}"
         )
-        path = " > ".join(r["heading_path"] or [])
-        body = " ".join(str(r["text"]).split())
+        path, body = _path_and_body(str(r["text"]), bool(r["heading_path"]))
         click.echo(f"{n}. {r['source_file']}, {pages}  [{hit.distance:.3f}]")
         if path:
             click.echo(f"   § {path}")
         click.echo(f"   {body[:300]}{'...' if len(body) > 300 else ''}")
+
+
+def _path_and_body(text: str, has_path: bool) -> tuple[str, str]:
+    """A chunk's path line and its body, whitespace collapsed: the text opens with the path
+    line and a blank line when the chunk has a heading path (`export.inspect.split_text`), so
+    the path line is printed once, on its own line, and the body after it."""
+    head, sep, rest = text.partition("\n\n")
+    path, body = (head, rest) if has_path and sep else ("", text)
+    return " ".join(path.split()), " ".join(body.split())

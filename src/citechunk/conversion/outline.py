@@ -9,6 +9,11 @@ converter's headings reproduce it is measured in `evaluation.headings`.
 An outline lists sections, whose entries are titles. One whose entries are mostly sentences
 (`is_sentence`: bookmarks a word processor made from numbered paragraphs) lists paragraphs
 instead: `lists_sections` is False for it and conversion treats the PDF as having no outline.
+
+Word processors keep their own marks in the outline too: hidden bookmarks named as an identifier
+beginning with an underscore (``_Toc12345``, ``_Ref678``, ``_GoBack``, ``_Hlk…``) or ``OLE_LINK``
+and a number, which no author wrote (`is_hidden_bookmark`). `from_toc` leaves them out, so they
+are neither repaired into headings nor reported as entries not found.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from ..textkeys import words_key
 from .mdlines import strip_inline_markup
 
 NUMBERING_RE = re.compile(r"^(?:(?:\d+|[ivxlc]+|[a-z])(?: |$))+")
+HIDDEN_BOOKMARK_RE = re.compile(r"^(?:_[A-Za-z]\S*|OLE_LINK\d+)$")
 LIST_PREFIX_RE = re.compile(r"^(?:[-*+>]\s+)+")
 MAX_TITLE_CHARS = 300
 HEADING_WORDS = 12  # a title longer than this is an item's sentence, not a heading
@@ -66,12 +72,19 @@ def lists_sections(entries: Sequence[OutlineEntry]) -> bool:
     return 2 * sentences <= len(entries)
 
 
+def is_hidden_bookmark(title: str) -> bool:
+    """A word processor's own mark, not an author's entry: one identifier that begins with an
+    underscore and a letter, or ``OLE_LINK`` and a number (module docstring)."""
+    return HIDDEN_BOOKMARK_RE.match(title.strip()) is not None
+
+
 def from_toc(toc: Sequence[Sequence[object]]) -> list[OutlineEntry]:
-    """Entries from PyMuPDF's ``doc.get_toc(simple=True)`` rows ``[level, title, page]``."""
+    """Entries from PyMuPDF's ``doc.get_toc(simple=True)`` rows ``[level, title, page]``,
+    blank titles and hidden bookmarks (`is_hidden_bookmark`) left out."""
     entries = []
     for row in toc:
         level, title, page = row[0], row[1], row[2]
         if isinstance(level, int) and isinstance(title, str) and isinstance(page, int):
-            if title.strip():
+            if title.strip() and not is_hidden_bookmark(title):
                 entries.append(OutlineEntry(level, title.strip(), page))
     return entries

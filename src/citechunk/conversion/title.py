@@ -66,6 +66,7 @@ from typing import Any, Literal
 from ..textkeys import compact_key
 from .coverfacts import cover_facts, ends_with_kind, find_subject, is_field, is_issuer, is_kind
 from .numbers import heading_number
+from .outline import from_toc
 from .textlayer import Line, TextLayer
 
 #: The display title's font is at least this many times the body font size.
@@ -401,9 +402,8 @@ def pdf_label(
     """`document_label` of an open PyMuPDF document (`layer`: its text layer, if read)."""
     metadata = doc.metadata or {}
     layer = layer or TextLayer.of_document(doc)
-    toc = doc.get_toc(simple=True)
-    roots = [entry for entry in toc if entry[0] == 1]
-    root = str(roots[0][1]) if len(roots) == 1 else ""
+    roots = [entry for entry in from_toc(doc.get_toc(simple=True)) if entry.level == 1]
+    root = roots[0].title if len(roots) == 1 else ""
     return document_label(
         layer,
         str(metadata.get("title") or ""),

@@ -8,7 +8,7 @@ Each chunk counts at most once per kind; the figure reported is defects per 1,00
 - ``tiny``: the body (the text after the path line) has fewer than 30 tokens.
 - ``broken``: the body ends mid-sentence (its last character is a letter, a digit, a comma or a
   hyphen) and the next chunk of the document, under the same heading path, starts with a
-  lower-case letter (emphasis marks ignored): one sentence cut in two.
+  lower-case letter of any script (emphasis marks ignored): one sentence cut in two.
 - ``repeated``: the body holds a line of 25 or more characters (trimmed; table rows, which a
   split table repeats on purpose, excepted) that is in the bodies of 3 or more chunks of the
   same document: running text or a boilerplate line read as body.
@@ -37,7 +37,6 @@ _STAMP_RES = (
     re.compile(r"\bVerDate\b.*\bJkt\b.*\bFrm\b"),
 )
 _MID_SENTENCE_END_RE = re.compile(r"[^\W_]$|[,\-]$")
-_LOWER_START_RE = re.compile(r"^[*_]*[a-z]")
 
 
 @dataclass(frozen=True)
@@ -62,9 +61,8 @@ def has_margin_stamp(body: str) -> bool:
 
 def is_broken_pair(body: str, next_body: str) -> bool:
     """`body` ends mid-sentence and `next_body` goes on in lower case."""
-    return bool(
-        _MID_SENTENCE_END_RE.search(body.rstrip()) and _LOWER_START_RE.match(next_body.lstrip())
-    )
+    start = next_body.lstrip().lstrip("*_")[:1]
+    return bool(_MID_SENTENCE_END_RE.search(body.rstrip())) and start.islower()
 
 
 def _long_lines(body: str) -> set[str]:

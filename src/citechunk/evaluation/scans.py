@@ -17,13 +17,16 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-_WORD_RE = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+from ..textkeys import NO_SPACE_SCRIPTS
+
+_RUN = rf"[^\W_{NO_SPACE_SCRIPTS}]+"
+_WORD_RE = re.compile(rf"[{NO_SPACE_SCRIPTS}]|{_RUN}(?:['’.-]{_RUN})*")
 _MARKUP_RE = re.compile(r"<!--.*?-->|[#*|`>_\[\]]")
 
 
 def words(text: str) -> list[str]:
-    """Case-folded NFKC words of `text` (letters/digits, inner apostrophes, dots and hyphens kept),
-    Markdown markup and page markers ignored. Not `textkeys.words`: an OCR word error counts
+    """Case-folded NFKC words of `text` (letters/digits, inner apostrophes, dots and hyphens kept;
+    one character a word in `textkeys.NO_SPACE_SCRIPTS`), Markdown markup and page markers ignored. Not `textkeys.words`: an OCR word error counts
     "don't" and "x-ray" as one word each."""
     plain = unicodedata.normalize("NFKC", _MARKUP_RE.sub(" ", text))
     return [w.casefold() for w in _WORD_RE.findall(plain)]

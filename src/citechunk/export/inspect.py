@@ -282,19 +282,24 @@ class SampledChunk:
     __str__ = render
 
 
-def sample_chunks(out: str | os.PathLike[str], n: int, seed: int = 0) -> tuple[SampledChunk, ...]:
-    """`n` chunks drawn uniformly without replacement from every chunk of the dataset in `out`
-    (all of them when it holds fewer), in document then chunk order. The same `seed` and dataset
-    give the same sample."""
+def sample_chunks(
+    out: str | os.PathLike[str], n: int, seed: int = 0, doc: str | None = None
+) -> tuple[SampledChunk, ...]:
+    """`n` chunks drawn uniformly without replacement from every chunk of the dataset in `out`,
+    or of the one document `doc` names (`find_document`), all of them when there are fewer, in
+    document then chunk order. The same `seed`, dataset and `doc` give the same sample."""
     root = _out_dir(out)
-    docs = sorted(_load_documents(root), key=lambda d: d.source_file)
+    if doc is not None:
+        docs = [find_document(root, doc)]
+    else:
+        docs = sorted(_load_documents(root), key=lambda d: d.source_file)
     pool = [(d, r) for d in docs for r in sorted(d.records, key=lambda r: r.chunk_index)]
     picked = sorted(random.Random(seed).sample(range(len(pool)), min(n, len(pool))))
     texts: dict[str, str | None] = {}
     sample = []
-    for doc, r in (pool[i] for i in picked):
+    for loaded, r in (pool[i] for i in picked):
         if r.markdown_file not in texts:
             path = root / r.markdown_file
             texts[r.markdown_file] = read_markdown(path) if path.is_file() else None
-        sample.append(SampledChunk.of(r, len(doc.records), texts[r.markdown_file]))
+        sample.append(SampledChunk.of(r, len(loaded.records), texts[r.markdown_file]))
     return tuple(sample)

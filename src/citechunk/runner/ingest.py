@@ -45,7 +45,7 @@ from .manifest import Entry, Manifest
 from .passwords import Passwords, load_passwords
 from .plan import entry_for, plan
 from .pool import LocalExecutor, default_workers
-from .report import RunReport, utc_now, worker_stats, write_report
+from .report import RunReport, converted_line, utc_now, worker_stats, write_report
 from .staged import staged_ingest
 from .work import FileResult, Job, file_timeout, page_count, planned_outputs
 
@@ -118,16 +118,7 @@ def _log_result(r: FileResult) -> None:
             extra={**extra, "error": f"{r.error_class}: {r.error}"},
         )
     elif r.status == "converted":
-        log.info(
-            "%s: converted (%d pages, %d chunks, %.1f s)",
-            r.source_file,
-            r.pages,
-            r.chunks,
-            r.seconds,
-            extra=extra,
-        )
-        if r.warnings:
-            log.warning("%s: %s", r.source_file, "; ".join(r.warnings), extra=extra)
+        log.info("%s", converted_line(r), extra={**extra, "warnings": list(r.warnings)})
     else:
         log.debug("%s: %s", r.source_file, r.status, extra=extra)
 

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..fsutil import atomic_write_text
-from ..rendering import plain_text, show
+from ..rendering import plain_text, plural, show
 from ..timing import total_by_stage
 from .work import FileResult
 
@@ -128,6 +128,13 @@ class RunReport:
         return sum(len(f.pass_failures) for f in self.files if f.status in kept)
 
     @property
+    def unchanged(self) -> bool:
+        """Every source was up to date: nothing converted, failed or removed (an empty INPUT
+        with an empty OUT is not "up to date": it has no documents)."""
+        c = self.counts
+        return c["skipped"] > 0 and c["converted"] + c["failed"] + c["removed"] == 0
+
+    @property
     def ok(self) -> bool:
         return not self.failures
 
@@ -211,13 +218,24 @@ def write_report(out: str | os.PathLike[str], report: RunReport) -> Path:
     return path
 
 
-def stage_line(seconds: dict[str, float]) -> str:
-    """ "extract 41.2 s (81%), passes 3.1 s (6%), ..." (stages over 1% of the total)."""
+def converted_line(r: FileResult) -> str:
+    """ "NAME: converted (1 page, 3 chunks, 0.5 s)", ", with warnings" after it when it has
+    any: the warnings themselves are listed once, in the run's summary (`render_summary`)."""
+    counts = f"{plural(r.pages, 'page')}, {plural(r.chunks, 'chunk')}, {r.seconds:.1f} s"
+    return f"{r.source_file}: converted ({counts})" + (", with warnings" if r.warnings else "")
+
+
+def stage_lines(seconds: dict[str, float], cpu: dict[str, float]) -> str:
+    """One line a stage (over 1% of the total), largest first: "extract 41.2 s (81%), CPU
+    40.1 s"; "-" when nothing was timed."""
     total = sum(seconds.values())
     if not total:
         return "-"
-    shown = [(n, s) for n, s in seconds.items() if s / total >= 0.01]
-    return ", ".join(f"{n} {s:.1f} s ({s / total:.0%})" for n, s in shown)
+    shown = sorted((s, n) for n, s in seconds.items() if s / total >= 0.01)[::-1]
+    return "\n".join(
+        f"{n} {s:.1f} s ({s / total:.0%})" + (f", CPU {cpu[n]:.1f} s" if n in cpu else "")
+        for s, n in shown
+    )
 
 
 def model_line(model: dict[str, Any]) -> str:
@@ -228,15 +246,11 @@ def model_line(model: dict[str, Any]) -> str:
     )
 
 
-def render_summary(console: Console, report: RunReport) -> None:
-    """The run's summary table, where its output went, then one line per failed file and per
-    file with warnings (`RunReport.with_warnings`), each a single line off a terminal."""
+def _summary_rows(report: RunReport) -> list[tuple[str, object]]:
+    """The summary's rows: the run's counts and the output as it stands, then (when the run
+    converted pages) its speed and where its time went, one stage a line."""
     c = report.counts
-    table = Table(title="citechunk ingest", show_header=False, title_justify="left")
-    table.add_column("what")
-    table.add_column("value", justify="right")
-    speed = report.pages_converted / report.seconds if report.seconds else 0.0
-    rows = [
+    rows: list[tuple[str, object]] = [
         ("files", len(report.files) - c["removed"]),
         ("converted", c["converted"]),
         ("unchanged (skipped)", c["skipped"]),
@@ -246,17 +260,51 @@ def render_summary(console: Console, report: RunReport) -> None:
         ("passes skipped where they raised", report.pass_failures),
         ("pages", report.pages),
         ("chunks", report.chunks),
+    ]
+    if not report.pages_converted:
+        return [*rows, ("time", f"{report.seconds:.1f} s")]
+    speed = report.pages_converted / report.seconds if report.seconds else 0.0
+    return [
+        *rows,
         ("pages OCR'd", f"{report.ocr_pages} ({report.ocr_seconds:.1f} s)"),
         ("time", f"{report.seconds:.1f} s"),
-        ("pages converted per second", f"{speed:.2f} ({report.pages_converted} pages)"),
-        ("time by stage (all workers)", stage_line(report.stage_seconds)),
-        ("CPU by stage (all workers)", stage_line(report.stage_cpu_seconds)),
+        ("pages converted per second", f"{speed:.2f} ({plural(report.pages_converted, 'page')})"),
+        (
+            "time by stage (all workers)",
+            stage_lines(report.stage_seconds, report.stage_cpu_seconds),
+        ),
         ("layout model", model_line(report.layout_model)),
     ]
-    for name, value in rows:
-        table.add_row(name, str(value))
-    show(console, table)
+
+
+def unchanged_lines(report: RunReport) -> list[str]:
+    """The summary of a run that found every document up to date: what happened and the
+    output as it stands."""
+    docs = plural(report.count("skipped"), "document")
+    return [
+        f"citechunk ingest: nothing changed, {docs} up to date",
+        f"output as it stands: {docs}, {plural(report.pages, 'page')}, "
+        f"{plural(report.chunks, 'chunk')}",
+    ]
+
+
+def render_summary(console: Console, report: RunReport) -> None:
+    """The run's summary table, where its output went, then one line per failed file and per
+    file with warnings (`RunReport.with_warnings`), each a single line off a terminal.
+
+    A run that found every document up to date (`RunReport.unchanged`) prints two lines instead
+    of the table (`unchanged_lines`): nothing was converted, so there is no speed or stage to
+    show. The stages take a line each in the table, which keeps it about 80 columns wide."""
     lines = [f"output: {report.out}  (report: run.json)"]
+    if report.unchanged:
+        lines = unchanged_lines(report) + lines
+    else:
+        table = Table(title="citechunk ingest", show_header=False, title_justify="left")
+        table.add_column("what")
+        table.add_column("value")
+        for name, value in _summary_rows(report):
+            table.add_row(name, str(value))
+        show(console, table)
     lines += [f"FAILED {r.source_file}: {r.error_class}: {r.error}" for r in report.failures]
     lines += [f"warning {r.source_file}: {'; '.join(r.warnings)}" for r in report.with_warnings]
     for line in lines:  # never wrapped by us: a terminal wraps, a file keeps one line

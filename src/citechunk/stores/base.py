@@ -1,6 +1,6 @@
 """What a vector store plugin implements for `citechunk sync` and `citechunk query`, and nothing
 else: list the chunk ids it holds per document, upsert rows, delete ids, read and record the
-embedding model, search.
+embedding model, search (and, optionally, name the source file of documents it holds).
 
 A row is a chunk record (every field of `ARROW_SCHEMA`) plus, unless the store embeds by itself
 (`--embed none`), a ``vector`` column. Plugins register in the entry-point group
@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -90,6 +90,11 @@ class Store(ABC):
     @abstractmethod
     def ids(self) -> dict[str, set[str]]:
         """Chunk ids per ``doc_id`` of every row that carries one; {} when there is no table."""
+
+    def sources(self, doc_ids: Collection[str]) -> dict[str, str]:
+        """The ``source_file`` of each of `doc_ids` the store holds rows of (to name a document
+        OUT no longer has); a store that cannot tell returns {} and the id stands alone."""
+        return {}
 
     @abstractmethod
     def model(self) -> ModelInfo | None:

@@ -7,7 +7,7 @@ batch size."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -88,6 +88,20 @@ class ChromaStore(Store):
             if len(page["ids"]) < PAGE:
                 return found
             offset += PAGE
+
+    def sources(self, doc_ids: Collection[str]) -> dict[str, str]:
+        collection = self._collection()
+        found: dict[str, str] = {}
+        if collection is None:
+            return found
+        for doc in sorted(doc_ids):
+            with rejected(self.uri, "list source files"):
+                page = collection.get(where={"doc_id": doc}, include=["metadatas"], limit=1)
+            for meta in page["metadatas"] or []:
+                name = (meta or {}).get("source_file")
+                if isinstance(name, str) and name:
+                    found[doc] = name
+        return found
 
     def model(self) -> ModelInfo | None:
         collection = self._collection()

@@ -5,7 +5,7 @@ Upserts are LanceDB merge-inserts on ``chunk_id``; each call is one atomic table
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import pyarrow as pa
@@ -81,6 +81,21 @@ class LanceDBStore(Store):
         ):
             found.setdefault(doc, set()).add(chunk)
         return found
+
+    def sources(self, doc_ids: Collection[str]) -> dict[str, str]:
+        table = self._table()
+        if table is None or not doc_ids:
+            return {}
+        with rejected(self.uri, "list source files"):
+            rows = (
+                table.search()
+                .where(f"doc_id IN ({_quoted(sorted(doc_ids))})")
+                .select(["doc_id", "source_file"])
+                .limit(None)
+                .to_arrow()
+            )
+        docs, names = rows["doc_id"].to_pylist(), rows["source_file"].to_pylist()
+        return {d: n for d, n in zip(docs, names, strict=True) if d and n}
 
     def model(self) -> ModelInfo | None:
         table = self._table()

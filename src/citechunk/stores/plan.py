@@ -16,9 +16,14 @@ import pyarrow as pa
 @dataclass(frozen=True)
 class DocPlan:
     doc_id: str
-    name: str  # source file, or the doc_id for a document only the store holds
+    name: str  # source file, or the doc_id when neither OUT nor the store names it
     insert: tuple[str, ...]
     delete: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        """ "source_file  doc_id" (the id alone when no source file is known)."""
+        return self.doc_id if self.name == self.doc_id else f"{self.name}  {self.doc_id}"
 
 
 def ids_by_doc(table: pa.Table) -> tuple[dict[str, set[str]], dict[str, str]]:
@@ -38,7 +43,8 @@ def plan_changes(
     names: Mapping[str, str],
     keep: Set[str] = frozenset(),
 ) -> list[DocPlan]:
-    """One `DocPlan` per document with something to insert or delete, in name order."""
+    """One `DocPlan` per document with something to insert or delete, in name order; `names`
+    gives each doc_id's source file (OUT's, or what the store's rows carry)."""
     everywhere = set().union(*out.values()) if out else set()
     plans = []
     for doc in set(out) | set(stored):

@@ -64,8 +64,9 @@ class SyncReport:
 
     def render(self) -> str:
         """What `citechunk sync` prints: with `dry_run` each document's ``+inserted -deleted
-        name`` first, then `summary()` (`str()` too)."""
-        plan = [f"+{len(p.insert)} -{len(p.delete)} {p.name}" for p in self.plans]
+        source_file  doc_id`` first (a document only the store holds is named by the source file
+        its rows carry), then `summary()` (`str()` too)."""
+        plan = [f"+{len(p.insert)} -{len(p.delete)} {p.label}" for p in self.plans]
         return "\n".join([*(plan if self.dry_run else []), self.summary()])
 
     __str__ = render
@@ -257,6 +258,8 @@ def sync(
         check_model(store, recorded, model, sum(map(len, stored.values())))
     if rebuild:
         stored = {}
+    gone = set(stored) - set(out_ids)
+    names = {**store.sources(gone), **names} if gone else names
     plans = plan_changes(out_ids, stored, names, frozenset(keep))
     kept = len(set(keep) & (set(stored) - set(out_ids)))
     run = _Run(store, records, embedder, model, batch, progress)

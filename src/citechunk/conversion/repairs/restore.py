@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -31,8 +32,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: A dropped line comes back when one of its words has this many letters or digits.
+#: A dropped line comes back when it has a run of this many letters or digits (in any script,
+#: so three ideographs in a row count as one run, though `coverage.words` splits them).
 MIN_WORD_CHARS = 3
+_LONG_RUN_RE = re.compile(rf"[^\W_]{{{MIN_WORD_CHARS},}}")
 _SYNTAX_START_RE = re.compile(r"^(?=[#>|<`~=+*-]|\d+[.)]\s)")
 _HYPHEN_END_RE = re.compile(r"[^\W\d_]-$")
 
@@ -63,9 +66,9 @@ def restore_dropped_lines(pages: Pages, ctx: PassContext) -> Pages:
 
 
 def _worth_restoring(line: Line) -> bool:
-    """A line with a word of at least `MIN_WORD_CHARS` letters or digits: lone symbols, indices
+    """A line with a run of at least `MIN_WORD_CHARS` letters or digits: lone symbols, indices
     and equation fragments ("(1)", "i , p−") are how the Markdown wrote a formula, not text lost."""
-    return any(len(w) >= MIN_WORD_CHARS for w in words(line.text))
+    return _LONG_RUN_RE.search(unicodedata.normalize("NFKC", line.text)) is not None
 
 
 def restore_lines(markdown: str, lines: Sequence[Line], lost: Sequence[int]) -> str:
