@@ -131,3 +131,102 @@ def test_ligatures_with_replacement_text(shared_dir: Path) -> None:
     md = convert(pdf, ConvertOptions(pages="1")).markdown
     assert "Software" in md
     assert not re.search(r"SoHware|NoDce|InformaDon", md)
+
+
+def _span(
+    text: str, x0: float, x1: float, flags: int = 4, char_flags: int = 16
+) -> dict[str, object]:
+    return {
+        "text": text,
+        "bbox": (x0, 57.3, x1, 80.3),
+        "size": 20.0,
+        "flags": flags,
+        "char_flags": char_flags,
+        "font": "Arabic Typesetting",
+        "alpha": 255,
+    }
+
+
+def _line_block(spans: list[dict[str, object]]) -> dict[str, object]:
+    return {
+        "type": 0,
+        "bbox": (300, 57, 470, 81),
+        "lines": [{"bbox": (300, 57.3, 470, 80.3), "dir": (1.0, 0.0), "spans": spans}],
+    }
+
+
+def test_right_to_left_line_keeps_the_layers_logical_order() -> None:
+    """A right-to-left heading the layer splits into style pieces, some without width (the
+    layer's order is logical): read in that order, not sorted by left edges."""
+    pieces = [
+        _span("ال", 459.2, 459.2),
+        _span("انتخ", 431.2, 459.2, char_flags=1072),
+        _span(" ", 427.4, 431.2),
+        _span("ابت الت", 393.8, 427.4, char_flags=1072),
+        _span("ر", 393.7, 393.7),
+        _span("شيعية2014", 326.1, 393.7, char_flags=1072),
+    ]
+    lines = raw_lines([_line_block(pieces)], (0, 0, 600, 100))
+    assert [s["text"] for s in lines[0][1]] == ["الانتخ", "ابت الترشيعية2014"]
+
+
+def test_two_layer_lines_at_one_height_are_two_words() -> None:
+    """Right to left: the right-hand layer line first, a space where they touch."""
+    right = {
+        "type": 0,
+        "bbox": (561, 286, 846, 299),
+        "lines": [
+            {
+                "bbox": (561, 286, 846, 299),
+                "dir": (1.0, 0.0),
+                "spans": [
+                    {**_span("באמצעות תהליך", 561.2, 845.6), "bbox": (561.2, 286, 845.6, 299)}
+                ],
+            }
+        ],
+    }
+    left = {
+        "type": 0,
+        "bbox": (423, 286, 561, 299),
+        "lines": [
+            {
+                "bbox": (423, 286, 561, 299),
+                "dir": (1.0, 0.0),
+                "spans": [{**_span("יעודי המדלג", 423.0, 561.0), "bbox": (423, 286, 561.0, 299)}],
+            }
+        ],
+    }
+    lines = raw_lines([left, right], (0, 0, 900, 400))
+    assert " ".join(s["text"] for s in lines[0][1]) == "באמצעות תהליך יעודי המדלג"
+
+
+def test_a_word_split_by_style_is_one_word() -> None:
+    """Left to right: two pieces of one layer line, no space and no gap between them, in two
+    styles, are one span (pymupdf4llm writes a space between spans)."""
+    block = _line_block([_span("indebte", 100, 140), _span("d", 140, 146, flags=20)])
+    assert [s["text"] for s in raw_lines([block], (0, 0, 600, 100))[0][1]] == ["indebted"]
+    spaced = _line_block([_span("indebte", 100, 140), _span("d", 150, 156, flags=20)])
+    assert len(raw_lines([spaced], (0, 0, 600, 100))[0][1]) == 2  # a gap: two words
+
+
+def _wide(shared_dir: Path, name: str) -> Path:
+    pdf = shared_dir / "eval" / "wide" / name
+    if not pdf.exists():
+        pytest.skip(f"{pdf} not available")
+    return pdf
+
+
+@pytest.mark.heavy
+def test_arabic_heading_in_logical_order(shared_dir: Path) -> None:
+    pdf = _wide(shared_dir, "pub_tunisia_election_results_medenine.pdf")
+    md = convert(pdf, ConvertOptions(pages="1")).markdown
+    assert "ورقة كشف نتائج دائرة مدنين" in md
+    assert "الترشيعية2014" in md
+
+
+@pytest.mark.heavy
+def test_hebrew_layer_lines_not_glued(shared_dir: Path) -> None:
+    pdf = _wide(shared_dir, "pub_israel_moh_vaccination_certificate_faq.pdf")
+    md = convert(pdf, ConvertOptions(pages="4")).markdown
+    assert "תהליך יעודי" in md
+    assert "תהליךיעודי" not in md

@@ -1,68 +1,187 @@
-"""How the pymupdf layout path reads the text layer: as PyMuPDF gives it, every time.
+"""How the pymupdf layout path reads the text layer: its own words, in its own order.
 
-Two rules, both of pymupdf4llm's layout path (``document_layout``) reading:
+pymupdf4llm's layout path (``document_layout``) reads each box's lines with ``get_raw_lines``;
+`layer_reading` puts `raw_lines` in its place and the text flags right, for one parse. The
+rules, each where pymupdf4llm's own reading departs from the text layer:
 
 - Marked-content replacement text (``/ActualText``) is the text of its glyphs. A PDF writer
   puts it where a glyph's own Unicode mapping is wrong or missing (a ligature such as "ft"
-  mapped to some other letter): pymupdf4llm's text flags ignore it, and "Software" became
-  "SoHware". PyMuPDF's plain text (what the text layer of every other stage reads) honours it;
-  so does the layout path here.
-- The lines of a page region are read without changing the page's text blocks.
-
-pymupdf4llm's ``get_raw_lines`` joins touching spans of one line by appending the later span's
-text to the earlier span's dictionary, the very dictionary of the text blocks it was given.
-The layout path reads every box's lines from one list of blocks (``fulltext``), so a line read
-a second time (a box overlapping another, a table checked against its words) starts from
-spans that already hold the rest of their line: each span then reads as the suffix of the line
-from it on, and the joined line repeats ever shorter suffixes ("The method of claim 1 The method
-of claim 1 method of claim 1 ..."). Text layers with one span per word whose boxes touch (OCR
-layers) show it on every line.
-
-The rule: a region's lines are read from copies of the spans, so reading never changes the
-blocks and the same region reads the same every time. `raw_lines` is that reading;
-`layer_reading` installs it and the flags as pymupdf4llm's layout path's, for the duration of
-one parse.
+  mapped to some other letter): pymupdf4llm's flags ignore it ("Software" read "SoHware");
+  PyMuPDF's plain text, which every other stage reads, honours it.
+- Reading never changes the page's text blocks. ``get_raw_lines`` joins touching spans by
+  appending the later span's text to the earlier span's dictionary, the very dictionary of the
+  blocks, which the layout path reads once per box: a line read a second time (a box
+  overlapping another, a table checked against its words) starts from spans that already hold
+  the rest of their line, and repeats ever shorter suffixes ("The method of claim 1 The method
+  of claim 1 method of claim 1 ..."): on OCR layers (one span per word, boxes touching) every
+  line two boxes share. `raw_lines` reads copies.
+- Pieces of one text-layer line with no space between them and (almost) no gap are one word:
+  pymupdf4llm writes a space between spans that differ in style, cutting the word where a
+  layer changes font flags inside it. Two text-layer lines are never one word: touching spans
+  of two lines joined into one get a space between them (pymupdf4llm glued them).
+- A right-to-left line (most letters of right-to-left scripts) keeps each text-layer line's
+  spans in the layer's order, which is logical order (PyMuPDF gives it; the spans' boxes may
+  overlap or have no width), and puts the text-layer lines sharing a height from right to
+  left. Sorting its spans by their left edges, as pymupdf4llm does, scrambled the pieces of an
+  Arabic word.
 """
 
 from __future__ import annotations
 
 import contextlib
+import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+#: Pieces of one text-layer line this close (in font sizes) with no space between them are one
+#: word; a wider gap is a word break the text layer left unmarked.
+WORD_GAP = 0.25
 
-def copied_blocks(blocks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`blocks` (``extractDICT`` format) with each text line's spans copied, so a reader that
-    edits spans edits the copies; blocks and lines are shallow copies."""
+
+def raw_lines(
+    blocks: Sequence[dict[str, Any]],
+    clip: Any,
+    tolerance: float = 3,
+    ignore_invisible: bool = True,
+    only_horizontal: bool = True,
+) -> list[list[Any]]:
+    """The lines of `blocks` (``extractDICT`` format) inside `clip`, in pymupdf4llm's
+    ``get_raw_lines`` form ([line rect, spans] top to bottom; spans with a ``Rect`` bbox and
+    their ``block`` and ``line`` numbers), read from copies of the spans (`blocks` are left as
+    they were) and with the module's rules: spans at one height form a line; pieces of one
+    text-layer line with no space between them are one span (`_one_word`); a right-to-left line
+    keeps each text-layer line's spans in the layer's (logical) order, the text-layer lines
+    from right to left (`right_to_left`)."""
+    import pymupdf
+
+    spans = _spans(blocks, pymupdf.Rect(clip), ignore_invisible, only_horizontal)
+    spans.sort(key=lambda s: (-s["dir"][0], s["bbox"].y1))
+    lines: list[list[Any]] = []
+    for span in spans:
+        if lines and _same_height(span["bbox"], lines[-1][1][-1]["bbox"], tolerance):
+            lines[-1][0] |= span["bbox"]
+            lines[-1][1].append(span)
+        else:
+            lines.append([pymupdf.Rect(span["bbox"]), [span]])
+    return [[rect, _joined(_ordered(line))] for rect, line in lines]
+
+
+def _spans(
+    blocks: Sequence[dict[str, Any]], clip: Any, ignore_invisible: bool, only_horizontal: bool
+) -> list[dict[str, Any]]:
+    """Copies of the visible, non-blank spans mostly inside `clip`, each with its line's
+    height, direction and block, line and span numbers (pymupdf4llm's selection)."""
+    import pymupdf
+    from pymupdf4llm.helpers.utils import TYPE3_FONT_NAME, almost_in_bbox, are_disjoint, is_white
+
     out: list[dict[str, Any]] = []
-    for block in blocks:
-        lines = block.get("lines")
-        if not lines:
-            out.append(block)
+    for bno, block in enumerate(blocks):
+        if are_disjoint(block["bbox"], clip):
             continue
-        copied = [{**line, "spans": [dict(span) for span in line["spans"]]} for line in lines]
-        out.append({**block, "lines": copied})
+        for lno, line in enumerate(block.get("lines", ())):
+            if are_disjoint(line["bbox"], clip):
+                continue
+            if only_horizontal and abs(1 - line["dir"][0]) > 1e-3:
+                continue
+            for sno, span in enumerate(line["spans"]):
+                invisible = span["alpha"] == 0 and not span["font"].startswith(TYPE3_FONT_NAME)
+                if is_white(span["text"]) or (invisible and ignore_invisible):
+                    continue
+                x0, _, x1, _ = span["bbox"]
+                rect = pymupdf.Rect(x0, line["bbox"][1], x1, line["bbox"][3])
+                if not almost_in_bbox(rect, clip, portion=0.51):
+                    continue
+                copy = dict(span, bbox=rect, line=lno, block=bno, dir=line["dir"])
+                copy["span"] = sno
+                out.append(copy)
     return out
 
 
-def raw_lines(blocks: Sequence[dict[str, Any]], clip: Any, **options: Any) -> list[Any]:
-    """pymupdf4llm's ``get_raw_lines`` of `blocks` inside `clip`, read from copies of the
-    spans (module docstring): `blocks` are left as they were."""
-    from pymupdf4llm.helpers.get_text_lines import get_raw_lines
-
-    lines: list[Any] = get_raw_lines(
-        textpage=None, blocks=copied_blocks(blocks), clip=clip, **options
-    )
-    return lines
+def _same_height(a: Any, b: Any, tolerance: float) -> bool:
+    return abs(a.y1 - b.y1) <= tolerance or abs(a.y0 - b.y0) <= tolerance
 
 
-def _reader(original: Any) -> Any:
-    def read(textpage: Any = None, blocks: Any = None, **options: Any) -> Any:
-        if blocks is not None:
-            blocks = copied_blocks(blocks)
-        return original(textpage=textpage, blocks=blocks, **options)
+def right_to_left(text: str) -> bool:
+    """True when most of `text`'s letters are of right-to-left scripts (Unicode bidirectional
+    class R or AL, against L)."""
+    rtl = ltr = 0
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        rtl += kind in ("R", "AL")
+        ltr += kind == "L"
+    return rtl > ltr
 
-    return read
+
+def _ordered(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A line's spans in reading order: left to right by their left edges, or for a
+    right-to-left line each text-layer line's spans in the layer's order (logical: their boxes
+    may overlap or have no width) and those lines from right to left."""
+    if not right_to_left("".join(s["text"] for s in line)):
+        return sorted(line, key=lambda s: s["bbox"].x0)
+    groups: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for span in sorted(line, key=lambda s: s["span"]):
+        groups.setdefault((span["block"], span["line"]), []).append(span)
+    ordered = sorted(groups.values(), key=lambda g: -max(s["bbox"].x1 for s in g))
+    return [span for group in ordered for span in group]
+
+
+def _one_word(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
+    """`s1` goes on `s0`'s word: the next span of the same text-layer line, neither side a
+    space, and no gap wider than `WORD_GAP` font sizes between them (in either direction)."""
+    if (s0["block"], s0["line"], s0["span"] + 1) != (s1["block"], s1["line"], s1["span"]):
+        return False
+    if not s0["text"] or not s1["text"] or s0["text"][-1].isspace() or s1["text"][0].isspace():
+        return False
+    a, b = s0["bbox"], s1["bbox"]
+    gap = max(b.x0 - a.x1, a.x0 - b.x1)
+    return gap <= WORD_GAP * max(s0["size"], s1["size"])
+
+
+def _touching_same_style(s0: dict[str, Any], s1: dict[str, Any], rtl: bool) -> bool:
+    """pymupdf4llm's join: `s1` starts within a tenth of its size after `s0` ends, in the
+    reading direction, and both have the same font flags (underline aside)."""
+    a, b = s0["bbox"], s1["bbox"]
+    gap = a.x0 - b.x1 if rtl else b.x0 - a.x1
+    style = (s0["flags"], s0["char_flags"] & ~2) == (s1["flags"], s1["char_flags"] & ~2)
+    return gap <= s1["size"] * 0.1 and style
+
+
+def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Consecutive spans that are one word or touch in one style become one span, with a space
+    where they come from two text-layer lines (a span repeated at the same place is kept
+    once)."""
+    rtl = right_to_left("".join(s["text"] for s in line))
+    out: list[dict[str, Any]] = []
+    for span in line:
+        last = out[-1] if out else None
+        if last is None or not (_one_word(last, span) or _touching_same_style(last, span, rtl)):
+            out.append(span)
+            continue
+        if last["text"] != span["text"] or last["bbox"] != span["bbox"]:
+            last["text"] += _separator(last, span) + span["text"]
+        last["bbox"] = last["bbox"] | span["bbox"]
+        last["span"] = span["span"]
+    return out
+
+
+def _separator(s0: dict[str, Any], s1: dict[str, Any]) -> str:
+    """A space between spans of two text-layer lines (two lines are never one word), unless
+    one of them has it; nothing inside one line."""
+    other_line = (s0["block"], s0["line"]) != (s1["block"], s1["line"])
+    spaced = s0["text"][-1:].isspace() or s1["text"][:1].isspace()
+    return " " if other_line and not spaced else ""
+
+
+def _reader(textpage: Any = None, blocks: Any = None, clip: Any = None, **options: Any) -> Any:
+    """`raw_lines` with pymupdf4llm's ``get_raw_lines`` signature."""
+    if blocks is None:
+        from pymupdf4llm.helpers.utils import bbox_is_empty
+
+        found = textpage.extractDICT()["blocks"]
+        blocks = [b for b in found if b["type"] == 0 and not bbox_is_empty(b["bbox"])]
+    if clip is None:
+        clip = textpage.rect
+    return raw_lines(blocks, clip, **options)
 
 
 @contextlib.contextmanager
@@ -74,7 +193,7 @@ def layer_reading() -> Iterator[None]:
     from pymupdf4llm.helpers import document_layout
 
     reader, flags = document_layout.get_raw_lines, document_layout.FLAGS
-    document_layout.get_raw_lines = _reader(reader)
+    document_layout.get_raw_lines = _reader
     document_layout.FLAGS = flags & ~pymupdf.TEXT_IGNORE_ACTUALTEXT
     try:
         yield
