@@ -18,7 +18,7 @@ rules, each where pymupdf4llm's own reading departs from the text layer:
 - Pieces of one text-layer line with no space between them and (almost) no gap are one word:
   pymupdf4llm writes a space between spans that differ in style, cutting the word where a
   layer changes font flags inside it. Two text-layer lines are never one word: touching spans
-  of two lines joined into one get a space between them (pymupdf4llm glued them).
+  of two lines that meet letter to letter get a space between them (pymupdf4llm glued them).
 - A right-to-left line (most letters of right-to-left scripts) keeps each text-layer line's
   spans in the layer's order, which is logical order (PyMuPDF gives it; the spans' boxes may
   overlap or have no width), and puts the text-layer lines sharing a height from right to
@@ -165,11 +165,10 @@ def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _separator(s0: dict[str, Any], s1: dict[str, Any]) -> str:
-    """A space between spans of two text-layer lines (two lines are never one word), unless
-    one of them has it; nothing inside one line."""
+    """A space between spans of two text-layer lines that meet letter to letter (two lines
+    are never one word); nothing inside one line or beside punctuation ("blog" + ".")."""
     other_line = (s0["block"], s0["line"]) != (s1["block"], s1["line"])
-    spaced = s0["text"][-1:].isspace() or s1["text"][:1].isspace()
-    return " " if other_line and not spaced else ""
+    return " " if other_line and s0["text"][-1:].isalnum() and s1["text"][:1].isalnum() else ""
 
 
 def _reader(textpage: Any = None, blocks: Any = None, clip: Any = None, **options: Any) -> Any:
