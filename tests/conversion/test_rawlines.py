@@ -230,3 +230,32 @@ def test_hebrew_layer_lines_not_glued(shared_dir: Path) -> None:
     md = convert(pdf, ConvertOptions(pages="4")).markdown
     assert "תהליך יעודי" in md
     assert "תהליךיעודי" not in md
+
+
+def test_table_cells_keep_the_spaces_between_styled_words(tmp_path: Path) -> None:
+    """A cell whose words change style at the spaces: pymupdf4llm's styled cell text strips
+    each span and glues the words; read through `_cell_reader` the spaces stay."""
+    from pymupdf4llm.helpers import document_layout, utils
+
+    from citechunk.conversion.rawlines import _cell_reader
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    x = 72.0
+    for word, font in [("Speed ", "helv"), ("Radar ", "hebo"), ("Guns ", "helv"), ("(20)", "hebo")]:
+        page.insert_text((x, 100), word, fontname=font, fontsize=10)
+        x += pymupdf.get_text_length(word, font, 10)
+    textpage = page.get_textpage(flags=document_layout.FLAGS)
+    blocks = [b for b in textpage.extractRAWDICT()["blocks"] if b["type"] == 0]
+    cell = (60, 80, 400, 110)
+    assert "SpeedRadar" in utils.extract_cells(blocks, cell, markdown=True).replace("*", "")
+    text = _cell_reader(utils.extract_cells)(blocks, cell, markdown=True)
+    assert text == "Speed **Radar** Guns **(20)**"
+
+
+@pytest.mark.heavy
+def test_table_cell_words_not_glued(shared_dir: Path) -> None:
+    pdf = _wide(shared_dir, "biz_ghana_transport_sector_contract_awards_2016.pdf")
+    md = convert(pdf, ConvertOptions(pages="1")).markdown
+    assert re.search(r"Radar Guns \(20 No\.\)", md)
+    assert "RadarGuns" not in md

@@ -1,7 +1,8 @@
 """How the pymupdf layout path reads the text layer: its own words, in its own order.
 
-pymupdf4llm's layout path (``document_layout``) reads each box's lines with ``get_raw_lines``;
-`layer_reading` puts `raw_lines` in its place and the text flags right, for one parse. The
+pymupdf4llm's layout path (``document_layout``) reads each box's lines with ``get_raw_lines``
+and each table cell with ``extract_cells``; `layer_reading` puts `raw_lines` and a cell reader
+(`_cell_reader`) in their places and the text flags right, for one parse. The
 rules, each where pymupdf4llm's own reading departs from the text layer:
 
 - Marked-content replacement text (``/ActualText``) is the text of its glyphs. A PDF writer
@@ -24,6 +25,9 @@ rules, each where pymupdf4llm's own reading departs from the text layer:
   overlap or have no width), and puts the text-layer lines sharing a height from right to
   left. Sorting its spans by their left edges, as pymupdf4llm does, scrambled the pieces of an
   Arabic word.
+- A table cell keeps the layer's spaces: pymupdf4llm's styled cell text strips every span, so
+  a space ending one span and the word starting the next were glued ("Radar Guns" read
+  "RadarGuns"); the spaces at a span's edges are read as spans of their own, which it keeps.
 """
 
 from __future__ import annotations
@@ -183,18 +187,82 @@ def _reader(textpage: Any = None, blocks: Any = None, clip: Any = None, **option
     return raw_lines(blocks, clip, **options)
 
 
+def _white(ch: str) -> bool:
+    return ch.isspace() or ord(ch) < 33
+
+
+def _piece(span: dict[str, Any], chars: list[dict[str, Any]]) -> dict[str, Any]:
+    x0 = min(c["bbox"][0] for c in chars)
+    y0 = min(c["bbox"][1] for c in chars)
+    x1 = max(c["bbox"][2] for c in chars)
+    y1 = max(c["bbox"][3] for c in chars)
+    return dict(span, chars=chars, bbox=(x0, y0, x1, y1))
+
+
+def _split_edges(span: dict[str, Any]) -> list[dict[str, Any]]:
+    """A ``rawdict`` span as its leading spaces, its text and its trailing spaces, the spaces
+    unstyled spans (one span when it has no space at its edges)."""
+    chars = span.get("chars") or []
+    start = 0
+    while start < len(chars) and _white(chars[start]["c"]):
+        start += 1
+    end = len(chars)
+    while end > start and _white(chars[end - 1]["c"]):
+        end -= 1
+    if start == 0 and end == len(chars) or start == len(chars):
+        return [span]
+    parts = (chars[:start], chars[start:end], chars[end:])
+    pieces = [_piece(span, part) for part in parts if part]
+    for piece in pieces:
+        if all(_white(c["c"]) for c in piece["chars"]):
+            piece.update(flags=0, char_flags=0)  # a space has no style: "**Radar** Guns"
+    return pieces
+
+
+def spaced_blocks(blocks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rawdict`` text blocks with the spaces at the edges of each span split off as spans of
+    their own (`_split_edges`)."""
+    out: list[dict[str, Any]] = []
+    for block in blocks:
+        lines = [
+            {**line, "spans": [p for s in line["spans"] for p in _split_edges(s)]}
+            for line in block.get("lines", ())
+        ]
+        out.append({**block, "lines": lines})
+    return out
+
+
+def _cell_reader(original: Any) -> Any:
+    """pymupdf4llm's ``extract_cells`` reading blocks whose spans have their edge spaces apart:
+    its styled (Markdown) cell text strips each span, which dropped the spaces between words
+    that end one span and start the next ("Radar Guns" read "RadarGuns"); a span of spaces
+    alone it writes as a space. The split blocks are made once per page's list of blocks."""
+    last: list[Any] = [None, None]
+
+    def read(table_blocks: Any, cell: Any, markdown: bool = False, ocrpage: bool = False) -> Any:
+        if markdown and not ocrpage:
+            if last[0] is not table_blocks:
+                last[:] = [table_blocks, spaced_blocks(table_blocks)]
+            table_blocks = last[1]
+        return original(table_blocks, cell, markdown=markdown, ocrpage=ocrpage)
+
+    return read
+
+
 @contextlib.contextmanager
 def layer_reading() -> Iterator[None]:
     """Within the block, pymupdf4llm's layout path honours replacement text and reads lines
     through copies of the spans (module docstring); its own reader and flags are put back
     afterwards. The caller serialises parses (both are module globals of pymupdf4llm)."""
     import pymupdf
-    from pymupdf4llm.helpers import document_layout
+    from pymupdf4llm.helpers import document_layout, utils
 
-    reader, flags = document_layout.get_raw_lines, document_layout.FLAGS
+    reader, flags, cells = document_layout.get_raw_lines, document_layout.FLAGS, utils.extract_cells
     document_layout.get_raw_lines = _reader
     document_layout.FLAGS = flags & ~pymupdf.TEXT_IGNORE_ACTUALTEXT
+    utils.extract_cells = _cell_reader(cells)
     try:
         yield
     finally:
         document_layout.get_raw_lines, document_layout.FLAGS = reader, flags
+        utils.extract_cells = cells
