@@ -207,6 +207,8 @@ def test_a_word_split_by_style_is_one_word() -> None:
     assert [s["text"] for s in raw_lines([block], (0, 0, 600, 100))[0][1]] == ["indebted"]
     spaced = _line_block([_span("indebte", 100, 140), _span("d", 150, 156, flags=20)])
     assert len(raw_lines([spaced], (0, 0, 600, 100))[0][1]) == 2  # a gap: two words
+    index = _line_block([_span("2", 100, 104, flags=5), _span("E", 104, 110, flags=6)])
+    assert len(raw_lines([index], (0, 0, 600, 100))[0][1]) == 2  # a superscript: its own
 
 
 def _wide(shared_dir: Path, name: str) -> Path:

@@ -40,6 +40,8 @@ from typing import Any
 #: Pieces of one text-layer line this close (in font sizes) with no space between them are one
 #: word; a wider gap is a word break the text layer left unmarked.
 WORD_GAP = 0.25
+#: PyMuPDF's span flag for superscript text (``pymupdf.TEXT_FONT_SUPERSCRIPT``).
+SUPERSCRIPT = 1
 
 
 def raw_lines(
@@ -131,9 +133,12 @@ def _ordered(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _one_word(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
     """`s1` goes on `s0`'s word: the next span of the same text-layer line, neither side a
-    space, and no gap wider than `WORD_GAP` font sizes between them (in either direction)."""
+    space, both or neither superscript, and no gap wider than `WORD_GAP` font sizes between
+    them (in either direction)."""
     if (s0["block"], s0["line"], s0["span"] + 1) != (s1["block"], s1["line"], s1["span"]):
         return False
+    if (s0["flags"] ^ s1["flags"]) & SUPERSCRIPT:
+        return False  # a superscript is its own token ("2E": an index, not a letter of E)
     if not s0["text"] or not s1["text"] or s0["text"][-1].isspace() or s1["text"][0].isspace():
         return False
     a, b = s0["bbox"], s1["bbox"]

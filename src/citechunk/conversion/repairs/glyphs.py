@@ -110,8 +110,8 @@ MAX_DAMAGED = 8
 
 
 def damaged_words(pages: Pages) -> list[str]:
-    """The distinct words that lost letters to glyphs without text (`_inside_word`), in page
-    order, the lost glyphs shown as one "?"."""
+    """The distinct words that lost letters to glyphs without text inside them
+    (`_inside_word`), in page order, the lost glyphs shown as one "?"."""
     found: dict[str, None] = {}
     for _, text in pages:
         for m in _DAMAGED_RE.finditer(text):
@@ -125,12 +125,10 @@ def _script(ch: str) -> str:
 
 
 def _inside_word(before: str, after: str) -> bool:
-    """Lost glyphs are letters of a word when letters of one script stand on both sides, or
-    lower-case letters follow at a word's start ("?nal"); between two scripts they separated
-    two words."""
-    if before and after:
-        return _script(before[-1]) == _script(after[0])
-    return not before and after[:1].islower()
+    """Lost glyphs are letters of a word when letters of one script stand on both sides ("di?
+    erent"); between two scripts, or at a word's edge, they may as well be a symbol or a mark
+    between words, and are not named."""
+    return bool(before and after) and _script(before[-1]) == _script(after[0])
 
 
 def _lost_warning(pages: Pages) -> str:
