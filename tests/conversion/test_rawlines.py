@@ -261,3 +261,18 @@ def test_table_cell_words_not_glued(shared_dir: Path) -> None:
     md = convert(pdf, ConvertOptions(pages="1")).markdown
     assert re.search(r"Radar Guns \(20 No\.\)", md)
     assert "RadarGuns" not in md
+
+
+def test_a_spacing_accent_follows_the_letter_it_sits_over() -> None:
+    """A tilde over an italic X starts left of the X: it is the X's mark, not the end of the
+    word before ("the X˜", never "the˜ X", which the glyph repair made "thẽ")."""
+    block = _line_block(
+        [
+            _span("the", 100, 112),
+            _span(" ", 112, 116),
+            _span("˜", 115.5, 119),
+            _span("X", 116, 122, flags=6),
+        ]
+    )
+    texts = [s["text"] for s in raw_lines([block], (0, 0, 600, 100))[0][1]]
+    assert texts == ["the", "X˜"]

@@ -123,12 +123,48 @@ def _ordered(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     right-to-left line each text-layer line's spans in the layer's order (logical: their boxes
     may overlap or have no width) and those lines from right to left."""
     if not right_to_left("".join(s["text"] for s in line)):
-        return sorted(line, key=lambda s: s["bbox"].x0)
+        return _accents_after_base(sorted(line, key=lambda s: s["bbox"].x0))
     groups: dict[tuple[int, int], list[dict[str, Any]]] = {}
     for span in sorted(line, key=lambda s: s["span"]):
         groups.setdefault((span["block"], span["line"]), []).append(span)
     ordered = sorted(groups.values(), key=lambda g: -max(s["bbox"].x1 for s in g))
     return [span for group in ordered for span in group]
+
+
+#: Spacing accents a producer may set as glyphs of their own above a letter.
+SPACING_ACCENTS = frozenset(
+    "\u00a8\u00af\u00b4\u00b8\u02c6\u02c7\u02d8\u02d9\u02da\u02db\u02dc\u02dd"
+)
+
+
+def _is_accent(span: dict[str, Any]) -> bool:
+    text = span["text"].strip()
+    return bool(text) and all(ch in SPACING_ACCENTS for ch in text)
+
+
+def _accents_after_base(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each span that is only a spacing accent placed over another span (its centre inside
+    that span's width) follows that span as its mark (a tilde over an italic X starts left of
+    the X: sorted by left edges it fell before the X, onto the word before)."""
+    out = [s for s in line if not _is_accent(s)]
+    for accent in (s for s in line if _is_accent(s)):
+        centre = (accent["bbox"].x0 + accent["bbox"].x1) / 2
+        base = next(
+            (
+                i
+                for i, s in enumerate(out)
+                if s["bbox"].x0 <= centre <= s["bbox"].x1
+            ),
+            None,
+        )
+        if base is None:
+            out.insert(
+                next((i for i, s in enumerate(out) if s["bbox"].x0 > centre), len(out)), accent
+            )
+        else:
+            accent["base"] = True
+            out.insert(base + 1, accent)
+    return out
 
 
 def _one_word(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
@@ -163,7 +199,8 @@ def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for span in line:
         last = out[-1] if out else None
-        if last is None or not (_one_word(last, span) or _touching_same_style(last, span, rtl)):
+        joins = span.pop("base", False) or _one_word(last, span) if last else False
+        if last is None or not (joins or _touching_same_style(last, span, rtl)):
             out.append(span)
             continue
         if last["text"] != span["text"] or last["bbox"] != span["bbox"]:
