@@ -16,7 +16,9 @@ rules, each where pymupdf4llm's own reading departs from the text layer:
   the rest of their line, and repeats ever shorter suffixes ("The method of claim 1 The method
   of claim 1 method of claim 1 ..."): on OCR layers (one span per word, boxes touching) every
   line two boxes share. `raw_lines` reads copies.
-- Pieces of one text-layer line with no space between them and (almost) no gap are one word:
+- A span that is only a spacing accent follows the span it sits over (its mark), wherever
+  its left edge falls.
+- Pieces of one text-layer line meeting letter to letter with (almost) no gap are one word:
   pymupdf4llm writes a space between spans that differ in style, cutting the word where a
   layer changes font flags inside it. Two text-layer lines are never one word: touching spans
   of two lines that meet letter to letter get a space between them (pymupdf4llm glued them).
