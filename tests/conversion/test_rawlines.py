@@ -275,4 +275,4 @@ def test_a_spacing_accent_follows_the_letter_it_sits_over() -> None:
         ]
     )
     texts = [s["text"] for s in raw_lines([block], (0, 0, 600, 100))[0][1]]
-    assert texts == ["the", "X˜"]
+    assert texts == ["the", "X", "˜"]

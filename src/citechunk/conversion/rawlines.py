@@ -16,8 +16,9 @@ rules, each where pymupdf4llm's own reading departs from the text layer:
   the rest of their line, and repeats ever shorter suffixes ("The method of claim 1 The method
   of claim 1 method of claim 1 ..."): on OCR layers (one span per word, boxes touching) every
   line two boxes share. `raw_lines` reads copies.
-- A span that is only a spacing accent follows the span it sits over (its mark), wherever
-  its left edge falls.
+- A span that is only a spacing accent follows the span it sits over, wherever its left edge
+  falls, as a span of its own: an accent over a letter in a formula ("X˜") neither lands on
+  the word before ("the˜ X" became "thẽ") nor changes the letter's word.
 - Pieces of one text-layer line meeting letter to letter with (almost) no gap are one word:
   pymupdf4llm writes a space between spans that differ in style, cutting the word where a
   layer changes font flags inside it. Two text-layer lines are never one word: touching spans
@@ -146,26 +147,19 @@ def _is_accent(span: dict[str, Any]) -> bool:
 
 def _accents_after_base(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each span that is only a spacing accent placed over another span (its centre inside
-    that span's width) follows that span as its mark (a tilde over an italic X starts left of
-    the X: sorted by left edges it fell before the X, onto the word before)."""
+    that span's width) follows that span (a tilde over an italic X starts left of the X:
+    sorted by left edges it fell before the X, onto the word before). It stays a span of its
+    own (`_joined` never joins an accent), so the letter reads as the text layer has it."""
     out = [s for s in line if not _is_accent(s)]
     for accent in (s for s in line if _is_accent(s)):
         centre = (accent["bbox"].x0 + accent["bbox"].x1) / 2
         base = next(
-            (
-                i
-                for i, s in enumerate(out)
-                if s["bbox"].x0 <= centre <= s["bbox"].x1
-            ),
+            (i for i, s in enumerate(out) if s["bbox"].x0 <= centre <= s["bbox"].x1),
             None,
         )
         if base is None:
-            out.insert(
-                next((i for i, s in enumerate(out) if s["bbox"].x0 > centre), len(out)), accent
-            )
-        else:
-            accent["base"] = True
-            out.insert(base + 1, accent)
+            base = next((i for i, s in enumerate(out) if s["bbox"].x0 > centre), len(out)) - 1
+        out.insert(base + 1, accent)
     return out
 
 
@@ -194,15 +188,18 @@ def _touching_same_style(s0: dict[str, Any], s1: dict[str, Any], rtl: bool) -> b
 
 
 def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Consecutive spans that are one word or touch in one style become one span, with a space
+    """Consecutive spans that are one word or touch in one style become one span (a spacing
+    accent alone never joins or is joined), with a space
     where they come from two text-layer lines (a span repeated at the same place is kept
     once)."""
     rtl = right_to_left("".join(s["text"] for s in line))
     out: list[dict[str, Any]] = []
     for span in line:
         last = out[-1] if out else None
-        joins = span.pop("base", False) or _one_word(last, span) if last else False
-        if last is None or not (joins or _touching_same_style(last, span, rtl)):
+        joins = last is not None and (
+            _one_word(last, span) or _touching_same_style(last, span, rtl)
+        )
+        if last is None or _is_accent(span) or _is_accent(last) or not joins:
             out.append(span)
             continue
         if last["text"] != span["text"] or last["bbox"] != span["bbox"]:
