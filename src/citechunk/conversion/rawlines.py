@@ -163,16 +163,20 @@ def _accents_after_base(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _same_size(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
+    return abs(s0["size"] - s1["size"]) <= 0.1 * max(s0["size"], s1["size"])
+
+
 def _one_word(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
     """`s1` goes on `s0`'s word: the next span of the same text-layer line, meeting it letter
-    to letter (or digit), both or neither superscript, and no gap wider than `WORD_GAP` font sizes between
+    to letter, in one size, both or neither superscript, and no gap wider than `WORD_GAP` font sizes between
     them (in either direction)."""
     if (s0["block"], s0["line"], s0["span"] + 1) != (s1["block"], s1["line"], s1["span"]):
         return False
-    if (s0["flags"] ^ s1["flags"]) & SUPERSCRIPT:
-        return False  # a superscript is its own token ("2E": an index, not a letter of E)
-    if not (s0["text"][-1:].isalnum() and s1["text"][:1].isalnum()):
-        return False  # a word goes on letter to letter; punctuation keeps its own style
+    if (s0["flags"] ^ s1["flags"]) & SUPERSCRIPT or not _same_size(s0, s1):
+        return False  # an index is its own token ("2E", "4d 10": not letters of the word)
+    if not (s0["text"][-1:].isalpha() and s1["text"][:1].isalpha()):
+        return False  # a word goes on letter to letter; digits, punctuation keep their style
     a, b = s0["bbox"], s1["bbox"]
     gap = max(b.x0 - a.x1, a.x0 - b.x1)
     return gap <= WORD_GAP * max(s0["size"], s1["size"])
