@@ -276,3 +276,23 @@ def test_a_spacing_accent_follows_the_letter_it_sits_over() -> None:
     )
     texts = [s["text"] for s in raw_lines([block], (0, 0, 600, 100))[0][1]]
     assert texts == ["the", "X", "˜"]
+
+
+def test_a_word_flagged_superscript_after_a_space_is_a_word() -> None:
+    """OCR layers flag words whose baseline wanders as superscript: after a space such a word
+    is no raised mark (pymupdf4llm glued it on: "informedhim"); a raised number stays one."""
+    block = _line_block(
+        [
+            _span("informed ", 100, 140),
+            _span("him ", 146, 160, flags=5),
+            _span("note", 170, 190),
+            _span("2", 190, 194, flags=5),
+        ]
+    )
+    spans = raw_lines([block], (0, 0, 600, 100))[0][1]
+    assert [(s["text"], s["flags"] & 1) for s in spans] == [
+        ("informed ", 0),
+        ("him ", 0),
+        ("note", 0),
+        ("2", 1),
+    ]

@@ -16,6 +16,8 @@ rules, each where pymupdf4llm's own reading departs from the text layer:
   the rest of their line, and repeats ever shorter suffixes ("The method of claim 1 The method
   of claim 1 method of claim 1 ..."): on OCR layers (one span per word, boxes touching) every
   line two boxes share. `raw_lines` reads copies.
+- A word flagged superscript after a space is a word of the line (OCR layers flag words whose
+  baseline wanders; pymupdf4llm glued them to the word before: "informedhim").
 - A span that is only a spacing accent follows the span it sits over, wherever its left edge
   falls, as a span of its own: an accent over a letter in a formula ("X˜") neither lands on
   the word before ("the˜ X" became "thẽ") nor changes the letter's word.
@@ -72,7 +74,20 @@ def raw_lines(
             lines[-1][1].append(span)
         else:
             lines.append([pymupdf.Rect(span["bbox"]), [span]])
-    return [[rect, _joined(_ordered(line))] for rect, line in lines]
+    return [[rect, _joined(_unraised_words(_ordered(line)))] for rect, line in lines]
+
+
+def _unraised_words(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A span flagged superscript that is a word (two letters or more) after a span ending in
+    a space is a word of the line, not a raised mark: the flag goes (an OCR layer flags words
+    whose baseline wanders, and pymupdf4llm glues a superscript to the text before it:
+    "informed him" read "informedhim")."""
+    for before, span in zip(line, line[1:], strict=False):
+        raised = span["flags"] & SUPERSCRIPT
+        word = sum(ch.isalpha() for ch in span["text"]) >= 2
+        if raised and word and before["text"][-1:].isspace():
+            span["flags"] &= ~SUPERSCRIPT
+    return line
 
 
 def _spans(
