@@ -296,3 +296,11 @@ def test_a_word_flagged_superscript_after_a_space_is_a_word() -> None:
         ("note", 0),
         ("2", 1),
     ]
+
+
+def test_a_blank_span_before_a_word_flagged_superscript_is_its_space() -> None:
+    block = _line_block(
+        [_span(" heating", 100, 140), _span(" ", 140, 143), _span("of", 143, 152, flags=5)]
+    )
+    spans = raw_lines([block], (0, 0, 600, 100))[0][1]
+    assert [s["flags"] & 1 for s in spans] == [0] * len(spans)

@@ -77,6 +77,13 @@ def raw_lines(
     return [[rect, _joined(_unraised_words(_ordered(line)))] for rect, line in lines]
 
 
+def _spaced(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
+    """A space stands between the two spans: at an edge of either, or as a span of the layer
+    line between them (blank spans are not read)."""
+    between = (s0["block"], s0["line"]) == (s1["block"], s1["line"]) and s1["span"] > s0["span"] + 1
+    return between or s0["text"][-1:].isspace() or s1["text"][:1].isspace()
+
+
 def _unraised_words(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A span flagged superscript that is a word (two letters or more) after a span ending in
     a space is a word of the line, not a raised mark: the flag goes (an OCR layer flags words
@@ -85,7 +92,7 @@ def _unraised_words(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for before, span in zip(line, line[1:], strict=False):
         raised = span["flags"] & SUPERSCRIPT
         word = sum(ch.isalpha() for ch in span["text"]) >= 2
-        if raised and word and before["text"][-1:].isspace():
+        if raised and word and _spaced(before, span):
             span["flags"] &= ~SUPERSCRIPT
     return line
 
