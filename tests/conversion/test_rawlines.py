@@ -304,3 +304,23 @@ def test_a_blank_span_before_a_word_flagged_superscript_is_its_space() -> None:
     )
     spans = raw_lines([block], (0, 0, 600, 100))[0][1]
     assert [s["flags"] & 1 for s in spans] == [0] * len(spans)
+
+
+def test_a_joined_span_goes_on_from_the_layer_line_it_ends_in() -> None:
+    """A line's end joined to the next layer line's first piece: the pieces after it are read
+    as parts of that next line ("Abschnitt Datenquellen", not "Abschnitt D ate n")."""
+    first = {
+        "type": 0,
+        "bbox": (40, 57, 388, 81),
+        "lines": [
+            {
+                "bbox": (40, 57.3, 388, 80.3),
+                "dir": (1.0, 0.0),
+                "spans": [_span("im Abschnitt ", 40, 388)],
+            }
+        ],
+    }
+    pieces = [_span("D", 388, 394), _span("ate", 394, 405, char_flags=18), _span("n", 405, 410)]
+    second = _line_block(pieces)
+    texts = [s["text"] for s in raw_lines([first, second], (0, 0, 600, 100))[0][1]]
+    assert texts == ["im Abschnitt Daten"]

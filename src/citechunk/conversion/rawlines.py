@@ -231,7 +231,7 @@ def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if last["text"] != span["text"] or last["bbox"] != span["bbox"]:
             last["text"] += _separator(last, span) + span["text"]
         last["bbox"] = last["bbox"] | span["bbox"]
-        last["span"] = span["span"]
+        last.update(block=span["block"], line=span["line"], span=span["span"])  # where it ends
     return out
 
 
