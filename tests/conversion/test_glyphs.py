@@ -48,3 +48,17 @@ def test_glyphs_without_text_are_dropped_and_their_pages_named() -> None:
     clean = PassContext(ConvertOptions())
     repair_glyphs([(1, "plain")], clean)
     assert clean.warnings == []
+
+
+def test_warning_names_the_words_that_lost_letters() -> None:
+    """A ligature glyph without text inside words: the warning names each damaged word once."""
+    ctx = PassContext(ConvertOptions())
+    pages = [(1, "a di\ufffderent provision, e\ufffdective and di\ufffderent"), (2, "\ufffdnal")]
+    out = repair_glyphs(pages, ctx)
+    assert out == [(1, "a di erent provision, e ective and di erent"), (2, "nal")]
+    assert ctx.warnings == [
+        "glyphs without text dropped on pages: 1-2; words that lost letters: di?erent, e?ective"
+    ]
+    many = PassContext(ConvertOptions())
+    repair_glyphs([(1, " ".join(f"w{chr(97 + i)}\ufffdx" for i in range(10)))], many)
+    assert many.warnings[0].endswith("and 2 more")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from citechunk.conversion.repairs.textflow import (
     footnote_quotes,
     join_soft_breaks,
@@ -46,3 +48,34 @@ def test_a_line_break_inside_a_sentence_becomes_a_space():
     ]
     code = "```\nfor x in\nrange(3)\n```"
     assert join_soft_breaks([code, "| a |\nb"]) == [code, "| a |\nb"]
+
+
+def test_no_space_inside_text_of_scripts_written_without_spaces() -> None:
+    from citechunk.conversion.repairs.textflow import close_unspaced_gaps
+
+    page = "方で従来のルー ル、ロジックを\n\nAI の研究 が進む\n\n```\nコード の 空白\n```\n한국어 문장 그대로"
+    assert close_unspaced_gaps(page) == (
+        "方で従来のルール、ロジックを\n\nAI の研究が進む\n\n```\nコード の 空白\n```\n한국어 문장 그대로"
+    )
+
+
+def test_japanese_lines_joined_without_spaces(tmp_path: Path) -> None:
+    """A Japanese paragraph wrapped over three lines reads as one run of text."""
+    import pymupdf
+
+    from citechunk.config import ConvertOptions
+    from citechunk.conversion import convert
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = [
+        "従来のルールやロジックを用いた",
+        "システムとは異なり、学習に用いた",
+        "データの品質が重要となる。",
+    ]
+    for i, text in enumerate(lines):
+        page.insert_text((72, 100 + 16 * i), text, fontname="japan", fontsize=12)
+    pdf = tmp_path / "ja.pdf"
+    doc.save(pdf)
+    md = convert(pdf, ConvertOptions(layout="always")).markdown
+    assert "".join(lines) in md

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import PassFailure
+from .boxspans import read_once
 from .geometry import ProseRule, gutters, prose_columns
 from .glyphgaps import is_code_box, rebuild_code_spaces
 from .passguard import guarded
@@ -224,6 +225,7 @@ def code_spaces(boxes: list[Any], page: LayoutPage) -> list[Any]:
 
 LAYOUT_PASSES: tuple[LayoutPass, ...] = (
     LayoutPass("unreadable-text", _boxes_only(drop_unreadable)),
+    LayoutPass("read-once", _boxes_only(read_once)),
     LayoutPass("table-check", check_tables),
     LayoutPass("split-columns", _with_box_type(split_columns)),
     LayoutPass("column-order", order_columns),

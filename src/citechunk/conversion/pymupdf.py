@@ -49,6 +49,7 @@ from .base import Backend, Extraction, PdfFacts
 from .layoutpasses import LayoutPage, run_layout_passes
 from .outline import from_toc
 from .plaintext import BodyFont, page_markdown
+from .rawlines import layer_reading
 from .runninglines import find_running, line_signature
 from .textlayer import TextLayer
 from .triage import IMAGE_REASONS, Reason, model_reason
@@ -239,9 +240,11 @@ def _layout(
     this call only and the previous value (the host's, or the default model ``import
     pymupdf`` activated) put back afterwards. The lock makes layout parses in one process run
     one at a time (citechunk's parallelism is processes; the layout inference itself is
-    serialised inside pymupdf4llm anyway). The parsed boxes then go through
-    `layoutpasses.LAYOUT_PASSES` but those named in ``options.skip_passes`` (one that raises
-    on a page is skipped there and added to `failures`)."""
+    serialised inside pymupdf4llm anyway). The text layer is read as PyMuPDF gives it
+    (`rawlines.layer_reading`: replacement text honoured, a line two boxes share read the same
+    in both). The parsed boxes then go through `layoutpasses.LAYOUT_PASSES` but those named in
+    ``options.skip_passes`` (one that raises on a page is skipped there and added to
+    `failures`)."""
     import pymupdf
     from pymupdf4llm.helpers import document_layout
 
@@ -250,9 +253,10 @@ def _layout(
         previous = pymupdf._get_layout
         pymupdf._get_layout = meter.timed(analyzer)
         try:
-            parsed = document_layout.parse_document(
-                doc, pages=[p - 1 for p in pages], use_ocr=False, force_text=True
-            )
+            with layer_reading():
+                parsed = document_layout.parse_document(
+                    doc, pages=[p - 1 for p in pages], use_ocr=False, force_text=True
+                )
         finally:
             pymupdf._get_layout = previous
     for page in parsed.pages:

@@ -13,7 +13,8 @@
   marker ``- ``.
 - U+FFFD (a glyph the PDF maps to no character; control characters became it in `tidy`) is
   dropped (a space stays where it separated two words); the pages that had one are named in a
-  warning.
+  warning, with the words that lost letters to it (a ligature glyph without text inside a
+  word: "di?erent", "e?ective"), so a reader knows which words are damaged.
 """
 
 from __future__ import annotations
@@ -102,10 +103,52 @@ def _drop_no_text(text: str) -> str:
     return _NO_TEXT_RE.sub(repl, text)
 
 
+#: Glyphs without text with the letters around them.
+_DAMAGED_RE = re.compile(r"([^\W\d_]*)(\ufffd+)([^\W\d_]*)")
+#: Damaged words a warning names at most.
+MAX_DAMAGED = 8
+
+
+def damaged_words(pages: Pages) -> list[str]:
+    """The distinct words that lost letters to glyphs without text inside them
+    (`_inside_word`), in page order, the lost glyphs shown as one "?"."""
+    found: dict[str, None] = {}
+    for _, text in pages:
+        for m in _DAMAGED_RE.finditer(text):
+            if _inside_word(m.group(1), m.group(3)):
+                found.setdefault(f"{m.group(1)}?{m.group(3)}", None)
+    return list(found)
+
+
+def _script(ch: str) -> str:
+    return unicodedata.name(ch, "").split(" ", 1)[0]
+
+
+def _inside_word(before: str, after: str) -> bool:
+    """Lost glyphs are letters of a word when letters of one script stand on both sides ("di?
+    erent"); between two scripts, or at a word's edge, they may as well be a symbol or a mark
+    between words, and are not named."""
+    return bool(before and after) and _script(before[-1]) == _script(after[0])
+
+
+def _lost_warning(pages: Pages) -> str:
+    lost = [n for n, text in pages if "\ufffd" in text]
+    if not lost:
+        return ""
+    warning = f"glyphs without text dropped on pages: {page_ranges(lost)}"
+    words = damaged_words(pages)
+    if words:
+        more = len(words) - MAX_DAMAGED
+        named = ", ".join(words[:MAX_DAMAGED]) + (f" and {more} more" if more > 0 else "")
+        warning += f"; words that lost letters: {named}"
+    return warning
+
+
 def repair_glyphs(pages: Pages, ctx: PassContext) -> Pages:
     """Spacing accents join their letters, box and bullet glyphs become Markdown, and glyphs
-    without text are dropped with their pages named in a warning (module docstring)."""
-    lost = [n for n, text in pages if "\ufffd" in text]
-    if lost:
-        ctx.warnings.append(f"glyphs without text dropped on pages: {page_ranges(lost)}")
+    without text are dropped with their pages and the words that lost letters named in a
+    warning (module docstring)."""
+    warning = _lost_warning(pages)
+    if warning:
+        ctx.warnings.append(warning)
     return [(n, _repair_page(text)) for n, text in pages]

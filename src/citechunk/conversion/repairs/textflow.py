@@ -16,7 +16,9 @@ Three page rules, none of them inside a code fence or a table row:
   letter or a comma and a line opening with a lower-case letter is inside a sentence: the two
   lines become one, joined by a space (Markdown renders both alike; the chunk text no longer
   breaks "BM25 have / been used"). List items, quotes, headings, table rows and lines of
-  code are never joined.
+  code are never joined. Then, outside code, a space between two characters of the scripts
+  written without spaces between words (Han, Hiragana, Katakana, their punctuation and
+  full-width forms) goes: it is a line end joined as a space, and it cut a word ("ルー ル").
 """
 
 from __future__ import annotations
@@ -73,9 +75,29 @@ def join_wrapped_identifiers(page: str) -> str:
     return "\n".join(lines)
 
 
+#: Characters of the scripts written without spaces between words (Korean and Thai are not).
+_UNSPACED = (
+    "\u3000-\u303f\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
+)
+_UNSPACED_GAP_RE = re.compile(f"(?<=[{_UNSPACED}]) (?=[{_UNSPACED}])")
+
+
 def join_soft_breaks(pages: Sequence[str]) -> list[str]:
-    """Line breaks inside a sentence of a paragraph become spaces (module docstring)."""
-    return [join_page_soft_breaks(page) for page in pages]
+    """Line breaks inside a sentence of a paragraph become spaces, and spaces inside text of
+    scripts written without spaces go (module docstring)."""
+    return [close_unspaced_gaps(join_page_soft_breaks(page)) for page in pages]
+
+
+def close_unspaced_gaps(page: str) -> str:
+    """A single space between two characters of scripts written without spaces (Han, Hiragana,
+    Katakana, CJK punctuation, full-width forms) is dropped, outside code fences."""
+    if not _UNSPACED_GAP_RE.search(page):
+        return page
+    lines = page.split("\n")
+    for i, inside in iter_unfenced(lines):
+        if not inside:
+            lines[i] = _UNSPACED_GAP_RE.sub("", lines[i])
+    return "\n".join(lines)
 
 
 def join_page_soft_breaks(page: str) -> str:

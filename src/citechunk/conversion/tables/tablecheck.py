@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from ..rawlines import raw_lines
 from .grid import check_grid, new_captions, parse, render, words
 
 log = logging.getLogger(__name__)
@@ -24,8 +25,6 @@ def check_table_boxes(boxes: list[Any], fulltext: list[dict[str, Any]], page: in
     """The boxes with each table mended or read as lines (module docstring). `boxes` are
     pymupdf4llm `LayoutBox` objects, `fulltext` the page's text blocks (``extractDICT``
     format) that pymupdf4llm parsed, `page` the 1-based page number (for the log)."""
-    from pymupdf4llm.helpers.get_text_lines import get_raw_lines
-
     out: list[Any] = []
     for box in boxes:
         table = getattr(box, "table", None) if box.boxclass == "table" else None
@@ -33,9 +32,7 @@ def check_table_boxes(boxes: list[Any], fulltext: list[dict[str, Any]], page: in
         if not table or not markdown or not markdown.strip():
             out.append(box)
             continue
-        lines = get_raw_lines(
-            textpage=None, blocks=fulltext, clip=tuple(table["bbox"]), ignore_invisible=False
-        )
+        lines = raw_lines(fulltext, tuple(table["bbox"]), ignore_invisible=False)
         checked = check_grid(parse(markdown.strip().split("\n")), words(_texts(lines)))
         if checked.reason:
             log.debug("table flattened: page %d: %s", page, checked.reason)

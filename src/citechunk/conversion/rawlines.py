@@ -1,0 +1,335 @@
+"""How the pymupdf layout path reads the text layer: its own words, in its own order.
+
+pymupdf4llm's layout path (``document_layout``) reads each box's lines with ``get_raw_lines``
+and each table cell with ``extract_cells``; `layer_reading` puts `raw_lines` and a cell reader
+(`_cell_reader`) in their places and the text flags right, for one parse. The
+rules, each where pymupdf4llm's own reading departs from the text layer:
+
+- Marked-content replacement text (``/ActualText``) is the text of its glyphs. A PDF writer
+  puts it where a glyph's own Unicode mapping is wrong or missing (a ligature such as "ft"
+  mapped to some other letter): pymupdf4llm's flags ignore it ("Software" read "SoHware");
+  PyMuPDF's plain text, which every other stage reads, honours it.
+- Reading never changes the page's text blocks. ``get_raw_lines`` joins touching spans by
+  appending the later span's text to the earlier span's dictionary, the very dictionary of the
+  blocks, which the layout path reads once per box: a line read a second time (a box
+  overlapping another, a table checked against its words) starts from spans that already hold
+  the rest of their line, and repeats ever shorter suffixes ("The method of claim 1 The method
+  of claim 1 method of claim 1 ..."): on OCR layers (one span per word, boxes touching) every
+  line two boxes share. `raw_lines` reads copies.
+- A word flagged superscript after a space is a word of the line (OCR layers flag words whose
+  baseline wanders; pymupdf4llm glued them to the word before: "informedhim").
+- A span that is only a spacing accent follows the span it sits over, wherever its left edge
+  falls, as a span of its own: an accent over a letter in a formula ("X˜") neither lands on
+  the word before ("the˜ X" became "thẽ") nor changes the letter's word.
+- Pieces of one text-layer line meeting letter to letter with (almost) no gap are one word:
+  pymupdf4llm writes a space between spans that differ in style, cutting the word where a
+  layer changes font flags inside it. Two text-layer lines are never one word: touching spans
+  of two lines that meet letter to letter get a space between them (pymupdf4llm glued them).
+- A right-to-left line (most letters of right-to-left scripts) keeps each text-layer line's
+  spans in the layer's order, which is logical order (PyMuPDF gives it; the spans' boxes may
+  overlap or have no width), and puts the text-layer lines sharing a height from right to
+  left. Sorting its spans by their left edges, as pymupdf4llm does, scrambled the pieces of an
+  Arabic word.
+- A table cell keeps the layer's spaces: pymupdf4llm's styled cell text strips every span, so
+  a space ending one span and the word starting the next were glued ("Radar Guns" read
+  "RadarGuns"); the spaces at a span's edges are read as spans of their own, which it keeps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import unicodedata
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+#: Pieces of one text-layer line this close (in font sizes) with no space between them are one
+#: word; a wider gap is a word break the text layer left unmarked.
+WORD_GAP = 0.25
+#: PyMuPDF's span flag for superscript text (``pymupdf.TEXT_FONT_SUPERSCRIPT``).
+SUPERSCRIPT = 1
+
+
+def raw_lines(
+    blocks: Sequence[dict[str, Any]],
+    clip: Any,
+    tolerance: float = 3,
+    ignore_invisible: bool = True,
+    only_horizontal: bool = True,
+) -> list[list[Any]]:
+    """The lines of `blocks` (``extractDICT`` format) inside `clip`, in pymupdf4llm's
+    ``get_raw_lines`` form ([line rect, spans] top to bottom; spans with a ``Rect`` bbox and
+    their ``block`` and ``line`` numbers), read from copies of the spans (`blocks` are left as
+    they were) and with the module's rules: spans at one height form a line; pieces of one
+    text-layer line with no space between them are one span (`_one_word`); a right-to-left line
+    keeps each text-layer line's spans in the layer's (logical) order, the text-layer lines
+    from right to left (`right_to_left`)."""
+    import pymupdf
+
+    spans = _spans(blocks, pymupdf.Rect(clip), ignore_invisible, only_horizontal)
+    spans.sort(key=lambda s: (-s["dir"][0], s["bbox"].y1))
+    lines: list[list[Any]] = []
+    for span in spans:
+        if lines and _same_height(span["bbox"], lines[-1][1][-1]["bbox"], tolerance):
+            lines[-1][0] |= span["bbox"]
+            lines[-1][1].append(span)
+        else:
+            lines.append([pymupdf.Rect(span["bbox"]), [span]])
+    return [[rect, _joined(_unraised_words(_ordered(line)))] for rect, line in lines]
+
+
+def _spaced(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
+    """A space stands between the two spans: at an edge of either, or as a span of the layer
+    line between them (blank spans are not read)."""
+    between = (s0["block"], s0["line"]) == (s1["block"], s1["line"]) and s1["span"] > s0["span"] + 1
+    return between or s0["text"][-1:].isspace() or s1["text"][:1].isspace()
+
+
+def _unraised_words(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A span flagged superscript that is a word (two letters or more) after a span ending in
+    a space is a word of the line, not a raised mark: the flag goes (an OCR layer flags words
+    whose baseline wanders, and pymupdf4llm glues a superscript to the text before it:
+    "informed him" read "informedhim")."""
+    for before, span in zip(line, line[1:], strict=False):
+        raised = span["flags"] & SUPERSCRIPT
+        word = sum(ch.isalpha() for ch in span["text"]) >= 2
+        if raised and word and _spaced(before, span):
+            span["flags"] &= ~SUPERSCRIPT
+    return line
+
+
+def _spans(
+    blocks: Sequence[dict[str, Any]], clip: Any, ignore_invisible: bool, only_horizontal: bool
+) -> list[dict[str, Any]]:
+    """Copies of the visible, non-blank spans mostly inside `clip`, each with its line's
+    height, direction and block, line and span numbers (pymupdf4llm's selection)."""
+    import pymupdf
+    from pymupdf4llm.helpers.utils import TYPE3_FONT_NAME, almost_in_bbox, are_disjoint, is_white
+
+    out: list[dict[str, Any]] = []
+    for bno, block in enumerate(blocks):
+        if are_disjoint(block["bbox"], clip):
+            continue
+        for lno, line in enumerate(block.get("lines", ())):
+            if are_disjoint(line["bbox"], clip):
+                continue
+            if only_horizontal and abs(1 - line["dir"][0]) > 1e-3:
+                continue
+            for sno, span in enumerate(line["spans"]):
+                invisible = span["alpha"] == 0 and not span["font"].startswith(TYPE3_FONT_NAME)
+                if is_white(span["text"]) or (invisible and ignore_invisible):
+                    continue
+                x0, _, x1, _ = span["bbox"]
+                rect = pymupdf.Rect(x0, line["bbox"][1], x1, line["bbox"][3])
+                if not almost_in_bbox(rect, clip, portion=0.51):
+                    continue
+                copy = dict(span, bbox=rect, line=lno, block=bno, dir=line["dir"])
+                copy["span"] = sno
+                out.append(copy)
+    return out
+
+
+def _same_height(a: Any, b: Any, tolerance: float) -> bool:
+    return abs(a.y1 - b.y1) <= tolerance or abs(a.y0 - b.y0) <= tolerance
+
+
+def right_to_left(text: str) -> bool:
+    """True when most of `text`'s letters are of right-to-left scripts (Unicode bidirectional
+    class R or AL, against L)."""
+    rtl = ltr = 0
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        rtl += kind in ("R", "AL")
+        ltr += kind == "L"
+    return rtl > ltr
+
+
+def _ordered(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A line's spans in reading order: left to right by their left edges, or for a
+    right-to-left line each text-layer line's spans in the layer's order (logical: their boxes
+    may overlap or have no width) and those lines from right to left."""
+    if not right_to_left("".join(s["text"] for s in line)):
+        return _accents_after_base(sorted(line, key=lambda s: s["bbox"].x0))
+    groups: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for span in sorted(line, key=lambda s: s["span"]):
+        groups.setdefault((span["block"], span["line"]), []).append(span)
+    ordered = sorted(groups.values(), key=lambda g: -max(s["bbox"].x1 for s in g))
+    return [span for group in ordered for span in group]
+
+
+#: Spacing accents a producer may set as glyphs of their own above a letter.
+SPACING_ACCENTS = frozenset(
+    "\u00a8\u00af\u00b4\u00b8\u02c6\u02c7\u02d8\u02d9\u02da\u02db\u02dc\u02dd"
+)
+
+
+def _is_accent(span: dict[str, Any]) -> bool:
+    text = span["text"].strip()
+    return bool(text) and all(ch in SPACING_ACCENTS for ch in text)
+
+
+def _accents_after_base(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each span that is only a spacing accent placed over another span (its centre inside
+    that span's width) follows that span (a tilde over an italic X starts left of the X:
+    sorted by left edges it fell before the X, onto the word before). It stays a span of its
+    own (`_joined` never joins an accent), so the letter reads as the text layer has it."""
+    out = [s for s in line if not _is_accent(s)]
+    for accent in (s for s in line if _is_accent(s)):
+        centre = (accent["bbox"].x0 + accent["bbox"].x1) / 2
+        base = next(
+            (i for i, s in enumerate(out) if s["bbox"].x0 <= centre <= s["bbox"].x1),
+            None,
+        )
+        if base is None:
+            base = next((i for i, s in enumerate(out) if s["bbox"].x0 > centre), len(out)) - 1
+        out.insert(base + 1, accent)
+    return out
+
+
+def _same_size(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
+    return abs(s0["size"] - s1["size"]) <= 0.1 * max(s0["size"], s1["size"])
+
+
+def _one_word(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
+    """`s1` goes on `s0`'s word: the next span of the same text-layer line, meeting it letter
+    to letter, in one size, both or neither superscript, and no gap wider than `WORD_GAP` font sizes between
+    them (in either direction)."""
+    if (s0["block"], s0["line"], s0["span"] + 1) != (s1["block"], s1["line"], s1["span"]):
+        return False
+    if (s0["flags"] ^ s1["flags"]) & SUPERSCRIPT or not _same_size(s0, s1):
+        return False  # an index is its own token ("2E", "4d 10": not letters of the word)
+    if not (s0["text"][-1:].isalpha() and s1["text"][:1].isalpha()):
+        return False  # a word goes on letter to letter; digits, punctuation keep their style
+    a, b = s0["bbox"], s1["bbox"]
+    gap = max(b.x0 - a.x1, a.x0 - b.x1)
+    return gap <= WORD_GAP * max(s0["size"], s1["size"])
+
+
+def _touching_same_style(s0: dict[str, Any], s1: dict[str, Any], rtl: bool) -> bool:
+    """pymupdf4llm's join: `s1` starts within a tenth of its size after `s0` ends, in the
+    reading direction, and both have the same font flags (underline aside)."""
+    a, b = s0["bbox"], s1["bbox"]
+    gap = a.x0 - b.x1 if rtl else b.x0 - a.x1
+    style = (s0["flags"], s0["char_flags"] & ~2) == (s1["flags"], s1["char_flags"] & ~2)
+    return gap <= s1["size"] * 0.1 and style
+
+
+def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Consecutive spans that are one word or touch in one style become one span (a spacing
+    accent alone never joins or is joined), with a space
+    where they come from two text-layer lines (a span repeated at the same place is kept
+    once)."""
+    rtl = right_to_left("".join(s["text"] for s in line))
+    out: list[dict[str, Any]] = []
+    for span in line:
+        last = out[-1] if out else None
+        joins = last is not None and (
+            _one_word(last, span) or _touching_same_style(last, span, rtl)
+        )
+        if last is None or _is_accent(span) or _is_accent(last) or not joins:
+            out.append(span)
+            continue
+        if last["text"] != span["text"] or last["bbox"] != span["bbox"]:
+            last["text"] += _separator(last, span) + span["text"]
+        last["bbox"] = last["bbox"] | span["bbox"]
+        last.update(block=span["block"], line=span["line"], span=span["span"])  # where it ends
+    return out
+
+
+def _separator(s0: dict[str, Any], s1: dict[str, Any]) -> str:
+    """A space between spans of two text-layer lines that meet letter to letter (two lines
+    are never one word); nothing inside one line or beside punctuation ("blog" + ".")."""
+    other_line = (s0["block"], s0["line"]) != (s1["block"], s1["line"])
+    return " " if other_line and s0["text"][-1:].isalnum() and s1["text"][:1].isalnum() else ""
+
+
+def _reader(textpage: Any = None, blocks: Any = None, clip: Any = None, **options: Any) -> Any:
+    """`raw_lines` with pymupdf4llm's ``get_raw_lines`` signature."""
+    if blocks is None:
+        from pymupdf4llm.helpers.utils import bbox_is_empty
+
+        found = textpage.extractDICT()["blocks"]
+        blocks = [b for b in found if b["type"] == 0 and not bbox_is_empty(b["bbox"])]
+    if clip is None:
+        clip = textpage.rect
+    return raw_lines(blocks, clip, **options)
+
+
+def _white(ch: str) -> bool:
+    return ch.isspace() or ord(ch) < 33
+
+
+def _piece(span: dict[str, Any], chars: list[dict[str, Any]]) -> dict[str, Any]:
+    x0 = min(c["bbox"][0] for c in chars)
+    y0 = min(c["bbox"][1] for c in chars)
+    x1 = max(c["bbox"][2] for c in chars)
+    y1 = max(c["bbox"][3] for c in chars)
+    return dict(span, chars=chars, bbox=(x0, y0, x1, y1))
+
+
+def _split_edges(span: dict[str, Any]) -> list[dict[str, Any]]:
+    """A ``rawdict`` span as its leading spaces, its text and its trailing spaces, the spaces
+    unstyled spans (one span when it has no space at its edges)."""
+    chars = span.get("chars") or []
+    start = 0
+    while start < len(chars) and _white(chars[start]["c"]):
+        start += 1
+    end = len(chars)
+    while end > start and _white(chars[end - 1]["c"]):
+        end -= 1
+    if start == 0 and end == len(chars) or start == len(chars):
+        return [span]
+    parts = (chars[:start], chars[start:end], chars[end:])
+    pieces = [_piece(span, part) for part in parts if part]
+    for piece in pieces:
+        if all(_white(c["c"]) for c in piece["chars"]):
+            piece.update(flags=0, char_flags=0)  # a space has no style: "**Radar** Guns"
+    return pieces
+
+
+def spaced_blocks(blocks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rawdict`` text blocks with the spaces at the edges of each span split off as spans of
+    their own (`_split_edges`)."""
+    out: list[dict[str, Any]] = []
+    for block in blocks:
+        lines = [
+            {**line, "spans": [p for s in line["spans"] for p in _split_edges(s)]}
+            for line in block.get("lines", ())
+        ]
+        out.append({**block, "lines": lines})
+    return out
+
+
+def _cell_reader(original: Any) -> Any:
+    """pymupdf4llm's ``extract_cells`` reading blocks whose spans have their edge spaces apart:
+    its styled (Markdown) cell text strips each span, which dropped the spaces between words
+    that end one span and start the next ("Radar Guns" read "RadarGuns"); a span of spaces
+    alone it writes as a space. The split blocks are made once per page's list of blocks."""
+    last: list[Any] = [None, None]
+
+    def read(table_blocks: Any, cell: Any, markdown: bool = False, ocrpage: bool = False) -> Any:
+        if markdown and not ocrpage:
+            if last[0] is not table_blocks:
+                last[:] = [table_blocks, spaced_blocks(table_blocks)]
+            table_blocks = last[1]
+        return original(table_blocks, cell, markdown=markdown, ocrpage=ocrpage)
+
+    return read
+
+
+@contextlib.contextmanager
+def layer_reading() -> Iterator[None]:
+    """Within the block, pymupdf4llm's layout path honours replacement text and reads lines
+    through copies of the spans (module docstring); its own reader and flags are put back
+    afterwards. The caller serialises parses (both are module globals of pymupdf4llm)."""
+    import pymupdf
+    from pymupdf4llm.helpers import document_layout, utils
+
+    reader, flags, cells = document_layout.get_raw_lines, document_layout.FLAGS, utils.extract_cells
+    document_layout.get_raw_lines = _reader
+    document_layout.FLAGS = flags & ~pymupdf.TEXT_IGNORE_ACTUALTEXT
+    utils.extract_cells = _cell_reader(cells)
+    try:
+        yield
+    finally:
+        document_layout.get_raw_lines, document_layout.FLAGS = reader, flags
+        utils.extract_cells = cells
