@@ -10,7 +10,8 @@ text-layer check, the passes and the provenance are shared):
    layer shows to be plain one-column text (`triage`) down the classic path. The layout model
    is pymupdf-layout's analyzer for ``convert.layout_model`` ("text": the graph network on
    text-layer features; "text+image": also a CNN over a rendered page image), made once per
-   process (`_analyzer`) on the CPU, or on CUDA with ``layout_gpu`` where onnxruntime has it.
+   process (`_analyzer`) on the CPU, or on CUDA with ``layout_gpu`` where onnxruntime has it,
+   its fixed-shape sessions given the memory arena (`layoutsessions`).
    PyMuPDF keeps its layout function in one module global (``pymupdf._get_layout``), set as
    soon as ``pymupdf.layout`` is imported (``import pymupdf`` does that when pymupdf-layout is
    installed) and the only way pymupdf4llm reaches a model: the layout path installs the
@@ -46,6 +47,7 @@ from ..config import ConvertOptions
 from ..errors import ConversionError
 from .base import Backend, Extraction, PdfFacts
 from .layoutpasses import LayoutPage, run_layout_passes
+from .layoutsessions import with_arena
 from .outline import from_toc
 from .plaintext import BodyFont, page_markdown
 from .runninglines import find_running, line_signature
@@ -111,11 +113,14 @@ def device_report() -> str:
 @cache
 def _analyzer(model: Model, device: Literal["cpu", "cuda"]) -> Any:
     """pymupdf-layout's analyzer for `model` on `device`, made once per process: its ONNX
-    sessions (thread counts as `runner.threads` set them in a worker) serve every conversion."""
+    sessions (thread counts as `runner.threads` set them in a worker; fixed-shape models with
+    the memory arena, `layoutsessions.with_arena`) serve every conversion."""
     from pymupdf.layout import DocumentLayoutAnalyzer
 
-    return DocumentLayoutAnalyzer.get_model(
-        feature_set_name=FEATURE_SETS[model], use_gpu=device == "cuda"
+    return with_arena(
+        DocumentLayoutAnalyzer.get_model(
+            feature_set_name=FEATURE_SETS[model], use_gpu=device == "cuda"
+        )
     )
 
 
