@@ -50,7 +50,7 @@ from .layoutpasses import LayoutPage, run_layout_passes
 from .layoutsessions import with_arena
 from .outline import from_toc
 from .plaintext import BodyFont, page_markdown
-from .runninglines import find_running, line_signature
+from .runninglines import RunningLines, find_running, line_signature
 from .textlayer import TextLayer
 from .triage import IMAGE_REASONS, Reason, model_reason
 
@@ -256,6 +256,11 @@ def _layout(
     return list(parsed.to_markdown(header=True, footer=True, page_chunks=True))
 
 
+def _running_after_parse(doc: Any) -> RunningLines:
+    """The running lines read again from `doc` after the parse turned its pages upright."""
+    return find_running(TextLayer.of_document(doc), from_toc(doc.get_toc(simple=True)))
+
+
 def _without_running_boxes(page: Any, chunk: dict[str, Any], running: Mapping[str, int]) -> str:
     """The chunk's text with the running lines of its page-header/page-footer boxes cut out
     (layout path only).
@@ -397,17 +402,19 @@ class PyMuPDFBackend(Backend):
         """pymupdf4llm Markdown per page, page-header/-footer boxes cut when stripping.
 
         The parse turns rotated pages upright in the open document (rotation 0), and the boxes
-        are in that geometry: their running lines are read again after it (`facts.running`
-        was read before, on the rotated pages)."""
+        are in that geometry: where a selected page was rotated, the running lines are read
+        again after it (`facts.running` was read before, on the rotated pages); otherwise the
+        text layer is the same and `facts.running` serves (each page read once)."""
         pages = facts.pages
         layout = _model_in_use(options)
         meter = LayoutMeter()
         reasons = page_reasons(pdf, facts, options)
+        upright = not any(pdf[p - 1].rotation for p in pages)
         written = _plain_markdown(pdf, facts, plain_pages(reasons, options))
         chunks = self._run(path, pdf, pages, options, meter, written, reasons)
         texts = tuple(c["text"] for c in chunks)
         if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
-            running = find_running(TextLayer.of_document(pdf), from_toc(pdf.get_toc(simple=True)))
+            running = facts.running if upright else _running_after_parse(pdf)
             texts = tuple(
                 _without_running_boxes(pdf[p - 1], c, running.on_page(p))
                 for p, c in zip(pages, chunks, strict=True)
