@@ -52,7 +52,7 @@ from .outline import from_toc
 from .plaintext import BodyFont, page_markdown
 from .runninglines import RunningLines, find_running, line_signature
 from .textlayer import TextLayer
-from .triage import IMAGE_REASONS, Reason, model_reason
+from .triage import IMAGE_REASONS, Reason, fixed_pitch, model_reason
 
 log = logging.getLogger(__name__)
 
@@ -167,13 +167,21 @@ def plain_pages(reasons: Mapping[int, Reason | None], options: ConvertOptions) -
     return tuple(n for n, reason in reasons.items() if reason is None)
 
 
-def page_model(page: int, reasons: Mapping[int, Reason | None], options: ConvertOptions) -> Model:
+def page_model(
+    page: int,
+    reasons: Mapping[int, Reason | None],
+    options: ConvertOptions,
+    layer: TextLayer | None = None,
+) -> Model:
     """The layout model for `page`: ``layout_model``, or with "auto" the image model where the
     page shows what the image carries best (`triage.IMAGE_REASONS`: placed images, drawn grids
-    and figures, lines side by side) and the text model elsewhere."""
+    and figures, lines side by side) or is set in fixed pitch (`triage.fixed_pitch`, read from
+    `layer` when given) and the text model elsewhere."""
     if options.layout_model != "auto":
         return options.layout_model
-    return "text+image" if reasons.get(page) in IMAGE_REASONS else "text"
+    if reasons.get(page) in IMAGE_REASONS or (layer and fixed_pitch(layer.page(page))):
+        return "text+image"
+    return "text"
 
 
 def _model_in_use(options: ConvertOptions) -> bool:
@@ -196,6 +204,7 @@ def _extract(
     meter: LayoutMeter | None = None,
     written: Mapping[int, str] | None = None,
     reasons: Mapping[int, Reason | None] | None = None,
+    layer: TextLayer | None = None,
 ) -> list[dict[str, Any]]:
     """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes") of `pages`
     in page order: those in `written` (Markdown of the fast path) as given, the others by the
@@ -207,7 +216,7 @@ def _extract(
     if rest and _model_in_use(options):
         meter = meter or LayoutMeter()
         for model in FEATURE_SETS:
-            group = [p for p in rest if page_model(p, reasons or {}, options) == model]
+            group = [p for p in rest if page_model(p, reasons or {}, options, layer) == model]
             if group:
                 chunks.update(zip(group, _layout(doc, group, model, options, meter), strict=True))
     elif rest:
@@ -411,7 +420,8 @@ class PyMuPDFBackend(Backend):
         reasons = page_reasons(pdf, facts, options)
         upright = not any(pdf[p - 1].rotation for p in pages)
         written = _plain_markdown(pdf, facts, plain_pages(reasons, options))
-        chunks = self._run(path, pdf, pages, options, meter, written, reasons)
+        layer = facts.layer if options.layout_model == "auto" else None
+        chunks = self._run(path, pdf, pages, options, meter, written, reasons, layer)
         texts = tuple(c["text"] for c in chunks)
         if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
             running = facts.running if upright else _running_after_parse(pdf)
@@ -438,12 +448,13 @@ class PyMuPDFBackend(Backend):
         meter: LayoutMeter,
         written: Mapping[int, str],
         reasons: Mapping[int, Reason | None],
+        layer: TextLayer | None = None,
     ) -> list[dict[str, Any]]:
         """pymupdf4llm with its stdout chatter captured and logged at debug level."""
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
-                chunks = _extract(doc, pages, options, meter, written, reasons)
+                chunks = _extract(doc, pages, options, meter, written, reasons, layer)
         except Exception as exc:  # pymupdf4llm raises anything from IndexError to RuntimeError
             raise ConversionError(path, f"pymupdf4llm failed: {type(exc).__name__}: {exc}") from exc
         finally:
