@@ -9,6 +9,12 @@ For one folder of PDFs (default ../shared/corpus/pdfs), `--rounds` alternating r
                      but ``convert.layout_model`` = MODEL (text+image, text, auto) and
                      ``convert.layout`` = MODE (always, auto): six variants (--only picks)
 
+With ``--src NAME=PATH`` (repeatable) the ingest variants instead run once per code version: the
+``citechunk ingest`` command in a child process whose ``PYTHONPATH`` is PATH (a ``src`` folder, e.g.
+one exported from another commit), named "NAME: ingest MODEL/MODE", so that two versions are
+measured side by side in one run, interleaved; ``--threads N`` adds "... threads=N" variants
+(``--threads-per-worker N``) to weigh intra-op threads against workers.
+
 Each variant keeps its fastest round (by wall time). Printed: wall seconds and CPU seconds (this
 process and its reaped children: the workers), pages/s, both ratios to the raw text pass; then
 per ingest variant the pages the layout model ran on and the seconds per stage (`run.json`
@@ -17,7 +23,8 @@ goes. Wall time depends on the machine's load (printed from ``os.getloadavg``); 
 much less. Goal (issue: speed): ingest wall time <= 9x the raw text pass on the corpus.
 
 Usage: .venv/bin/python bench/ingest_speed.py [PDF_DIR] [--workers 2] [--rounds 2]
-           [--only "raw text pass,ingest text/auto"]
+           [--only "raw text pass,ingest text/auto"] [--src before=OLD/src --src after=src]
+           [--threads 2]
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ import argparse
 import json
 import os
 import resource
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -86,6 +95,47 @@ def citechunk_ingest(model: str, mode: str) -> Callable[[list[Path], int], dict[
     return run
 
 
+def cli_ingest(
+    src: Path, model: str, mode: str, threads: int = 1
+) -> Callable[[list[Path], int], dict[str, Any]]:
+    """The ingest variant run as ``citechunk ingest`` in a child process importing `src`."""
+
+    def run(pdfs: list[Path], workers: int) -> dict[str, Any]:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "out"
+            command = [sys.executable, "-m", "citechunk", "ingest", str(pdfs[0].parent)]
+            command += ["-o", str(out), "--full", "--workers", str(workers)]
+            command += ["--layout-model", model, "--layout", mode]
+            command += ["--threads-per-worker", str(threads)]
+            for pdf in pdfs:
+                command += ["--include", pdf.name]
+            env = {**os.environ, "PYTHONPATH": str(src.resolve())}
+            done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                raise SystemExit(f"ingest failed ({src}): {done.stderr[-2000:]}")
+            data = json.loads((out / "run.json").read_text(encoding="utf-8"))
+        return {"stages": data["stage_cpu_seconds"], "model": data["layout_model"]}
+
+    return run
+
+
+def versions(
+    sources: list[str], threads: int
+) -> dict[str, Callable[[list[Path], int], dict[str, Any]]]:
+    """Ingest variants per code version NAME=PATH (and per thread count when `threads` > 1)."""
+    out: dict[str, Callable[[list[Path], int], dict[str, Any]]] = {}
+    for source in sources:
+        name, _, path = source.partition("=")
+        for model in ("text+image", "auto"):
+            for mode in ("always", "auto"):
+                out[f"{name}: ingest {model}/{mode}"] = cli_ingest(Path(path), model, mode)
+                if threads > 1:
+                    out[f"{name}: ingest {model}/{mode} threads={threads}"] = cli_ingest(
+                        Path(path), model, mode, threads
+                    )
+    return out
+
+
 VARIANTS: dict[str, Callable[[list[Path], int], dict[str, Any]]] = {
     "raw text pass": raw_text_pass,
     "convert_batch": convert_batch,
@@ -112,7 +162,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--only", default="", help="comma-separated variant names")
+    parser.add_argument("--src", action="append", default=[], help="NAME=PATH of a src folder")
+    parser.add_argument("--threads", type=int, default=1, help="also threads-per-worker N")
     args = parser.parse_args()
+    if args.src:
+        VARIANTS.update(versions(args.src, args.threads))
+        for name in [v for v in VARIANTS if v.startswith("ingest ")]:
+            del VARIANTS[name]
     chosen = [v for v in VARIANTS if not args.only or v in args.only.split(",")]
     pdfs = sorted(args.folder.glob("*.pdf"))
     pages = sum(_read_pages(str(p)) for p in pdfs)

@@ -30,7 +30,7 @@ class ConvertOptions:
     strip_headers_footers: bool = True
     restore_text: bool = True  # self-check against the text layer: lost lines come back
     use_layout: bool = True
-    layout_model: LayoutModel = "text+image"  # pymupdf-layout feature set
+    layout_model: LayoutModel = "auto"  # pymupdf-layout feature set (image model where needed)
     layout: Literal["auto", "always", "never"] = "always"  # pages the layout model runs on
     layout_gpu: bool = False  # onnxruntime's CUDA provider for the layout model, when present
     docling_layout: Literal["offline", "model"] = "offline"

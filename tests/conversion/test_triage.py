@@ -110,3 +110,27 @@ def test_auto_model_gives_the_image_model_to_pages_with_pictures_grids_or_column
     }
     converted = convert(tmp_path / "signals.pdf", options)
     assert converted.model_pages == 6 and "Revenue" in converted.markdown
+
+
+def test_auto_model_gives_the_image_model_to_pages_set_in_fixed_pitch(tmp_path: Path) -> None:
+    """A plain page with a code listing (3+ lines in a fixed-pitch font) takes the image model
+    under ``layout_model = "auto"``; the same words in a proportional font take the text
+    model, and so does a page with two fixed-pitch lines (inline code in prose)."""
+    from citechunk.conversion.pymupdf import page_model
+    from citechunk.conversion.triage import fixed_pitch
+
+    doc = pymupdf.open()
+    for font, lines in (("cour", 4), ("helv", 4), ("cour", 2)):
+        page = doc.new_page()
+        page.insert_text((72, 72), "Retry settings", fontsize=14, fontname="helv")
+        for i in range(lines):
+            page.insert_text((90, 110 + 14 * i), f"max_attempts_{i}   = {i}", fontname=font)
+    doc.save(tmp_path / "code.pdf")
+    layer = TextLayer.of_document(doc)
+    assert [fixed_pitch(layer.page(n)) for n in (1, 2, 3)] == [True, False, False]
+    options = ConvertOptions(layout_model="auto")
+    reasons = {n: model_reason(doc[n - 1], layer.page(n), {}) for n in (1, 2, 3)}
+    assert reasons == {1: None, 2: None, 3: None}  # plain pages by the triage's reasons
+    models = [page_model(n, reasons, options, layer) for n in (1, 2, 3)]
+    assert models == ["text+image", "text", "text"]
+    assert page_model(1, reasons, ConvertOptions(layout_model="text"), layer) == "text"

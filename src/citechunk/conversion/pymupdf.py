@@ -10,7 +10,8 @@ text-layer check, the passes and the provenance are shared):
    layer shows to be plain one-column text (`triage`) down the classic path. The layout model
    is pymupdf-layout's analyzer for ``convert.layout_model`` ("text": the graph network on
    text-layer features; "text+image": also a CNN over a rendered page image), made once per
-   process (`_analyzer`) on the CPU, or on CUDA with ``layout_gpu`` where onnxruntime has it.
+   process (`_analyzer`) on the CPU, or on CUDA with ``layout_gpu`` where onnxruntime has it,
+   its fixed-shape sessions given the memory arena (`layoutsessions`).
    PyMuPDF keeps its layout function in one module global (``pymupdf._get_layout``), set as
    soon as ``pymupdf.layout`` is imported (``import pymupdf`` does that when pymupdf-layout is
    installed) and the only way pymupdf4llm reaches a model: the layout path installs the
@@ -47,12 +48,13 @@ from ..errors import ConversionError
 from ..models import PassFailure
 from .base import Backend, Extraction, PdfFacts
 from .layoutpasses import LayoutPage, run_layout_passes
+from .layoutsessions import with_arena
 from .outline import from_toc
 from .plaintext import BodyFont, page_markdown
 from .rawlines import layer_reading
-from .runninglines import find_running, line_signature
+from .runninglines import RunningLines, find_running, line_signature
 from .textlayer import TextLayer
-from .triage import IMAGE_REASONS, Reason, model_reason
+from .triage import IMAGE_REASONS, Reason, fixed_pitch, model_reason
 
 log = logging.getLogger(__name__)
 
@@ -113,11 +115,14 @@ def device_report() -> str:
 @cache
 def _analyzer(model: Model, device: Literal["cpu", "cuda"]) -> Any:
     """pymupdf-layout's analyzer for `model` on `device`, made once per process: its ONNX
-    sessions (thread counts as `runner.threads` set them in a worker) serve every conversion."""
+    sessions (thread counts as `runner.threads` set them in a worker; fixed-shape models with
+    the memory arena, `layoutsessions.with_arena`) serve every conversion."""
     from pymupdf.layout import DocumentLayoutAnalyzer
 
-    return DocumentLayoutAnalyzer.get_model(
-        feature_set_name=FEATURE_SETS[model], use_gpu=device == "cuda"
+    return with_arena(
+        DocumentLayoutAnalyzer.get_model(
+            feature_set_name=FEATURE_SETS[model], use_gpu=device == "cuda"
+        )
     )
 
 
@@ -164,13 +169,21 @@ def plain_pages(reasons: Mapping[int, Reason | None], options: ConvertOptions) -
     return tuple(n for n, reason in reasons.items() if reason is None)
 
 
-def page_model(page: int, reasons: Mapping[int, Reason | None], options: ConvertOptions) -> Model:
+def page_model(
+    page: int,
+    reasons: Mapping[int, Reason | None],
+    options: ConvertOptions,
+    layer: TextLayer | None = None,
+) -> Model:
     """The layout model for `page`: ``layout_model``, or with "auto" the image model where the
     page shows what the image carries best (`triage.IMAGE_REASONS`: placed images, drawn grids
-    and figures, lines side by side) and the text model elsewhere."""
+    and figures, lines side by side) or is set in fixed pitch (`triage.fixed_pitch`, read from
+    `layer` when given) and the text model elsewhere."""
     if options.layout_model != "auto":
         return options.layout_model
-    return "text+image" if reasons.get(page) in IMAGE_REASONS else "text"
+    if reasons.get(page) in IMAGE_REASONS or (layer and fixed_pitch(layer.page(page))):
+        return "text+image"
+    return "text"
 
 
 def _model_in_use(options: ConvertOptions) -> bool:
@@ -194,6 +207,7 @@ def _extract(
     written: Mapping[int, str] | None = None,
     reasons: Mapping[int, Reason | None] | None = None,
     failures: list[PassFailure] | None = None,
+    layer: TextLayer | None = None,
 ) -> list[dict[str, Any]]:
     """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes") of `pages`
     in page order: those in `written` (Markdown of the fast path) as given, the others by the
@@ -206,7 +220,7 @@ def _extract(
         meter = meter or LayoutMeter()
         failures = [] if failures is None else failures
         for model in FEATURE_SETS:
-            group = [p for p in rest if page_model(p, reasons or {}, options) == model]
+            group = [p for p in rest if page_model(p, reasons or {}, options, layer) == model]
             if group:
                 done = _layout(doc, group, model, options, meter, failures)
                 chunks.update(zip(group, done, strict=True))
@@ -263,6 +277,11 @@ def _layout(
         layout_page = LayoutPage(page, doc[page.page_number - 1], document_layout.LayoutBox)
         page.boxes = run_layout_passes(page.boxes, layout_page, options.skip_passes, failures)
     return list(parsed.to_markdown(header=True, footer=True, page_chunks=True))
+
+
+def _running_after_parse(doc: Any) -> RunningLines:
+    """The running lines read again from `doc` after the parse turned its pages upright."""
+    return find_running(TextLayer.of_document(doc), from_toc(doc.get_toc(simple=True)))
 
 
 def _without_running_boxes(page: Any, chunk: dict[str, Any], running: Mapping[str, int]) -> str:
@@ -406,18 +425,21 @@ class PyMuPDFBackend(Backend):
         """pymupdf4llm Markdown per page, page-header/-footer boxes cut when stripping.
 
         The parse turns rotated pages upright in the open document (rotation 0), and the boxes
-        are in that geometry: their running lines are read again after it (`facts.running`
-        was read before, on the rotated pages)."""
+        are in that geometry: where a selected page was rotated, the running lines are read
+        again after it (`facts.running` was read before, on the rotated pages); otherwise the
+        text layer is the same and `facts.running` serves (each page read once)."""
         pages = facts.pages
         layout = _model_in_use(options)
         meter = LayoutMeter()
         failures: list[PassFailure] = []
         reasons = page_reasons(pdf, facts, options)
+        upright = not any(pdf[p - 1].rotation for p in pages)
         written = _plain_markdown(pdf, facts, plain_pages(reasons, options))
-        chunks = self._run(path, pdf, pages, options, meter, written, reasons, failures)
+        layer = facts.layer if options.layout_model == "auto" else None
+        chunks = self._run(path, pdf, pages, options, meter, written, reasons, failures, layer)
         texts = tuple(c["text"] for c in chunks)
         if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
-            running = find_running(TextLayer.of_document(pdf), from_toc(pdf.get_toc(simple=True)))
+            running = facts.running if upright else _running_after_parse(pdf)
             texts = tuple(
                 _without_running_boxes(pdf[p - 1], c, running.on_page(p))
                 for p, c in zip(pages, chunks, strict=True)
@@ -443,12 +465,13 @@ class PyMuPDFBackend(Backend):
         written: Mapping[int, str],
         reasons: Mapping[int, Reason | None],
         failures: list[PassFailure],
+        layer: TextLayer | None = None,
     ) -> list[dict[str, Any]]:
         """pymupdf4llm with its stdout chatter captured and logged at debug level."""
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
-                chunks = _extract(doc, pages, options, meter, written, reasons, failures)
+                chunks = _extract(doc, pages, options, meter, written, reasons, failures, layer)
         except Exception as exc:  # pymupdf4llm raises anything from IndexError to RuntimeError
             raise ConversionError(path, f"pymupdf4llm failed: {type(exc).__name__}: {exc}") from exc
         finally:

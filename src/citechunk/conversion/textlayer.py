@@ -24,6 +24,8 @@ Box = tuple[float, float, float, float]
 
 #: PyMuPDF span flag bit for bold text.
 BOLD_FLAG = 16
+#: PyMuPDF span flag bit for a fixed-pitch (monospaced) font.
+MONO_FLAG = 8
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,8 @@ class Word:
 @dataclass(frozen=True)
 class Line:
     """One text line: its words in order, its box, the largest font size, whether all of
-    its non-blank spans are bold and whether it is set sideways (not left to right)."""
+    its non-blank spans are bold, whether it is set sideways (not left to right) and whether
+    all of its non-blank spans are in a fixed-pitch font."""
 
     text: str
     box: Box
@@ -47,6 +50,7 @@ class Line:
     size: float
     bold: bool
     vertical: bool = False
+    mono: bool = False
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,7 @@ def _line(block_no: int, raw: Mapping[str, Any]) -> Line | None:
         size=max(float(s.get("size", 0.0)) for s in spans),
         bold=all(int(s.get("flags", 0)) & BOLD_FLAG for s in spans),
         vertical=abs(float(raw.get("dir", (1.0, 0.0))[1])) > 0.01,
+        mono=all(int(s.get("flags", 0)) & MONO_FLAG for s in spans),
     )
 
 

@@ -49,6 +49,8 @@ GAP_EMS = 2.0
 #: Lines ending in dot leaders and a number that make a page a table of contents.
 MIN_LEADER_LINES = 3
 _LEADER_LINE = re.compile(r"(\.\s?){4,}\s*[\divxlcIVXLC]+$")
+#: Lines in a fixed-pitch font that make a page fixed-pitch (`fixed_pitch`).
+MIN_FIXED_LINES = 3
 #: Lines overlapping vertically by more than this share of the lower height sit side by side.
 ROW_OVERLAP = 0.5
 
@@ -126,3 +128,11 @@ def _wide_gap(text: PageText, lines: list[Line]) -> bool:
         if any(nxt[0] - cur[1] > limit for cur, nxt in zip(spans, spans[1:], strict=False)):
             return True
     return False
+
+
+def fixed_pitch(text: PageText) -> bool:
+    """True when `MIN_FIXED_LINES` or more of the page's lines are set in a fixed-pitch font
+    (code listings, documents typed as plain text): the text-only layout model reads the
+    spaces that align such lines as column gaps (a listing becomes a table, its comment lines
+    list items), so ``layout_model = "auto"`` gives these pages the image model."""
+    return sum(line.mono for line in text.lines) >= MIN_FIXED_LINES
