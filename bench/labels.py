@@ -11,8 +11,8 @@ and ``true_title``):
   good        labels whose token F1 with the true title is at least .5 (`label_f1` of the
               reference script ``faithful.py``: words are runs of letters or digits, the title
               is also tried without its parenthesised parts)
-  file-name   labels built from the file name (source "file name", or the readable file name
-              added to a kind) although page 1 has a text layer of 3+ words
+  file-name   labels built from the file name (source "file name", or cover facts ending with
+              the readable file name) although page 1 has a text layer of 3+ words
   over-12     labels of more than `MAX_WORDS` words (blank-separated tokens holding a letter or
               digit)
   pieces      mean and largest count of the label's word pieces (the embedder's tokenizer,
@@ -72,7 +72,7 @@ def _label_f1(path: Path) -> Callable[[str, str], float]:
         raise SystemExit(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.label_f1  # type: ignore[no-any-return]
+    return module.label_f1
 
 
 def _titles(files: list[str]) -> dict[str, str]:
@@ -101,7 +101,9 @@ def label_of(path: Path) -> tuple[str, str, bool]:
         label = pdf_label(doc, path, TextLayer.of_document(doc), skip=frozenset(garbled))
         printed = _page_one_words(doc) >= 3
     stem = compact_key(readable_stem(path))
-    named = label.source == "file name" or (bool(stem) and stem in compact_key(label.text))
+    named = label.source == "file name" or (
+        label.source == "cover facts" and bool(stem) and compact_key(label.text).endswith(stem)
+    )
     return label.text, label.source, named and printed
 
 

@@ -35,6 +35,9 @@ class Provenance:
     #: Where `title` came from: "display title", "outline", "metadata", "cover facts" or
     #: "file name" (`conversion.title.LabelSource`); "" when not recorded.
     title_source: str = ""
+    #: The whole title when `title` is shortened to the label's word limit
+    #: (`conversion.title.Label.full`); "" when the label is the whole title.
+    full_title: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -52,6 +55,7 @@ class Provenance:
             "word_coverage": self.word_coverage,
             "restored_lines": [list(p) for p in self.restored_lines],
             "title_source": self.title_source,
+            "full_title": self.full_title,
         }
 
     @classmethod
@@ -71,6 +75,7 @@ class Provenance:
             word_coverage=d.get("word_coverage"),
             restored_lines=tuple((int(p), int(n)) for p, n in d.get("restored_lines", ())),
             title_source=str(d.get("title_source", "")),
+            full_title=str(d.get("full_title", "")),
         )
 
 
