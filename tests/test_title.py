@@ -316,3 +316,11 @@ def test_a_title_set_in_pieces_above_the_body_is_read_whole(tmp_path):
 
 def test_a_spacing_accent_goes_onto_its_letter():
     assert clean("Programaci´on Avanzada") == "Programación Avanzada"
+
+
+def test_the_number_is_the_documents_own_not_an_order_number():
+    from citechunk.conversion.coverfacts import find_number
+
+    lines = ["Order ID: OD3041750960", "Invoice No : # HB-2015-0982", "Date: 20-10-2015"]
+    assert find_number(lines, "Retail Invoices/Bill") == "HB-2015-0982"
+    assert find_number(lines) == "OD3041750960"  # without a kind: the first labelled one
