@@ -3,8 +3,8 @@
 The label (`conversion.title.pdf_label`) is read from the text layer of the first pages, the
 metadata and the outline, as `conversion.base.read_facts` reads it in every conversion (the
 same call, with the first pages' garbled-text check), so the label printed here is the label an
-ingest puts at the head of every chunk's path line (``--ingest OUT`` checks that on an ingest
-output folder).
+ingest puts at the head of every chunk's path line (``--ingest NAME=OUT`` checks that against
+the labels an ingest output folder's provenance files record).
 
 Per set (NAME=PDF_DIR:TITLES, TITLES a comma-separated list of tsv files with columns ``file``
 and ``true_title``):
@@ -141,15 +141,13 @@ def summary(rows: list[Row]) -> dict[str, Any]:
 
 
 def ingest_labels(out: Path) -> dict[str, str]:
-    """{PDF file name: the head of its first chunk's path line} of an ingest output folder."""
-    firsts: dict[str, tuple[int, str]] = {}
-    for records in sorted((out / "chunks").glob("*.jsonl")):
-        for line in records.read_text(encoding="utf-8").splitlines():
-            r = json.loads(line)
-            name = Path(str(r["source_file"])).name
-            if name not in firsts or r["chunk_index"] < firsts[name][0]:
-                firsts[name] = (r["chunk_index"], r["text"])
-    return {n: t.split("\n\n", 1)[0].split(" > ")[0] for n, (_, t) in firsts.items()}
+    """{PDF file name: its label} of an ingest output folder, as its provenance files record
+    it (``markdown/<stem>.md.json`` ``title``: the text every chunk's path line starts with)."""
+    labels: dict[str, str] = {}
+    for prov in sorted((out / "markdown").glob("*.md.json")):
+        record = json.loads(prov.read_text(encoding="utf-8"))
+        labels[Path(str(record.get("source", ""))).name] = str(record.get("title", ""))
+    return labels
 
 
 def _print(name: str, rows: list[Row], show: bool) -> None:
