@@ -52,11 +52,11 @@ The rule (`document_label`), the same for every document, to apply by hand:
    - The *cover facts* (`coverfacts.cover_facts`: the first page's issuer, kind, the
      document's own number and date) completing what was found: the issuer, the generic title
      (or the kind when the title is only an issuer or missing; a generic metadata title when
-     nothing else), then the specific metadata title or else the metadata subject when one
-     names the document, else the number and the date; parts another part holds are left out
-     and the parts are joined by `LABEL_SEPARATOR` ("SQUARE, INC. — FORM 10-K — 001-37622 —
-     December 31, 2020"). When that leaves a kind or an issuer alone, the readable file name
-     is added and the candidate is weak.
+     nothing else), then the specific metadata title (when the page prints half its words) or
+     else the metadata subject when one names the document, else the number and the date;
+     parts another part holds are left out and the parts are joined by `LABEL_SEPARATOR`
+     ("SQUARE, INC. — FORM 10-K — 001-37622 — December 31, 2020"). When that leaves a kind or
+     an issuer alone, the readable file name is added and the candidate is weak.
    - The *opening lines*, without a display title: the lines of the first page's first text
      block with two words with letters, up to a change of size, when they stand on top of the
      page's text set at body size or larger, are at most `MAX_OPENING_LINES` lines, names a
@@ -470,7 +470,8 @@ def document_label(
         found.append(Candidate(stated, "cover facts", EVIDENCE["subject"]))
     subject = _named(meaningful_metadata_title(metadata_subject, source))
     subject = subject if subject and not generic(subject) else ""
-    found += _facts_candidate(title, root, metadata_title, source, subject, facts)
+    printed_meta = metadata_title if _printed_share(metadata_title, printed) >= 0.5 else ""
+    found += _facts_candidate(title, root, printed_meta, source, subject, facts)
     opening = "" if title else opening_lines(first, body)
     if opening:
         found.append(Candidate(opening, "opening lines", EVIDENCE["opening"]))
