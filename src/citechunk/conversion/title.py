@@ -58,10 +58,11 @@ The rule (`document_label`), the same for every document, to apply by hand:
      ("SQUARE, INC. — FORM 10-K — 001-37622 — December 31, 2020"). When that leaves a kind or
      an issuer alone, the readable file name is added and the candidate is weak.
    - The *opening lines*, without a display title: the lines of the first page's first text
-     block with two words with letters, up to a change of size, when they stand on top of the
-     page's text set at body size or larger, are at most `MAX_OPENING_LINES` lines, names a
-     document specifically, is no field and does not end a sentence (a case name or a thesis
-     title set at body size on top of the page).
+     block set at body size or larger in the size of its first line, when that line stands on
+     top of the page's text set at body size or larger and holds a word, they are at most
+     `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer: "Hackathon
+     Terms of Service" counts), are no field and do not end a sentence (a case name or a
+     thesis title set at body size on top of the page).
    - The metadata subject when it names a document specifically, and the *file name* without
      its extension, underscores as spaces.
 2. Evidence. Each candidate scores its source's weight (`EVIDENCE`: metadata printed large
@@ -607,22 +608,23 @@ def _agrees(candidate: Candidate, found: Sequence[Candidate]) -> bool:
 
 
 def opening_lines(first: Sequence[Line], body: float) -> str:
-    """The opening lines of the first page (module rules, step 1): the lines of the first
-    text block set in the size of its first line, when they stand on top of the page's text
-    set at body size or larger, are at most
-    `MAX_OPENING_LINES` lines, names a document specifically, is no field and does not end
-    a sentence (a full stop after a lower-case letter); else ""."""
+    """The opening lines of the first page (module rules, step 1): the first text block's
+    lines at body size or larger in the size of its first line, when that line is on top of
+    the page's text of body size or larger and holds a word, at most `MAX_OPENING_LINES`
+    lines naming a document (not only a kind or an issuer), no field and no sentence (a full
+    stop after a lower-case letter); else ""."""
     lines = [ln for ln in first if _size(ln) >= body and any(ch.isalnum() for ch in ln.text)]
-    named = [ln for ln in lines if _named_words(ln.text)]
-    if not named or named[0].box[1] > min(ln.box[1] for ln in lines) + 1:
+    if not lines or lines[0].box[1] > min(ln.box[1] for ln in lines) + 1:
         return ""
-    block = [ln for ln in first if ln.block == named[0].block]
+    if not _WORD_RE.search(lines[0].text):
+        return ""
+    block = [ln for ln in first if ln.block == lines[0].block and _size(ln) >= body]
     size = _size(block[0])
     block = block[: next((i for i, ln in enumerate(block) if _size(ln) != size), len(block))]
     text = clean(" ".join(ln.text for ln in block))
     if len(block) > MAX_OPENING_LINES or not text or is_field(text):
         return ""
-    if not names_document(text) or generic(text):
+    if not names_document(text) or is_kind(text) or is_issuer(text):
         return ""
     return "" if text.endswith(".") and text[-2:-1].islower() else text
 
