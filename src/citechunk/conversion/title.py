@@ -67,12 +67,12 @@ The rule (`document_label`), the same for every document, to apply by hand:
      its extension, underscores as spaces.
 2. Evidence. Each candidate scores its source's weight (`EVIDENCE`: metadata printed large
    6.5, display title 6, outline root 5, metadata printed 4, subject line 3.5, cover facts 3,
-   opening lines 2.4, metadata not printed (or agreeing with the display title) 2.2, metadata
-   subject 1.5, a file-name metadata title or cover facts completed by the file name 1, file
-   name 0), plus `AGREEMENT` (1) when a candidate of another source read on its own (not the
-   cover facts, made of the others, nor the file name) shares half its words (token F1 >=
-   `AGREEING_F1`). The highest score is the label (the first listed on a tie), so the file
-   name is the last resort and a label is never empty.
+   opening lines 2.4, metadata not printed (or agreeing with the display title) 2.2, generic
+   opening lines 2, metadata subject 1.5, a file-name metadata title or cover facts completed
+   by the file name 1, file name 0), plus `AGREEMENT` (1) when a candidate of another source
+   read on its own (not the cover facts, made of the others, nor the file name) shares half
+   its words (token F1 >= `AGREEING_F1`). The highest score is the label (the first listed on
+   a tie), so the file name is the last resort and a label is never empty.
 3. Length. A label of more than `MAX_LABEL_WORDS` words (blank-separated tokens holding a
    letter or digit) is cut at the last clause mark (",", ";", ":", a dash) after at least
    `MIN_CUT_WORDS` words within the first `MAX_LABEL_WORDS`, else after `MAX_LABEL_WORDS`
@@ -475,7 +475,8 @@ def document_label(
     found += _facts_candidate(title, root, printed_meta, source, subject, facts)
     opening = "" if title else opening_lines(first, body)
     if opening:
-        found.append(Candidate(opening, "opening lines", EVIDENCE["opening"]))
+        weight = EVIDENCE["generic opening" if generic(opening) else "opening"]
+        found.append(Candidate(opening, "opening lines", weight))
     if subject:
         found.append(Candidate(subject, "metadata", EVIDENCE["metadata subject"]))
     found.append(Candidate(readable_stem(source), "file name", 0.0))
@@ -493,6 +494,7 @@ EVIDENCE = {
     "cover facts": 3.0,
     "opening": 2.4,
     "metadata": 2.2,
+    "generic opening": 2.0,
     "metadata subject": 1.5,
     "metadata file name": 1.0,
     "cover facts with file name": 1.0,
