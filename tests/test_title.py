@@ -324,3 +324,11 @@ def test_the_number_is_the_documents_own_not_an_order_number():
     lines = ["Order ID: OD3041750960", "Invoice No : # HB-2015-0982", "Date: 20-10-2015"]
     assert find_number(lines, "Retail Invoices/Bill") == "HB-2015-0982"
     assert find_number(lines) == "OD3041750960"  # without a kind: the first labelled one
+
+
+def test_a_short_title_takes_its_subtitle_but_not_a_byline(tmp_path):
+    body = "Body text of the newsletter goes on for a while in the body size."
+    lines = [("The Harbourman", 40), ("The Harbour Radio Association", 14), *[(body, 10)] * 6]
+    assert _title(_pdf(tmp_path, lines)) == "The Harbourman The Harbour Radio Association"
+    lines = [("Cheatsheet Harbour", 40), ("Ann Quay, November 24, 2022", 14), *[(body, 10)] * 6]
+    assert _title(_pdf(tmp_path, lines)) == "Cheatsheet Harbour"

@@ -26,15 +26,17 @@ The rule (`document_label`), the same for every document, to apply by hand:
      ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION / FORM 10-K"). A one-word run holding
      a letter and a digit is a model or part name: it is the title together with the line
      after it ("CX57C MINI EXCAVATOR"). The first other run that names a document is the
-     title. It is *generic* when it is an issuer's name only ("MICROSOFT CORPORATION") or ends
-     with a kind word and holds no digit ("National Transportation Safety Board Aviation
-     Accident Final Report"). A title ending with a kind word takes the bold display-size
-     lines of one size set right before it ("Payment Card Industry (PCI)" / "Data Security
-     Standard"). When the largest run is a kind run and no specific title was found, the title
-     is the first bold, not all-capitals run of at least `MIN_BOLD_TITLE_WORDS` words set at
-     body size or larger that a regular body line follows (a notice's "Airworthiness
-     Directives; ..." under "Proposed Rules"). Only a specific (not generic) display title is
-     a candidate.
+     title. A title of at most `SHORT_TITLE_WORDS` words takes the smaller display run set
+     right after it when that names a document and holds no date (its subtitle, not a byline:
+     "The Minuteman" / "The Minuteman Repeater Association"). It is *generic* when it is an
+     issuer's name only ("MICROSOFT CORPORATION") or ends with a kind word and holds no digit
+     ("National Transportation Safety Board Aviation Accident Final Report"). A title ending
+     with a kind word takes the bold display-size lines of one size set right before it
+     ("Payment Card Industry (PCI)" / "Data Security Standard"). When the largest run is a
+     kind run and no specific title was found, the title is the first bold, not all-capitals
+     run of at least `MIN_BOLD_TITLE_WORDS` words set at body size or larger that a regular
+     body line follows (a notice's "Airworthiness Directives; ..." under "Proposed Rules").
+     Only a specific (not generic) display title is a candidate.
    - The *outline's root* (its only top-level entry), when it names a document specifically.
    - The *metadata title*, unless it is a placeholder ("untitled"), the file name, an
      identifier (letters fewer than `MIN_LETTER_SHARE` of its letters and digits, unless it
@@ -102,6 +104,7 @@ from .coverfacts import (
     CoverFacts,
     cover_facts,
     ends_with_kind,
+    find_date,
     find_subject,
     is_field,
     is_issuer,
@@ -119,6 +122,9 @@ MAX_TITLE_CHARS = 200
 #: Pages searched for the first page with text, and measured for the body size.
 TITLE_PAGES = 3
 
+#: A display title of at most this many words takes the smaller display run set right after
+#: it (its subtitle).
+SHORT_TITLE_WORDS = 2
 #: A bold title under a banner has at least this many words.
 MIN_BOLD_TITLE_WORDS = 4
 #: The opening lines of a page are a title when their text block has at most this many lines.
@@ -314,8 +320,22 @@ def _pick(
         if ends_with_kind(flat):
             whole = _with_bold_neighbours(first, text, body)
             return whole, generic(whole)
+        if len(flat.split()) <= SHORT_TITLE_WORDS:
+            return clean(f"{flat} {_subtitle(first, text, body)}"), False
         return flat, False
     return base, True
+
+
+def _subtitle(first: Sequence[Line], run: str, body: float) -> str:
+    """The display run set right after `run` on the page, in a smaller size, when it names a
+    document, is no field and holds no date (a byline); else "" (a short title's subtitle)."""
+    runs = _runs(first, TITLE_RATIO * body)
+    at = next((i for i, (_, t) in enumerate(runs) if t == run), None)
+    if at is None or at + 1 >= len(runs) or runs[at + 1][0] >= runs[at][0]:
+        return ""
+    after = clean(runs[at + 1][1])
+    byline = bool(find_date([after]))
+    return after if names_document(after) and not is_field(after) and not byline else ""
 
 
 def _with_bold_neighbours(first: Sequence[Line], run: str, body: float) -> str:
