@@ -49,7 +49,7 @@ The rule (`document_label`), the same for every document, to apply by hand:
      display title at all and names no other issuer; it is *printed* when the page prints half
      its words. A metadata title that is a file name (its last part after " - " ends with a
      file extension: an editor's "Application - name.docx") gives that name, as a weak
-     candidate that counts as printed when the page prints half its words.
+     candidate (stronger when the page prints half its words).
    - The *subject line* ("Subject: ...", `coverfacts.find_subject`), without a display title.
    - The *cover facts* (`coverfacts.cover_facts`: the first page's issuer, kind, the
      document's own number and date) completing what was found: the issuer, the generic title
@@ -63,18 +63,19 @@ The rule (`document_label`), the same for every document, to apply by hand:
      block set at body size or larger in the size of its first line, when that line stands on
      top of the page's text set at body size or larger and holds a word, they are at most
      `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer: "Hackathon
-     Terms of Service" counts), are no field and do not end a sentence (a case name or a
-     thesis title set at body size on top of the page).
+     Terms of Service" counts), are no field, hold no web address and do not end a sentence (a
+     case name or a thesis title set at body size on top of the page).
    - The metadata subject when it names a document specifically, and the *file name* without
      its extension, underscores as spaces.
 2. Evidence. Each candidate scores its source's weight (`EVIDENCE`: metadata printed large
    6.5, display title 6, outline root 5, metadata printed 4, subject line 3.5, cover facts 3,
-   opening lines 2.4, metadata not printed (or agreeing with the display title) 2.2, generic
-   opening lines 2, metadata subject 1.5, a file-name metadata title or cover facts completed
-   by the file name 1, file name 0), plus `AGREEMENT` (1) when a candidate of another source
-   read on its own (not the cover facts, made of the others, nor the file name) shares half
-   its words (token F1 >= `AGREEING_F1`). The highest score is the label (the first listed on
-   a tie), so the file name is the last resort and a label is never empty.
+   a file-name metadata title the page prints 2.5, opening lines 2.4, metadata not printed (or
+   agreeing with the display title) 2.2, generic opening lines 2, metadata subject 1.5, a
+   file-name metadata title or cover facts completed by the file name 1, file name 0), plus
+   `AGREEMENT` (1) when a candidate of another source read on its own (not the cover facts,
+   made of the others, nor the file name) shares half its words (token F1 >= `AGREEING_F1`).
+   The highest score is the label (the first listed on a tie), so the file name is the last
+   resort and a label is never empty.
 3. Length. A label of more than `MAX_LABEL_WORDS` words (blank-separated tokens holding a
    letter or digit) is cut at the last clause mark (",", ";", ":", a dash) after at least
    `MIN_CUT_WORDS` words within the first `MAX_LABEL_WORDS`, else after `MAX_LABEL_WORDS`
@@ -169,6 +170,7 @@ _TOKEN_RE = re.compile(r"[^\W_]+")
 #: A spacing accent (after NFKC: a blank and a combining mark) set before its letter.
 _ACCENT_RE = re.compile(r" ([\u0300-\u036f])(\w)")
 _DASHES = frozenset("-–—")
+_WEB_RE = re.compile(r"://|\bwww\.", re.IGNORECASE)
 
 
 def _size(line: Line) -> float:
@@ -516,6 +518,7 @@ EVIDENCE = {
     "metadata": 2.2,
     "generic opening": 2.0,
     "metadata subject": 1.5,
+    "metadata file name printed": 2.5,
     "metadata file name": 1.0,
     "cover facts with file name": 1.0,
 }
@@ -548,7 +551,7 @@ def _metadata_candidates(
     named_file = _metadata_file_name(metadata_title)
     if named_file:
         share = _printed_share(named_file, printed)
-        score = EVIDENCE["metadata file name"] + (2.0 if share >= 0.5 else 0.0)
+        score = EVIDENCE["metadata file name" + (" printed" if share >= 0.5 else "")]
         return [Candidate(named_file, "metadata", score)] if _named(named_file) else []
     meta = meaningful_metadata_title(metadata_title, source)
     meta = meta if (names_document(meta) or _issued(meta)) and not generic(meta) else ""
@@ -646,7 +649,7 @@ def opening_lines(first: Sequence[Line], body: float) -> str:
     text = clean(" ".join(ln.text for ln in block))
     if len(block) > MAX_OPENING_LINES or not text or is_field(text):
         return ""
-    if not names_document(text) or is_kind(text) or is_issuer(text):
+    if not names_document(text) or is_kind(text) or is_issuer(text) or _WEB_RE.search(text):
         return ""
     return "" if text.endswith(".") and text[-2:-1].islower() else text
 
