@@ -332,3 +332,13 @@ def test_a_short_title_takes_its_subtitle_but_not_a_byline(tmp_path):
     assert _title(_pdf(tmp_path, lines)) == "The Harbourman The Harbour Radio Association"
     lines = [("Cheatsheet Harbour", 40), ("Ann Quay, November 24, 2022", 14), *[(body, 10)] * 6]
     assert _title(_pdf(tmp_path, lines)) == "Cheatsheet Harbour"
+
+
+def test_a_title_heading_the_label_was_cut_from_is_not_repeated_in_the_path_line():
+    label = "Evaluation of Silt Transport in Tidal Harbour Basins"
+    heading = label + ", with Measurements from Three Dredging Seasons and a Model"
+    md = f"<!-- page 1 -->\n# {heading}\n\n## Methods\n\nThe silt was sampled weekly.\n"
+    chunks = chunk_markdown(md, ChunkOptions(max_tokens=200), label)
+    assert chunks[0].text == f"{label} > Methods\n\nThe silt was sampled weekly."
+    short = chunk_markdown(md, ChunkOptions(max_tokens=200), "Silt Basins")  # not a cut label
+    assert short[0].text.startswith(f"Silt Basins > {heading} > Methods")

@@ -245,7 +245,7 @@ def finish(
         options=options,
         outline=facts.outline,
         source=str(path),
-        title=facts.title,
+        title=facts.full_title or facts.title,
         text_layer=layer,
         running=facts.running,
     )
