@@ -55,18 +55,19 @@ The rule (`document_label`), the same for every document, to apply by hand:
      document's own number and date) completing what was found: the issuer, the generic title
      (or the kind when the title is only an issuer or missing; a generic metadata title when
      nothing else), then the specific metadata title (when the page prints half its words) or
-     else the metadata subject when one names the document, else the number and the date;
-     parts another part holds are left out and the parts are joined by `LABEL_SEPARATOR`
-     ("SQUARE, INC. — FORM 10-K — 001-37622 — December 31, 2020"). When that leaves a kind or
-     an issuer alone, the readable file name is added and the candidate is weak.
+     else the metadata subject when one names the document (and the page prints half its
+     words), else the number and the date; parts another part holds are left out and the parts
+     are joined by `LABEL_SEPARATOR` ("SQUARE, INC. — FORM 10-K — 001-37622 — December 31,
+     2020"). When that leaves a kind or an issuer alone, the readable file name is added and
+     the candidate is weak.
    - The *opening lines*, without a display title: the lines of the first page's first text
      block set at body size or larger in the size of its first line, when that line stands on
      top of the page's text set at body size or larger and holds a word, they are at most
      `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer: "Hackathon
      Terms of Service" counts), are no field, hold no web address and do not end a sentence (a
      case name or a thesis title set at body size on top of the page).
-   - The metadata subject when it names a document specifically, and the *file name* without
-     its extension, underscores as spaces.
+   - The metadata subject when it names a document specifically and the page prints half its
+     words, and the *file name* without its extension, underscores as spaces.
 2. Evidence. Each candidate scores its source's weight (`EVIDENCE`: metadata printed large
    6.5, display title 6, outline root 5, metadata printed 4, subject line 3.5, cover facts 3,
    a file-name metadata title the page prints 2.5, opening lines 2.4, metadata not printed (or
@@ -492,7 +493,8 @@ def document_label(
     if stated and not title and not generic(stated):
         found.append(Candidate(stated, "cover facts", EVIDENCE["subject"]))
     subject = _named(meaningful_metadata_title(metadata_subject, source))
-    subject = subject if subject and not generic(subject) else ""
+    printed_subject = subject and _printed_share(subject, printed) >= 0.5
+    subject = subject if printed_subject and not generic(subject) else ""
     printed_meta = metadata_title if _printed_share(metadata_title, printed) >= 0.5 else ""
     found += _facts_candidate(title, root, printed_meta, source, subject, facts)
     opening = "" if title else opening_lines(first, body)
@@ -603,9 +605,9 @@ def _printed_words(first: Sequence[Line]) -> set[str]:
 
 
 def _printed_share(text: str, printed: Collection[str]) -> float:
-    """The share of `text`'s words that the first page prints (1.0 for a page without text:
-    nothing speaks against the text)."""
-    words = set(_tokens(text))
+    """The share of `text`'s words with two or more letters that the first page prints (1.0
+    for a page without text: nothing speaks against the text)."""
+    words = {w for w in _tokens(text) if _WORD_RE.fullmatch(w)}
     if not printed or not words:
         return 1.0 if not printed else 0.0
     return len(words & set(printed)) / len(words)
