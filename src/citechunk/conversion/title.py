@@ -20,36 +20,37 @@ The rule (`document_label`), the same for every document, to apply by hand:
      when it has two or more words with letters, at most `MAX_TITLE_WORDS` words, and does not
      open with a section number (a run of one line: a run of several lines may open with a
      figure, "2 MHz, Synchronous Boost / DC-to-DC Converters"). Passed over: a field ("Grand
-     Total 319.00", "Ordered Through :") and a *kind* run, one that names only a kind of
-     document ("Proposed Rules", "Data Sheet", "FORM 10-K", "ANNUAL REPORT 2022";
-     `coverfacts.is_kind` and its closed vocabulary), also as the last line of a banner
-     ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION / FORM 10-K"). A one-word run holding
-     a letter and a digit is a model or part name: it is the title together with the line
-     after it ("CX57C MINI EXCAVATOR"). The first other run that names a document is the
-     title. A title of at most `SHORT_TITLE_WORDS` words takes the smaller display run set
-     right after it when that names a document and holds no date (its subtitle, not a byline:
-     "The Minuteman" / "The Minuteman Repeater Association"). It is *generic* when it is an
-     issuer's name only ("MICROSOFT CORPORATION") or ends with a kind word and holds no digit
-     ("National Transportation Safety Board Aviation Accident Final Report"). A title ending
-     with a kind word takes the bold display-size lines of one size set right before it
-     ("Payment Card Industry (PCI)" / "Data Security Standard"). When the largest run is a
-     kind run and no specific title was found, the title is the first bold, not all-capitals
-     run of at least `MIN_BOLD_TITLE_WORDS` words set at body size or larger that a regular
-     body line follows (a notice's "Airworthiness Directives; ..." under "Proposed Rules").
-     Only a specific (not generic) display title is a candidate.
+     Total 319.00", "Ordered Through :"), a contents list's title ("Table of Contents") and a
+     *kind* run, one that names only a kind of document ("Proposed Rules", "Data Sheet", "FORM
+     10-K", "ANNUAL REPORT 2022"; `coverfacts.is_kind` and its closed vocabulary), also as the
+     last line of a banner ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION / FORM 10-K"). A
+     one-word run holding a letter and a digit is a model or part name: it is the title
+     together with the line after it ("CX57C MINI EXCAVATOR"). The first other run that names
+     a document is the title. A title of at most `SHORT_TITLE_WORDS` words takes the smaller
+     display run set right after it when that names a document and holds no date (its
+     subtitle, not a byline: "The Minuteman" / "The Minuteman Repeater Association"). It is
+     *generic* when it is an issuer's name only ("MICROSOFT CORPORATION") or ends with a kind
+     word and holds no digit ("National Transportation Safety Board Aviation Accident Final
+     Report"). A title ending with a kind word takes the bold display-size lines of one size
+     set right before it ("Payment Card Industry (PCI)" / "Data Security Standard"). When the
+     largest run is a kind run and no specific title was found, the title is the first bold,
+     not all-capitals run of at least `MIN_BOLD_TITLE_WORDS` words set at body size or larger
+     that a regular body line follows (a notice's "Airworthiness Directives; ..." under
+     "Proposed Rules"). Only a specific (not generic) display title is a candidate.
    - The *outline's root* (its only top-level entry), when it names a document specifically.
    - The *metadata title*, unless it is a placeholder ("untitled"), the file name, an
      identifier (letters fewer than `MIN_LETTER_SHARE` of its letters and digits, unless it
      ends with an organisation's name; a copy mark "(1)"; a long digit group), one word, or
      generic. It is *printed large* when the first page prints at least 80% of its words and a
-     display-size run of the page shares half its words (token F1 >= `AGREEING_F1`) while it
-     does not agree with the display title: then it competes with the display title (an
-     article title under a larger journal banner); one that agrees with the display title is a
-     weak candidate (it lends its agreement). Else it is a candidate only when the page has no
-     display title at all and names no other issuer; it is *printed* when the page prints half
-     its words. A metadata title that is a file name (its last part after " - " ends with a
-     file extension: an editor's "Application - name.docx") gives that name, as a weak
-     candidate (stronger when the page prints half its words).
+     display-size run of the page that names a document specifically (not a kind or an issuer
+     alone) shares half its words (token F1 >= `AGREEING_F1`) while it does not agree with the
+     display title: then it competes with the display title (an article title under a larger
+     journal banner); one that agrees with the display title is a weak candidate (it lends its
+     agreement). Else it is a candidate only when the page has no display title at all and
+     names no other issuer; it is *printed* when the page prints half its words. A metadata
+     title that is a file name (its last part after " - " ends with a file extension: an
+     editor's "Application - name.docx") gives that name, as a weak candidate (stronger when
+     the page prints half its words).
    - The *subject line* ("Subject: ...", `coverfacts.find_subject`), without a display title.
    - The *cover facts* (`coverfacts.cover_facts`: the first page's issuer, kind, the
      document's own number and date) completing what was found: the issuer, the generic title
@@ -64,8 +65,9 @@ The rule (`document_label`), the same for every document, to apply by hand:
      block set at body size or larger in the size of its first line, when that line stands on
      top of the page's text set at body size or larger and holds a word, they are at most
      `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer: "Hackathon
-     Terms of Service" counts), are no field, hold no web address and do not end a sentence (a
-     case name or a thesis title set at body size on top of the page).
+     Terms of Service" counts), are no field nor a contents list's title, hold no web address
+     and do not end a sentence (a case name or a thesis title set at body size on top of the
+     page).
    - The metadata subject when it names a document specifically and the page prints half its
      words, and the *file name* without its extension, underscores as spaces.
 2. Evidence. Each candidate scores its source's weight (`EVIDENCE`: metadata printed large
@@ -113,6 +115,7 @@ from .coverfacts import (
     is_kind,
 )
 from .numbers import heading_number
+from .repairs.contents import is_list_title
 from .textlayer import Line, TextLayer
 
 #: The display title's font is at least this many times the body font size.
@@ -314,6 +317,8 @@ def _pick(
             continue
         if not names_document(flat, numbered="\n" in text) or is_field(flat):
             continue
+        if is_list_title(flat):
+            continue
         last = text.split("\n")[-1]
         if is_kind(flat) or (len(last.split()) > 1 and is_kind(last)):
             base = base or (flat if is_kind(flat) else clean(last))
@@ -481,6 +486,7 @@ def document_label(
         title, is_generic = (bold, False) if bold else (title, is_generic)
     printed = _printed_words(first)
     large = [clean(t) for _, t in _runs(first, TITLE_RATIO * body)] if first else []
+    large = [run for run in large if names_document(run) and not generic(run)]
     facts = cover_facts([ln.text for ln in first], [clean(t) for _, t in runs])
     found: list[Candidate] = []
     if title and not is_generic:
@@ -652,6 +658,8 @@ def opening_lines(first: Sequence[Line], body: float) -> str:
     if len(block) > MAX_OPENING_LINES or not text or is_field(text):
         return ""
     if not names_document(text) or is_kind(text) or is_issuer(text) or _WEB_RE.search(text):
+        return ""
+    if is_list_title(text):
         return ""
     return "" if text.endswith(".") and text[-2:-1].islower() else text
 
