@@ -342,3 +342,10 @@ def test_a_title_heading_the_label_was_cut_from_is_not_repeated_in_the_path_line
     assert chunks[0].text == f"{label} > Methods\n\nThe silt was sampled weekly."
     short = chunk_markdown(md, ChunkOptions(max_tokens=200), "Silt Basins")  # not a cut label
     assert short[0].text.startswith(f"Silt Basins > {heading} > Methods")
+
+
+def test_a_contents_list_title_is_no_title(tmp_path):
+    entry = "Harbour dues and tariffs ........................ 4"
+    lines = [("Table of Contents", 14), *[(entry, 10)] * 8]
+    path = _pdf(tmp_path, lines, title="Harbour Authority Annual Review 2024")
+    assert _label(path) == Label("Harbour Authority Annual Review 2024", "metadata")
