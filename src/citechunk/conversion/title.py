@@ -82,8 +82,9 @@ The rule (`document_label`), the same for every document, to apply by hand:
 3. Length. A label of more than `MAX_LABEL_WORDS` words (blank-separated tokens holding a
    letter or digit) is cut at the last clause mark (",", ";", ":", a dash) after at least
    `MIN_CUT_WORDS` words within the first `MAX_LABEL_WORDS`, else after `MAX_LABEL_WORDS`
-   words; the whole title is kept as `Label.full` (the record's provenance `full_title`), not
-   repeated in every chunk.
+   words, without a last word of one or two characters (a particle left hanging); the whole
+   title is kept as `Label.full` (the record's provenance `full_title`), not repeated in every
+   chunk.
 
 Text is NFKC-normalised (ligature glyphs spelled out, as in the body; a spacing accent set
 before its letter goes onto it), control and replacement characters are dropped and
@@ -679,7 +680,10 @@ def _shortened(text: str, source: LabelSource) -> Label:
         ),
         end,
     )
-    short = " ".join(words[:cut]).rstrip(" ,;:")
+    kept = words[:cut]
+    while len(kept) > MIN_CUT_WORDS and len(kept[-1].strip(",;:")) <= 2:
+        kept.pop()  # a particle left hanging ("... IN HOSPITALS IN")
+    short = " ".join(kept).rstrip(" ,;:")
     return Label(short, source, text)
 
 
