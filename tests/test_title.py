@@ -255,3 +255,97 @@ def test_a_subject_line_names_a_note_without_a_display_title(tmp_path):
     lines = [("Council of the Harbour Union", 11, True), ("Subject: Harbour dues", 11, False)]
     lines += [("regulation for the north basin", 11, False)] + [(body, 11, False)] * 6
     assert _label(_styled_pdf(tmp_path, lines, "st_5419.pdf")).text == "Harbour dues"
+
+
+def test_a_title_set_at_body_size_on_top_of_the_page_is_the_opening_lines(tmp_path):
+    body = "The plaintiff's case against the defendant is set out in the amended plaint below."
+    lines = [("Harbour Dredging Limited v Northern Quay Trust", 11), *[(body, 11)] * 6]
+    label = _label(_pdf(tmp_path, lines))
+    assert label == Label("Harbour Dredging Limited v Northern Quay Trust", "opening lines")
+    prose = "Every line of this page is set in the same size."  # a sentence names nothing
+    assert _label(_pdf(tmp_path, [(prose, 10)] * 5)).source == "file name"
+
+
+def test_a_label_holds_at_most_twelve_words_and_keeps_the_whole_title(tmp_path):
+    long = (
+        "Evaluation of Silt Transport in Tidal Harbour Basins, with Measurements "
+        "from Three Dredging Seasons and a Model"
+    )
+    body = "Body text of the report goes on for a while in the body size."
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_textbox(pymupdf.Rect(72, 60, 540, 160), long, fontsize=18)
+    for i in range(6):
+        page.insert_text((72, 200 + 16 * i), body, fontsize=10)
+    path = tmp_path / "long.pdf"
+    doc.save(path)
+    label = _label(path)
+    assert label.text == "Evaluation of Silt Transport in Tidal Harbour Basins"  # cut at ","
+    assert label.full == long and label.source == "display title"
+
+
+def test_metadata_printed_large_under_a_larger_banner_is_the_title(tmp_path):
+    body = "Body text of the article goes on for a while in the body size."
+    lines = [("Journal of Harbour Engineering", 26), ("Silt Transport in Tidal Basins", 16)]
+    path = _pdf(tmp_path, [*lines, *[(body, 10)] * 6], title="Silt Transport in Tidal Basins")
+    assert _label(path) == Label("Silt Transport in Tidal Basins", "metadata")
+    path = _pdf(tmp_path, [*lines, *[(body, 10)] * 6])  # without that evidence: the banner
+    assert _label(path).text == "Journal of Harbour Engineering"
+
+
+@pytest.mark.parametrize(
+    "title", ["Harbour-03.31.2024 - Exhibit 99.1", "Harbour - Tariff TOS 4124-8263-9438 (1)"]
+)
+def test_identifiers_and_copy_marks_are_no_metadata_title(title):
+    assert meaningful_metadata_title(title, Path("a.pdf")) == ""
+
+
+def test_a_metadata_file_name_counts_when_the_page_prints_its_words(tmp_path):
+    body = "We are committed to safeguarding the privacy of the users of our application."
+    lines = [("PRIVACY POLICY", 14), *[(body, 10)] * 6]
+    path = _pdf(tmp_path, lines, title="HARBOUR MOBILE APPLICATION PRIVACY POLICY.docx")
+    assert _label(path) == Label("HARBOUR MOBILE APPLICATION PRIVACY POLICY", "metadata")
+
+
+def test_a_title_set_in_pieces_above_the_body_is_read_whole(tmp_path):
+    body = "Body text of the data sheet goes on for a while in the body size."
+    lines = [("2 MHz Synchronous Boost Converter", 22), ("Data Sheet", 16), ("HX-4410", 22)]
+    label = _label(_pdf(tmp_path, [*lines, *[(body, 9)] * 6]))
+    assert label == Label("2 MHz Synchronous Boost Converter HX-4410", "display title")
+
+
+def test_a_spacing_accent_goes_onto_its_letter():
+    assert clean("Programaci´on Avanzada") == "Programación Avanzada"
+
+
+def test_the_number_is_the_documents_own_not_an_order_number():
+    from citechunk.conversion.coverfacts import find_number
+
+    lines = ["Order ID: OD3041750960", "Invoice No : # HB-2015-0982", "Date: 20-10-2015"]
+    assert find_number(lines, "Retail Invoices/Bill") == "HB-2015-0982"
+    assert find_number(lines) == "OD3041750960"  # without a kind: the first labelled one
+
+
+def test_a_short_title_takes_its_subtitle_but_not_a_byline(tmp_path):
+    body = "Body text of the newsletter goes on for a while in the body size."
+    lines = [("The Harbourman", 40), ("The Harbour Radio Association", 14), *[(body, 10)] * 6]
+    assert _title(_pdf(tmp_path, lines)) == "The Harbourman The Harbour Radio Association"
+    lines = [("Cheatsheet Harbour", 40), ("Ann Quay, November 24, 2022", 14), *[(body, 10)] * 6]
+    assert _title(_pdf(tmp_path, lines)) == "Cheatsheet Harbour"
+
+
+def test_a_title_heading_the_label_was_cut_from_is_not_repeated_in_the_path_line():
+    label = "Evaluation of Silt Transport in Tidal Harbour Basins"
+    heading = label + ", with Measurements from Three Dredging Seasons and a Model"
+    md = f"<!-- page 1 -->\n# {heading}\n\n## Methods\n\nThe silt was sampled weekly.\n"
+    chunks = chunk_markdown(md, ChunkOptions(max_tokens=200), label)
+    assert chunks[0].text == f"{label} > Methods\n\nThe silt was sampled weekly."
+    short = chunk_markdown(md, ChunkOptions(max_tokens=200), "Silt Basins")  # not a cut label
+    assert short[0].text.startswith(f"Silt Basins > {heading} > Methods")
+
+
+def test_a_contents_list_title_is_no_title(tmp_path):
+    entry = "Harbour dues and tariffs ........................ 4"
+    lines = [("Table of Contents", 14), *[(entry, 10)] * 8]
+    path = _pdf(tmp_path, lines, title="Harbour Authority Annual Review 2024")
+    assert _label(path) == Label("Harbour Authority Annual Review 2024", "metadata")

@@ -60,6 +60,9 @@ class Provenance:
     title_source: str = ""
     #: Passes that raised and were skipped (`PassFailure`), in the order they ran.
     pass_failures: tuple[PassFailure, ...] = ()
+    #: The whole title when `title` is shortened to the label's word limit
+    #: (`conversion.title.Label.full`); "" when the label is the whole title.
+    full_title: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -78,6 +81,7 @@ class Provenance:
             "restored_lines": [list(p) for p in self.restored_lines],
             "title_source": self.title_source,
             "pass_failures": [f.to_dict() for f in self.pass_failures],
+            "full_title": self.full_title,
         }
 
     @classmethod
@@ -98,6 +102,7 @@ class Provenance:
             restored_lines=tuple((int(p), int(n)) for p, n in d.get("restored_lines", ())),
             title_source=str(d.get("title_source", "")),
             pass_failures=tuple(PassFailure.from_dict(f) for f in d.get("pass_failures", ())),
+            full_title=str(d.get("full_title", "")),
         )
 
 

@@ -5,7 +5,8 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
   path line is " > ".join of the document title (when one is given and it is not the path's
   first heading already) and ``heading_path``, whose first heading (of two or more words) is left out when the
   title holds it (a label that completes the title heading with an issuer, number or date
-  stands for it): the title tells chunks of documents made on one template apart. ``heading_path`` holds the headings only;
+  stands for it) or it opens with a title of four or more words (the title heading a label was
+  shortened from): the title tells chunks of documents made on one template apart. ``heading_path`` holds the headings only;
   ``token_count`` is the tokenizer's count of ``text`` and is <= ``max_tokens``.
 - Offset invariant: ``strip_markers(markdown[char_start:char_end]).strip() == body``, except that
   a piece of a split table that does not start with the table's header gets the header row and
@@ -47,6 +48,9 @@ from .split import APPROX_CHARS_PER_TOKEN, Measure, Piece, Splitter
 log = logging.getLogger(__name__)
 
 PATH_SEPARATOR = " > "
+#: A first heading that opens with a title of at least this many words is the title heading
+#: the label was shortened from (`conversion.title.MIN_CUT_WORDS`): the label stands for it.
+MIN_CUT_LABEL_WORDS = 4
 
 
 @dataclass(frozen=True)
@@ -187,9 +191,12 @@ class HeadingChunker(Chunker):
     def _shown(self, path: tuple[str, ...]) -> tuple[str, ...]:
         """The path line's parts: the title, then `path` without a first heading of two or more
         words that the title holds (a label completing the document's title heading with an
-        issuer, number or date stands for it)."""
+        issuer, number or date stands for it) or that opens with a title of at least
+        `MIN_CUT_LABEL_WORDS` words (the heading the label was shortened from)."""
         if path and self.title and len(path[0].split()) > 1:
-            if compact_key(path[0]) in compact_key(self.title):
+            head, title = compact_key(path[0]), compact_key(self.title)
+            cut = len(self.title.split()) >= MIN_CUT_LABEL_WORDS and head.startswith(title)
+            if head in title or cut:
                 return (self.title, *path[1:])
         return self._lead(path) + path
 

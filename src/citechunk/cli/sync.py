@@ -157,8 +157,9 @@ def _show_hits(hits: list[Hit]) -> None:
 
 def _path_and_body(text: str, has_path: bool) -> tuple[str, str]:
     """A chunk's path line and its body, whitespace collapsed: the text opens with the path
-    line and a blank line when the chunk has a heading path (`export.inspect.split_text`), so
-    the path line is printed once, on its own line, and the body after it."""
+    line and a blank line when the chunk has a heading path or a document label (a one-line
+    first paragraph), so the path line is printed once, on its own line, and the body after it."""
     head, sep, rest = text.partition("\n\n")
-    path, body = (head, rest) if has_path and sep else ("", text)
+    labelled = "\n" not in head  # every document has a label: a one-line first paragraph
+    path, body = (head, rest) if sep and (has_path or labelled) else ("", text)
     return " ".join(path.split()), " ".join(body.split())

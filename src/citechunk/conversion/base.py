@@ -60,6 +60,7 @@ class PdfFacts:
     repaired: bool  # MuPDF repaired the file while opening it
     running: RunningLines = field(default_factory=RunningLines)  # `find_running` of all pages
     title_source: str = ""  # where the label came from (`title.LabelSource`)
+    full_title: str = ""  # the whole title when the label is shortened (`title.Label.full`)
     blank: tuple[int, ...] = ()  # the `empty` pages on which nothing is drawn (`ocr.is_blank`)
     #: The document's text layer as read for these facts (pages of the open PDF, cached).
     layer: TextLayer | None = field(default=None, compare=False, repr=False)
@@ -211,6 +212,7 @@ def read_facts(
         repaired=bool(getattr(pdf, "is_repaired", False)),
         running=find_running(layer, toc),
         title_source=label.source,
+        full_title=label.full,
         blank=tuple(n for n in empty if is_blank(pdf[n - 1])),
         layer=layer,
     )
@@ -249,7 +251,7 @@ def finish(
         options=options,
         outline=facts.outline,
         source=str(path),
-        title=facts.title,
+        title=facts.full_title or facts.title,
         text_layer=layer,
         running=facts.running,
     )
@@ -277,6 +279,7 @@ def finish(
         ),
         title=facts.title,
         title_source=facts.title_source,
+        full_title=facts.full_title,
         ocr_pages=recognised.numbers,
         word_coverage=None if layer is None else _word_coverage(pages, layer, facts.running),
         restored_lines=tuple(sorted(ctx.restored.items())),

@@ -12,11 +12,14 @@ The vocabulary `conversion.title` labels documents with (its module docstring st
   organisation suffix (Inc., Ltd, GmbH, Corporation, Company, ...) or a public body's
   (Commission, Department, Board, ...): "MICROSOFT CORPORATION", "WS Retail Services Pvt. Ltd".
 - A *field* is a label followed by an amount ("Grand Total 319.00"): never a title.
-- The *number* is the first labelled identifier of the page: a number label (No., Nr.,
-  Number, Nummer, ID, #) followed on its line, or alone at the end of its line and followed by
-  the next line, by a value of at least three characters holding a digit ("Docket No.
-  FAA-2020-0686", "Accident Number:" / "NYC08CA055"). An issue number after a volume ("Vol. 85,
-  No. 152") and a page count ("Page 1 of 4") are no identifiers.
+- The *number* is the document's own: the first labelled identifier of a line that names the
+  document's kind (a word sharing its first `KIND_STEM` letters with a kind word: "Invoice No:
+  30064443" in an invoice, not its order, account or tax number), else the first labelled
+  identifier of the page: a number label (No., Nr., Number, Nummer, ID, #) followed on its
+  line, or alone at the end of its line and followed by the next line, by a value of at least
+  three characters holding a digit ("Docket No. FAA-2020-0686", "Accident Number:" /
+  "NYC08CA055"). An issue number after a volume ("Vol. 85, No. 152") and a page count ("Page 1
+  of 4") are no identifiers.
 - The *subject* is the text a subject label introduces ("Subject:", "Re:", "Betreff:",
   "Objet :", "Oggetto:"): the rest of its line, else the lines after it in the same text block,
   at most `MAX_SUBJECT_WORDS` words (a council note's or a letter's own title).
@@ -178,8 +181,26 @@ def issuer_text(line: str) -> str:
     return line.split(": ")[-1].strip().rstrip(" :;,").strip()
 
 
-def find_number(lines: Sequence[str]) -> str:
-    """The first labelled identifier of `lines` (module docstring), else ""."""
+def find_number(lines: Sequence[str], kind: str = "") -> str:
+    """The document's own number (module docstring): the first labelled identifier of a line
+    naming the document's `kind` ("Invoice No: 30064443" in an invoice, not its "Order ID"),
+    else the first labelled identifier of `lines`, else ""."""
+    kinds = [w for w in _content_words(kind) if len(w) >= KIND_STEM]
+    own = [ln for ln in lines[:MAX_FACT_LINES] if _names_kind(ln, kinds)]
+    return _first_number(own) if own and _first_number(own) else _first_number(lines)
+
+
+#: Two words name the same kind when they share their first this many letters ("invoice",
+#: "invoices").
+KIND_STEM = 5
+
+
+def _names_kind(line: str, kinds: Sequence[str]) -> bool:
+    words = [t for t in _tokens(line) if len(t) >= KIND_STEM]
+    return any(w[:KIND_STEM] == k[:KIND_STEM] for w in words for k in kinds)
+
+
+def _first_number(lines: Sequence[str]) -> str:
     for i, line in enumerate(lines[:MAX_FACT_LINES]):
         for m in _NUMBER_RE.finditer(line):
             value = m.group("value").rstrip("._-–/")
@@ -214,7 +235,7 @@ def cover_facts(lines: Sequence[str], display: Sequence[str] = ()) -> CoverFacts
     issuer = next((issuer_text(t) for t in named if is_issuer(t, ORG_SUFFIXES)), "") or next(
         (issuer_text(t) for t in named if is_issuer(t, BODY_SUFFIXES)), ""
     )
-    number = next((t for t in display if _bare_number(t)), "") or find_number(lines)
+    number = next((t for t in display if _bare_number(t)), "") or find_number(lines, kind)
     return CoverFacts(kind, issuer, number, find_date(lines))
 
 

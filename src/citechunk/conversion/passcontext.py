@@ -32,7 +32,8 @@ class PassContext:
     options: ConvertOptions
     outline: Sequence[OutlineEntry] = ()
     source: str = ""
-    #: The document's label (`title.document_label`), "" when unknown.
+    #: The document's whole title (`title.document_label`: the label, or the title it was
+    #: shortened from), "" when unknown.
     title: str = ""
     warnings: list[str] = field(default_factory=list)
     #: The PDF's own text per page (None: no self-check against it).

@@ -4,53 +4,94 @@ Chunks of two documents made from one template (two quarterly filings, two invoi
 their headings, so nothing in a chunk says which document it belongs to. The label goes in
 front of every chunk's heading path (`chunking.heading`), so readers and retrievers see it.
 
-The rule (`document_label`), to apply by hand to a new document:
+The rule (`document_label`), the same for every document, to apply by hand:
 
-1. The display title. On the first page with readable text (of the first three; a garbled
-   page is never read), the runs of consecutive horizontal lines set in one display size (at
-   least `TITLE_RATIO` times the body size, the size holding most characters on those pages;
-   sideways margin stamps ignored) are read largest size first, then top to bottom, stopping
-   at a size that several runs share (the document's heading level). A run names a document
-   when it has two or more words with letters, at most `MAX_TITLE_WORDS` words, and does not
-   open with a section number. Passed over: a field ("Grand Total 319.00", "Ordered
-   Through :") and a *kind* run, one that names only a kind of document ("Proposed Rules",
-   "Data Sheet", "FORM 10-K", "ANNUAL REPORT 2022"; `coverfacts.is_kind` and its closed
-   vocabulary), also as the last line of a banner ("UNITED STATES SECURITIES AND EXCHANGE
-   COMMISSION / FORM 10-K"). A one-word run holding a letter and a digit is a model or part
-   name: it is the title together with the line after it ("CX57C MINI EXCAVATOR"). The first
-   other run that names a document is the title. It is *generic* when it is an issuer's name
-   only ("MICROSOFT CORPORATION") or ends with a kind word and holds no digit ("National
-   Transportation Safety Board Aviation Accident Final Report"); the search stops there. A
-   title ending with a kind word takes the bold display-size lines of one size set right
-   before it (a title over lines of two sizes: "Payment Card Industry (PCI)" / "Data Security
-   Standard").
-2. A banner gives way: when the largest run is a kind run and no specific title was found,
-   the title is the first bold, not all-capitals run of at least `MIN_BOLD_TITLE_WORDS`
-   words set at body size or larger that a regular body line follows (a notice's
-   "Airworthiness Directives; The Boeing Company Airplanes" under "Proposed Rules").
-3. A specific display title is the label (source "display title"). Else the outline's root
-   (its only top-level entry), when it names a document specifically ("outline"). Else the
-   metadata title, when it names the document (not a placeholder, a file name, an identifier,
-   nor generic), and either no display title was found or it ends with a company's name
-   ("metadata").
-4. Else, without any display title, the text a subject label introduces on the first page
-   ("Subject: Position of the Council ... (General Data Protection Regulation)"; "cover
-   facts"). Else the cover facts (`coverfacts.cover_facts`: the first page's issuer, kind, number and
-   date) complete what was found: the label is the issuer, the generic title (or the kind
-   when the title is only an issuer or missing; a generic metadata title when nothing else),
-   then the specific metadata title or else the metadata subject when one names the document,
-   else the number and the date; parts that another part holds are left out, and the parts
-   are joined by `LABEL_SEPARATOR` ("SQUARE, INC. — FORM 10-K — 001-37622 — December 31,
-   2020"; source "cover facts"). A label that would be a kind or an issuer alone gets the
-   readable file name added.
-5. Else the metadata subject when it names a document, else the file name without its
-   extension, underscores as spaces ("file name"). A label is never empty.
+1. Candidates. Each is a text that may name the document, with the source it comes from.
+   - The *display title*. On the first page with readable text (of the first three; a garbled
+     page is never read), the runs of consecutive lines set in the page's main direction in
+     one display size (at least `TITLE_RATIO` times the body size, the size holding most
+     characters on those pages; a margin stamp set across the text is ignored; a page turned
+     sideways is read in its sideways lines) are read largest size first, then top to bottom,
+     stopping at a size that several runs with letters share (the document's heading level).
+     Two exceptions: a shared size whose runs all stand above the page's first body line is
+     one title set in pieces (read joined, in page order: "2 MHz Boost Converters" /
+     "ADP1606"), and the smaller runs set above the first run of the heading level are read
+     after the others (a title set smaller than its section headings). A run names a document
+     when it has two or more words with letters, at most `MAX_TITLE_WORDS` words, and does not
+     open with a section number (a run of one line: a run of several lines may open with a
+     figure, "2 MHz, Synchronous Boost / DC-to-DC Converters"). Passed over: a field ("Grand
+     Total 319.00", "Ordered Through :"), a contents list's title ("Table of Contents") and a
+     *kind* run, one that names only a kind of document ("Proposed Rules", "Data Sheet", "FORM
+     10-K", "ANNUAL REPORT 2022"; `coverfacts.is_kind` and its closed vocabulary), also as the
+     last line of a banner ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION / FORM 10-K"). A
+     one-word run holding a letter and a digit is a model or part name: it is the title
+     together with the line after it ("CX57C MINI EXCAVATOR"). The first other run that names
+     a document is the title. A title of at most `SHORT_TITLE_WORDS` words takes the smaller
+     display run set right after it when that names a document and holds no date (its
+     subtitle, not a byline: "The Minuteman" / "The Minuteman Repeater Association"). It is
+     *generic* when it is an issuer's name only ("MICROSOFT CORPORATION") or ends with a kind
+     word and holds no digit ("National Transportation Safety Board Aviation Accident Final
+     Report"). A title ending with a kind word takes the bold display-size lines of one size
+     set right before it ("Payment Card Industry (PCI)" / "Data Security Standard"). When the
+     largest run is a kind run and no specific title was found, the title is the first bold,
+     not all-capitals run of at least `MIN_BOLD_TITLE_WORDS` words set at body size or larger
+     that a regular body line follows (a notice's "Airworthiness Directives; ..." under
+     "Proposed Rules"). Only a specific (not generic) display title is a candidate.
+   - The *outline's root* (its only top-level entry), when it names a document specifically.
+   - The *metadata title*, unless it is a placeholder ("untitled"), the file name, an
+     identifier (letters fewer than `MIN_LETTER_SHARE` of its letters and digits, unless it
+     ends with an organisation's name; a copy mark "(1)"; a long digit group), one word, or
+     generic. It is *printed large* when the first page prints at least 80% of its words and a
+     display-size run of the page that names a document specifically (not a kind or an issuer
+     alone) shares half its words (token F1 >= `AGREEING_F1`) while it does not agree with the
+     display title: then it competes with the display title (an article title under a larger
+     journal banner); one that agrees with the display title is a weak candidate (it lends its
+     agreement). Else it is a candidate only when the page has no display title at all and
+     names no other issuer; it is *printed* when the page prints half its words. A metadata
+     title that is a file name (its last part after " - " ends with a file extension: an
+     editor's "Application - name.docx") gives that name, as a weak candidate (stronger when
+     the page prints half its words).
+   - The *subject line* ("Subject: ...", `coverfacts.find_subject`), without a display title.
+   - The *cover facts* (`coverfacts.cover_facts`: the first page's issuer, kind, the
+     document's own number and date) completing what was found: the issuer, the generic title
+     (or the kind when the title is only an issuer or missing; a generic metadata title when
+     nothing else), then the specific metadata title (when the page prints half its words) or
+     else the metadata subject when one names the document (and the page prints half its
+     words), else the number and the date; parts another part holds are left out and the parts
+     are joined by `LABEL_SEPARATOR` ("SQUARE, INC. — FORM 10-K — 001-37622 — December 31,
+     2020"). When that leaves a kind or an issuer alone, the readable file name is added and
+     the candidate is weak.
+   - The *opening lines*, without a display title: the lines of the first page's first text
+     block set at body size or larger in the size of its first line, when that line stands on
+     top of the page's text set at body size or larger and holds a word, they are at most
+     `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer: "Hackathon
+     Terms of Service" counts), are no field nor a contents list's title, hold no web address
+     and do not end a sentence (a case name or a thesis title set at body size on top of the
+     page).
+   - The metadata subject when it names a document specifically and the page prints half its
+     words, and the *file name* without its extension, underscores as spaces.
+2. Evidence. Each candidate scores its source's weight (`EVIDENCE`: metadata printed large
+   6.5, display title 6, outline root 5, metadata printed 4, subject line 3.5, cover facts 3,
+   a file-name metadata title the page prints 2.5, opening lines 2.4, metadata not printed (or
+   agreeing with the display title) 2.2, generic opening lines 2, metadata subject 1.5, a
+   file-name metadata title or cover facts completed by the file name 1, file name 0), plus
+   `AGREEMENT` (1) when a candidate of another source read on its own (not the cover facts,
+   made of the others, nor the file name) shares half its words (token F1 >= `AGREEING_F1`).
+   The highest score is the label (the first listed on a tie), so the file name is the last
+   resort and a label is never empty.
+3. Length. A label of more than `MAX_LABEL_WORDS` words (blank-separated tokens holding a
+   letter or digit) is cut at the last clause mark (",", ";", ":", a dash) after at least
+   `MIN_CUT_WORDS` words within the first `MAX_LABEL_WORDS`, else after `MAX_LABEL_WORDS`
+   words, without a last word of one or two characters (a particle left hanging); the whole
+   title is kept as `Label.full` (the record's provenance `full_title`), not repeated in every
+   chunk.
 
-Text is NFKC-normalised (ligature glyphs spelled out, as in the body), control and
-replacement characters are dropped and whitespace collapsed; the label is read from the text
-layer, so it keeps its text's characters (a superscript is its character, never a footnote
-mark: "I2C"), and is at most `MAX_TITLE_CHARS` characters, cut at a word. Two documents of a
-set that share a template differ in their number or date, which generic titles carry.
+Text is NFKC-normalised (ligature glyphs spelled out, as in the body; a spacing accent set
+before its letter goes onto it), control and replacement characters are dropped and
+whitespace collapsed; the label is read from the text layer, so it keeps its text's characters
+(a superscript is its character, never a footnote mark: "I2C"), in the document's own
+language. Two documents of a set that share a template differ in their number or date, which
+generic titles carry.
 """
 
 from __future__ import annotations
@@ -64,9 +105,19 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..textkeys import compact_key
-from .coverfacts import cover_facts, ends_with_kind, find_subject, is_field, is_issuer, is_kind
+from .coverfacts import (
+    CoverFacts,
+    cover_facts,
+    ends_with_kind,
+    find_date,
+    find_subject,
+    is_field,
+    is_issuer,
+    is_kind,
+)
 from .numbers import heading_number
 from .outline import from_toc
+from .repairs.contents import is_list_title
 from .textlayer import Line, TextLayer
 
 #: The display title's font is at least this many times the body font size.
@@ -78,31 +129,54 @@ MAX_TITLE_CHARS = 200
 #: Pages searched for the first page with text, and measured for the body size.
 TITLE_PAGES = 3
 
+#: A display title of at most this many words takes the smaller display run set right after
+#: it (its subtitle).
+SHORT_TITLE_WORDS = 2
 #: A bold title under a banner has at least this many words.
 MIN_BOLD_TITLE_WORDS = 4
+#: The opening lines of a page are a title when their text block has at most this many lines.
+MAX_OPENING_LINES = 3
+#: A label holds at most this many words (blank-separated tokens with a letter or digit).
+MAX_LABEL_WORDS = 12
+#: A shortened label ends at a clause mark (",", ";", ":", a dash) after at least this many
+#: words, else after `MAX_LABEL_WORDS` words.
+MIN_CUT_WORDS = 4
+#: A metadata title whose letters are fewer than this share of its letters and digits is
+#: an identifier ("Meta-03.31.2024 - Exhibit 99.1").
+MIN_LETTER_SHARE = 0.6
 #: Between the parts of a label made of cover facts.
 LABEL_SEPARATOR = " — "
 
-LabelSource = Literal["display title", "outline", "metadata", "cover facts", "file name"]
+LabelSource = Literal[
+    "display title", "outline", "metadata", "cover facts", "opening lines", "file name"
+]
 
 
 @dataclass(frozen=True)
 class Label:
-    """A document's label (the head of every chunk's path line) and where it came from."""
+    """A document's label (the head of every chunk's path line), where it came from and,
+    when the label is shortened, the whole title (`full`, kept in the record's provenance)."""
 
     text: str
     source: LabelSource
+    full: str = ""
 
 
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")
 #: A word of a metadata title: a blank-separated token holding a letter ("3M", "10-K").
 _LETTERED_RE = re.compile(r"\S*[^\W\d_]\S*")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ufffd]")
-_PLACEHOLDER_RE = re.compile(
-    r"^(?:untitled|none|null|title|document\d*|microsoft (?:word|powerpoint|excel)\b.*"
-    r"|.*\.(?:docx?|pdf|tex|dvi|indd|rtf|odt|pptx?|xlsx?))$",
-    re.IGNORECASE,
-)
+_PLACEHOLDER_RE = re.compile(r"^(?:untitled|none|null|title|document\d*)$", re.IGNORECASE)
+_EXTENSIONS = r"docx?|pdf|tex|dvi|indd|rtf|odt|pptx?|xlsx?|pub|ps|txt|html?"
+#: A metadata title holding a file name: its last part after " - " ends with an extension.
+_FILE_NAME_RE = re.compile(rf"^(?:.* - )?(?P<stem>[^/\\]+?)\.(?:{_EXTENSIONS})$", re.IGNORECASE)
+#: A copy mark or a long digit group: a title made from a file name ("TOS 4124-8263 (1)").
+_COPY_RE = re.compile(r"\(\d\)$|\d{4}-\d{4}")
+_TOKEN_RE = re.compile(r"[^\W_]+")
+#: A spacing accent (after NFKC: a blank and a combining mark) set before its letter.
+_ACCENT_RE = re.compile(r" ([\u0300-\u036f])(\w)")
+_DASHES = frozenset("-–—")
+_WEB_RE = re.compile(r"://|\bwww\.", re.IGNORECASE)
 
 
 def _size(line: Line) -> float:
@@ -113,6 +187,17 @@ def _horizontal(line: Line) -> bool:
     """False for a line set sideways (a margin stamp such as an arXiv identifier)."""
     x0, y0, x1, y1 = line.box
     return (x1 - x0) >= (y1 - y0) or len(line.text) < 2
+
+
+def _main_direction(lines: Sequence[Line]) -> list[Line]:
+    """The horizontal lines, or on a page turned sideways (more characters in sideways lines
+    than in horizontal ones) the sideways lines: a margin stamp is set across the page's
+    text."""
+    across = [ln for ln in lines if _horizontal(ln)]
+    sideways = [ln for ln in lines if not _horizontal(ln)]
+    if sum(len(ln.text) for ln in sideways) > sum(len(ln.text) for ln in across):
+        return sideways
+    return across
 
 
 def _body_size(pages: Sequence[Sequence[Line]]) -> float:
@@ -141,34 +226,66 @@ def _runs(lines: Sequence[Line], display: float) -> list[tuple[float, str]]:
     return [(size, "\n".join(clean(t) for t in texts)) for size, texts in runs]
 
 
-def names_document(text: str) -> bool:
-    """Two or more words with letters, at most `MAX_TITLE_WORDS` words, no section number."""
+def names_document(text: str, numbered: bool = False) -> bool:
+    """Two or more words with letters, at most `MAX_TITLE_WORDS` words, no section number
+    (unless `numbered`: a run of several lines may open with a figure, "2 MHz ...")."""
     words = len(text.split())
     return (
-        len(_WORD_RE.findall(text)) >= 2 and words <= MAX_TITLE_WORDS and not heading_number(text)
+        len(_WORD_RE.findall(text)) >= 2
+        and words <= MAX_TITLE_WORDS
+        and (numbered or not heading_number(text))
     )
 
 
 def _first_page(layer: TextLayer, skip: Collection[int]) -> tuple[list[Line], float]:
-    """The first readable page's horizontal lines and the body size of the title pages."""
+    """The first readable page's lines set in its main direction and the body size of the
+    title pages."""
     numbers = [n for n in layer.numbers[:TITLE_PAGES] if n not in skip]
-    pages = [[ln for ln in layer.page(n).lines if _horizontal(ln)] for n in numbers]
+    pages = [_main_direction(layer.page(n).lines) for n in numbers]
     first = next((lines for lines in pages if lines), [])
     return first, _body_size(pages)
 
 
 def _display_runs(first: Sequence[Line], body: float) -> list[tuple[float, str]]:
-    """The display runs of `first`, largest first, then top to bottom, up to the first size
-    that several runs share (the document's heading level: smaller runs are headings too)."""
+    """The display runs of `first` a title is looked for in (module rules, step 1): largest
+    first, then top to bottom, up to the first size that several runs with letters share (the
+    heading level); a shared size whose runs all stand above the page's first body line is one
+    title set in pieces (joined in page order); then the smaller runs set above the first run
+    of the heading level (a title set smaller than the section headings)."""
     runs = _runs(first, TITLE_RATIO * body)
-    sizes = Counter(size for size, _ in runs)
+    lettered = [r for r in runs if _WORD_RE.search(r[1])]
+    sizes = Counter(size for size, _ in lettered)
     ordered = sorted(enumerate(runs), key=lambda r: (-r[1][0], r[0]))
     found: list[tuple[float, str]] = []
+    joined = 0.0
     for _, (size, text) in ordered:
+        if size == joined:
+            continue
         if sizes[size] > 1:
+            pieces = [t for s, t in runs if s == size]
+            if not found and _above_body(first, pieces, body):
+                found.append((size, "\n".join(pieces)))
+                joined = size
+                continue
+            level = min(i for i, (s, t) in enumerate(runs) if s == size and _WORD_RE.search(t))
+            found += [r for r in runs[:level] if r[0] < size and sizes[r[0]] <= 1]
             break
         found.append((size, text))
     return found
+
+
+def _above_body(first: Sequence[Line], pieces: Sequence[str], body: float) -> bool:
+    """True when every run of `pieces` starts above the first line set at body size (or
+    smaller) that holds two words with letters."""
+    body_tops = [
+        ln.box[1] for ln in first if _size(ln) < TITLE_RATIO * body and _named_words(ln.text)
+    ]
+    starts = [ln.box[1] for ln in first if clean(ln.text) in {p.split("\n")[0] for p in pieces}]
+    return bool(body_tops) and bool(starts) and max(starts) < min(body_tops)
+
+
+def _named_words(text: str) -> bool:
+    return len(_WORD_RE.findall(text)) >= 2
 
 
 def generic(text: str) -> bool:
@@ -200,7 +317,9 @@ def _pick(
             if following:
                 return clean(f"{flat} {following}"), False
             continue
-        if not names_document(flat) or is_field(flat):
+        if not names_document(flat, numbered="\n" in text) or is_field(flat):
+            continue
+        if is_list_title(flat):
             continue
         last = text.split("\n")[-1]
         if is_kind(flat) or (len(last.split()) > 1 and is_kind(last)):
@@ -211,8 +330,22 @@ def _pick(
         if ends_with_kind(flat):
             whole = _with_bold_neighbours(first, text, body)
             return whole, generic(whole)
+        if len(flat.split()) <= SHORT_TITLE_WORDS:
+            return clean(f"{flat} {_subtitle(first, text, body)}"), False
         return flat, False
     return base, True
+
+
+def _subtitle(first: Sequence[Line], run: str, body: float) -> str:
+    """The display run set right after `run` on the page, in a smaller size, when it names a
+    document, is no field and holds no date (a byline); else "" (a short title's subtitle)."""
+    runs = _runs(first, TITLE_RATIO * body)
+    at = next((i for i, (_, t) in enumerate(runs) if t == run), None)
+    if at is None or at + 1 >= len(runs) or runs[at + 1][0] >= runs[at][0]:
+        return ""
+    after = clean(runs[at + 1][1])
+    byline = bool(find_date([after]))
+    return after if names_document(after) and not is_field(after) and not byline else ""
 
 
 def _with_bold_neighbours(first: Sequence[Line], run: str, body: float) -> str:
@@ -309,9 +442,20 @@ def meaningful_metadata_title(title: str, source: Path) -> str:
     title = clean(title)
     if len(_LETTERED_RE.findall(title)) < 2 or _PLACEHOLDER_RE.match(title):
         return ""
+    if _FILE_NAME_RE.match(title) or _COPY_RE.search(title):
+        return ""
+    if _letter_share(title) < MIN_LETTER_SHARE and not _issued(title):
+        return ""
     if " " not in title or compact_key(title) == compact_key(source.stem):
         return ""
     return title
+
+
+def _letter_share(text: str) -> float:
+    """Letters over letters and digits of `text` (1.0 without either)."""
+    letters = sum(ch.isalpha() for ch in text)
+    digits = sum(ch.isdigit() for ch in text)
+    return letters / (letters + digits) if letters + digits else 1.0
 
 
 def document_title(
@@ -334,41 +478,214 @@ def document_label(
     outline_root: str = "",
     metadata_subject: str = "",
 ) -> Label:
-    """The document's label and where it came from (module rules, in their order)."""
+    """The document's label and where it came from (module rules): the candidate with the
+    most evidence, shortened to `MAX_LABEL_WORDS` words."""
     first, body = _first_page(layer, skip)
     runs = _display_runs(first, body) if first else []
     title, is_generic = _pick(runs, first, body)
     if is_generic and _banner(runs):
         bold = bold_title(first, body)
-        if bold:
-            return Label(bold, "display title")
+        title, is_generic = (bold, False) if bold else (title, is_generic)
+    printed = _printed_words(first)
+    large = [clean(t) for _, t in _runs(first, TITLE_RATIO * body)] if first else []
+    large = [run for run in large if names_document(run) and not generic(run)]
+    facts = cover_facts([ln.text for ln in first], [clean(t) for _, t in runs])
+    found: list[Candidate] = []
     if title and not is_generic:
-        return Label(title, "display title")
+        found.append(Candidate(title, "display title", EVIDENCE["display"]))
     root = _named(outline_root)
     if root and not generic(root):
-        return Label(root, "outline")
-    meta = meaningful_metadata_title(metadata_title, source)
-    named_meta = meta if names_document(meta) or _issued(meta) else ""
-    meta = named_meta if named_meta and not generic(named_meta) else ""
-    facts = cover_facts([ln.text for ln in first], [clean(t) for _, t in runs])
-    if meta and not title and (not facts.issuer or _issued(meta)):
-        return Label(meta, "metadata")
+        found.append(Candidate(root, "outline", EVIDENCE["outline"]))
+    found += _metadata_candidates(metadata_title, source, printed, large, title, facts.issuer)
     stated = _named(find_subject(first))
     if stated and not title and not generic(stated):
-        return Label(stated, "cover facts")
+        found.append(Candidate(stated, "cover facts", EVIDENCE["subject"]))
     subject = _named(meaningful_metadata_title(metadata_subject, source))
-    subject = subject if subject and not generic(subject) else ""
+    printed_subject = subject and _printed_share(subject, printed) >= 0.5
+    subject = subject if printed_subject and not generic(subject) else ""
+    printed_meta = metadata_title if _printed_share(metadata_title, printed) >= 0.5 else ""
+    found += _facts_candidate(title, root, printed_meta, source, subject, facts)
+    opening = "" if title else opening_lines(first, body)
+    if opening:
+        weight = EVIDENCE["generic opening" if generic(opening) else "opening"]
+        found.append(Candidate(opening, "opening lines", weight))
+    if subject:
+        found.append(Candidate(subject, "metadata", EVIDENCE["metadata subject"]))
+    found.append(Candidate(readable_stem(source), "file name", 0.0))
+    best = max(found, key=lambda c: c.score + (AGREEMENT if _agrees(c, found) else 0.0))
+    return _shortened(best.text, best.source)
+
+
+#: The evidence a candidate's source gives it (module rules, step 2).
+EVIDENCE = {
+    "metadata printed large": 6.5,
+    "display": 6.0,
+    "outline": 5.0,
+    "metadata printed": 4.0,
+    "subject": 3.5,
+    "cover facts": 3.0,
+    "opening": 2.4,
+    "metadata": 2.2,
+    "generic opening": 2.0,
+    "metadata subject": 1.5,
+    "metadata file name printed": 2.5,
+    "metadata file name": 1.0,
+    "cover facts with file name": 1.0,
+}
+#: Added to a candidate that another source's candidate agrees with (token F1 of at least
+#: `AGREEING_F1`).
+AGREEMENT = 1.0
+AGREEING_F1 = 0.5
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A text that may be the label, where it came from and the evidence for it."""
+
+    text: str
+    source: LabelSource
+    score: float
+
+
+def _metadata_candidates(
+    metadata_title: str,
+    source: Path,
+    printed: Collection[str],
+    large: Sequence[str],
+    title: str,
+    issuer: str,
+) -> list[Candidate]:
+    """The metadata title as a candidate (module rules): printed large on the first page, it
+    competes with the display title; else it names the document only when the page has no
+    display title and names no other issuer."""
+    named_file = _metadata_file_name(metadata_title)
+    if named_file:
+        share = _printed_share(named_file, printed)
+        score = EVIDENCE["metadata file name" + (" printed" if share >= 0.5 else "")]
+        return [Candidate(named_file, "metadata", score)] if _named(named_file) else []
+    meta = meaningful_metadata_title(metadata_title, source)
+    meta = meta if (names_document(meta) or _issued(meta)) and not generic(meta) else ""
+    if not meta:
+        return []
+    share = _printed_share(meta, printed)
+    agrees = _f1(meta, title) >= AGREEING_F1
+    if share >= 0.8 and not agrees and any(_f1(meta, run) >= AGREEING_F1 for run in large):
+        return [Candidate(meta, "metadata", EVIDENCE["metadata printed large"])]
+    if agrees:
+        return [Candidate(meta, "metadata", EVIDENCE["metadata"])]
+    if title or (issuer and not _issued(meta)):
+        return []
+    kind = "metadata printed" if share >= 0.5 else "metadata"
+    return [Candidate(meta, "metadata", EVIDENCE[kind])]
+
+
+def _facts_candidate(
+    title: str, root: str, metadata_title: str, source: Path, subject: str, facts: CoverFacts
+) -> list[Candidate]:
+    """The cover facts completing what was found (module rules, step 2)."""
+    meta = meaningful_metadata_title(metadata_title, source)
+    named_meta = meta if meta and (names_document(meta) or _issued(meta)) else ""
+    meta = named_meta if named_meta and not generic(named_meta) else ""
     base = title or root or ("" if facts.kind else named_meta)
     kind = "" if base and not is_issuer(base) else facts.kind
     tail = [meta or subject] if meta or subject else [facts.number, facts.date]
     parts = _distinct([facts.issuer, base, kind, *tail])
-    if base or facts.issuer or facts.kind:
-        if len(parts) == 1 and (is_kind(parts[0]) or is_issuer(parts[0])):
-            parts.append(readable_stem(source))
-        return Label(clean(LABEL_SEPARATOR.join(parts)), "cover facts")
-    if subject:
-        return Label(subject, "metadata")
-    return Label(readable_stem(source), "file name")
+    if not (base or facts.issuer or facts.kind):
+        return []
+    if len(parts) == 1 and (is_kind(parts[0]) or is_issuer(parts[0])):
+        text = clean(LABEL_SEPARATOR.join([*parts, readable_stem(source)]))
+        return [Candidate(text, "cover facts", EVIDENCE["cover facts with file name"])]
+    return [Candidate(clean(LABEL_SEPARATOR.join(parts)), "cover facts", EVIDENCE["cover facts"])]
+
+
+def _metadata_file_name(title: str) -> str:
+    """The readable file name a metadata title holds (its last part after " - " ends with a
+    document file extension), else ""."""
+    title = clean(title)
+    m = _FILE_NAME_RE.match(title)
+    if not m:
+        return ""
+    return clean(re.sub(r"[_\s]+", " ", m.group("stem")))
+
+
+def _printed_words(first: Sequence[Line]) -> set[str]:
+    return {w for ln in first for w in _tokens(ln.text)}
+
+
+def _printed_share(text: str, printed: Collection[str]) -> float:
+    """The share of `text`'s words with two or more letters that the first page prints (1.0
+    for a page without text: nothing speaks against the text)."""
+    words = {w for w in _tokens(text) if _WORD_RE.fullmatch(w)}
+    if not printed or not words:
+        return 1.0 if not printed else 0.0
+    return len(words & set(printed)) / len(words)
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN_RE.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+def _f1(a: str, b: str) -> float:
+    """Token F1 of two texts' sets of words (runs of letters or digits)."""
+    x, y = set(_tokens(a)), set(_tokens(b))
+    common = len(x & y)
+    return 0.0 if not common else 2 * common / (len(x) + len(y))
+
+
+def _agrees(candidate: Candidate, found: Sequence[Candidate]) -> bool:
+    """True when a candidate of another source read on its own (not the cover facts, made of
+    the others, nor the file name) holds the same title (module rules)."""
+    return candidate.source != "file name" and any(
+        other.source not in (candidate.source, "file name", "cover facts")
+        and _f1(candidate.text, other.text) >= AGREEING_F1
+        for other in found
+    )
+
+
+def opening_lines(first: Sequence[Line], body: float) -> str:
+    """The opening lines of the first page (module rules, step 1): the first text block's
+    lines at body size or larger in the size of its first line, when that line is on top of
+    the page's text of body size or larger and holds a word, at most `MAX_OPENING_LINES`
+    lines naming a document (not only a kind or an issuer), no field and no sentence (a full
+    stop after a lower-case letter); else ""."""
+    lines = [ln for ln in first if _size(ln) >= body and any(ch.isalnum() for ch in ln.text)]
+    if not lines or lines[0].box[1] > min(ln.box[1] for ln in lines) + 1:
+        return ""
+    if not _WORD_RE.search(lines[0].text):
+        return ""
+    block = [ln for ln in first if ln.block == lines[0].block and _size(ln) >= body]
+    size = _size(block[0])
+    block = block[: next((i for i, ln in enumerate(block) if _size(ln) != size), len(block))]
+    text = clean(" ".join(ln.text for ln in block))
+    if len(block) > MAX_OPENING_LINES or not text or is_field(text):
+        return ""
+    if not names_document(text) or is_kind(text) or is_issuer(text) or _WEB_RE.search(text):
+        return ""
+    if is_list_title(text):
+        return ""
+    return "" if text.endswith(".") and text[-2:-1].islower() else text
+
+
+def _shortened(text: str, source: LabelSource) -> Label:
+    """`text` as a label of at most `MAX_LABEL_WORDS` words (module rules, step 3)."""
+    words = text.split()
+    counted = [i for i, w in enumerate(words) if any(ch.isalnum() for ch in w)]
+    if len(counted) <= MAX_LABEL_WORDS:
+        return Label(text, source)
+    end = counted[MAX_LABEL_WORDS - 1] + 1
+    cut = next(
+        (
+            i + 1
+            for i in range(end - 1, counted[MIN_CUT_WORDS - 1], -1)
+            if words[i][-1] in ",;:" or (i + 1 < len(words) and words[i + 1] in _DASHES)
+        ),
+        end,
+    )
+    kept = words[:cut]
+    while len(kept) > MIN_CUT_WORDS and len(kept[-1].strip(",;:")) <= 2:
+        kept.pop()  # a particle left hanging ("... IN HOSPITALS IN")
+    short = " ".join(kept).rstrip(" ,;:")
+    return Label(short, source, text)
 
 
 def _issued(text: str) -> bool:
@@ -422,9 +739,11 @@ def pdf_title(
 
 
 def clean(text: str) -> str:
-    """NFKC, control and replacement characters dropped, whitespace collapsed, cut at a word
-    to `MAX_TITLE_CHARS`."""
-    text = " ".join(_CONTROL_RE.sub(" ", unicodedata.normalize("NFKC", text)).split())
+    """NFKC, a spacing accent set before its letter put on that letter ("Programaci´on":
+    "Programación"), control and replacement characters dropped, whitespace collapsed, cut
+    at a word to `MAX_TITLE_CHARS`."""
+    text = _ACCENT_RE.sub(r"\2\1", unicodedata.normalize("NFKC", text))
+    text = " ".join(_CONTROL_RE.sub(" ", unicodedata.normalize("NFC", text)).split())
     if len(text) <= MAX_TITLE_CHARS:
         return text
     cut = text[: MAX_TITLE_CHARS + 1].rsplit(" ", 1)[0]
