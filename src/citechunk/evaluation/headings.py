@@ -8,7 +8,6 @@ against each other.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -146,7 +145,7 @@ def long_spans(
     or higher) touches more than half of the pages or holds more than half of the body
     characters. Exempt: a heading that names a top-level entry of `outline`, and a numbered
     heading whose successor number ("4" after "3", "Part III" after "Part II") opens no line
-    inside its section (numbering says the section runs on)."""
+    as a heading or a bold lead-in inside its section (numbering says the section runs on)."""
     lines = _lines(markdown)
     pages = sorted({line.page for line in lines})
     body = sum(len(line.text) for line in lines if not line.level)
@@ -213,8 +212,8 @@ def _successor(part: str) -> str:
 
 
 def _numbering_runs_on(title: str, span: Sequence[_Line]) -> bool:
-    """True when `title` is numbered and the next number of its sequence opens no line of
-    `span` (list markers and emphasis ignored)."""
+    """True when `title` is numbered and the next number of its sequence opens no heading and
+    no bold lead-in of `span` (a numbered list item is not a section)."""
     from ..conversion.numbers import heading_number
 
     number = heading_number(title)
@@ -225,8 +224,9 @@ def _numbering_runs_on(title: str, span: Sequence[_Line]) -> bool:
         return True
     wanted = (*number.parts[:-1], following)
     for line in span:
-        text = re.sub(r"^(?:[-*+]\s+|\d+\)\s+|>\s*)*", "", line.text).lstrip("*_ ")
-        other = heading_number(text)
+        if not line.level and not line.text.startswith("**"):
+            continue
+        other = heading_number(line.text.lstrip("*_ "))
         if other is not None and other.key == number.key and other.parts == wanted:
             return False
     return True
