@@ -13,7 +13,7 @@ For every PDF of each folder:
 The Markdown (and its provenance) is saved under OUT/<folder name>/<pdf name>.md so later runs
 can compare; --reuse scores saved Markdown instead of converting again.
 
-Usage: .venv/bin/python bench/withheld.py OUT FOLDER [FOLDER ...] [--reuse] [--spans]
+Usage: .venv/bin/python bench/withheld.py OUT FOLDER [FOLDER ...] [--reuse] [--spans] [--outlined]
 `measure_folder` is the importable entry (bench/wide.py uses it).
 """
 
@@ -149,8 +149,10 @@ def report(score: FolderScore, show_spans: bool) -> str:
     return "\n".join(rows)
 
 
-def main(out: Path, folders: Sequence[Path], reuse: bool, show_spans: bool) -> int:
-    scores = [measure_folder(folder, out, reuse) for folder in folders]
+def main(
+    out: Path, folders: Sequence[Path], reuse: bool, show_spans: bool, only_outlined: bool
+) -> int:
+    scores = [measure_folder(folder, out, reuse, only_outlined) for folder in folders]
     for score in scores:
         print(report(score, show_spans), flush=True)
     print("\npooled:")
@@ -172,6 +174,7 @@ if __name__ == "__main__":
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--reuse", action="store_true", help="score saved Markdown where present")
     parser.add_argument("--spans", action="store_true", help="list each long span")
+    parser.add_argument("--outlined", action="store_true", help="only PDFs with a usable outline")
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    sys.exit(main(args.out, args.folders, args.reuse, args.spans))
+    sys.exit(main(args.out, args.folders, args.reuse, args.spans, args.outlined))
