@@ -197,36 +197,17 @@ def _is_label(text: str, label: str) -> bool:
     return bool(key) and bool(whole) and (key in whole or whole in key)
 
 
-_ROMANS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII")
-
-
-def _successor(part: str) -> str:
-    """The number after `part` as written: "3" -> "4", "II" -> "III", "B" -> "C" ("" if none)."""
-    if part.isdigit():
-        return str(int(part) + 1)
-    if part in _ROMANS[:-1]:
-        return _ROMANS[_ROMANS.index(part) + 1]
-    if len(part) == 1 and part.isalpha() and part.upper() != "Z":
-        return chr(ord(part.upper()) + 1)
-    return ""
-
-
 def _numbering_runs_on(title: str, span: Sequence[_Line]) -> bool:
     """True when `title` is numbered and the next number of its sequence opens no heading and
     no bold lead-in of `span` (a numbered list item is not a section)."""
-    from ..conversion.numbers import heading_number
+    from ..conversion.numbers import heading_number, successor
 
     number = heading_number(title)
     if number is None:
         return False
-    following = _successor(number.parts[-1])
-    if not following:
-        return True
-    wanted = (*number.parts[:-1], following)
-    for line in span:
-        if not line.level and not line.text.startswith("**"):
-            continue
-        other = heading_number(line.text.lstrip("*_ "))
-        if other is not None and other.key == number.key and other.parts == wanted:
-            return False
-    return True
+    wanted = successor(number)
+    return wanted is None or not any(
+        (line.level or line.text.startswith("**"))
+        and heading_number(line.text.lstrip("*_ ")) == wanted
+        for line in span
+    )

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from ...textkeys import compact_key
 from ..mdlines import heading_lines, iter_unfenced, join_pages, make_heading, split_pages
-from ..numbers import HeadingNumber, heading_number
+from ..numbers import HeadingNumber, heading_number, successor
 
 if TYPE_CHECKING:
     from ..passcontext import Pages, PassContext
@@ -129,37 +129,15 @@ def _body_chars(split: Sequence[list[str]]) -> list[int]:
     return [sum(len(line.strip()) for line in lines if not line.startswith("#")) for lines in split]
 
 
-_ROMANS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII")
-
-
-def _next_part(part: str) -> str:
-    """The number after `part` as written: "3" -> "4", "II" -> "III", "B" -> "C" ("" if none)."""
-    if part.isdigit():
-        return str(int(part) + 1)
-    if part in _ROMANS[:-1]:
-        return _ROMANS[_ROMANS.index(part) + 1]
-    if len(part) == 1 and part.isalpha() and part.upper() not in "Z":
-        return chr(ord(part.upper()) + 1)
-    return ""
-
-
 def _successor_inside(number: HeadingNumber, split: Sequence[list[str]], page: int) -> bool:
     """Whether the number after `number` opens a heading or a bold lead-in from page index
     `page` on (the heading is the last of its level, so its section runs to the end)."""
-    following = _next_part(number.parts[-1])
-    wanted = (*number.parts[:-1], following)
+    wanted = successor(number)
     for lines in split[page:]:
         for i, inside in iter_unfenced(lines):
-            text = lines[i].lstrip("# ")
-            if inside or not (lines[i].startswith(("#", "**"))):
+            if wanted is None or inside or not lines[i].startswith(("#", "**")):
                 continue
-            other = heading_number(text.lstrip("*_ "))
-            if (
-                following
-                and other is not None
-                and other.key == number.key
-                and other.parts == wanted
-            ):
+            if heading_number(lines[i].lstrip("#*_ ")) == wanted:
                 return True
     return False
 
