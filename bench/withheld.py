@@ -5,8 +5,11 @@ For every PDF of each folder:
   found / level order  (PDFs with `MIN_ENTRIES` or more outline entries that list sections,
                        `outline.lists_sections`) `evaluation.headings.heading_fidelity` of the
                        Markdown converted from a copy of the PDF without its outline (same file
-                       name, `outline_repair = false`), against the withheld outline; pooled over
-                       entries / pairs per folder
+                       name), against the withheld outline; pooled over entries / pairs per
+                       folder. The copy is converted with the default options: the outline is
+                       gone, so nothing can read it, and `outline_repair` (which also enables
+                       the numbering repair for PDFs without an outline) stays on, as for any
+                       PDF that has none
   long spans           (every PDF of 20+ pages) `evaluation.headings.long_spans`: headings other
                        than the label's whose section holds more than half of the document
                        without a top-level outline entry or numbering behind them (target 0)
@@ -90,7 +93,7 @@ def convert_withheld(path: Path, md_path: Path) -> None:
         copy = Path(tmp) / path.name
         doc.set_toc([])
         doc.save(copy)
-        converted = convert(copy, ConvertOptions(outline_repair=False))
+        converted = convert(copy, ConvertOptions())
     md_path.parent.mkdir(parents=True, exist_ok=True)
     save(converted, md_path)
 
