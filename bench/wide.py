@@ -10,10 +10,12 @@ run.json is finished and --reuse is given), then per document:
   label       the first chunk's label (its path line before " > ") against the true title
               (`label_f1` >= .5 is good; titles from *_SOURCES.tsv or --titles TSV files with
               columns file, true_title); words in the label; from a file name while page 1 has text
-  headings    for a PDF with >= 5 outline entries: converted again with outline_repair = false,
-              the headings against the withheld outline (`heading_fidelity`: found, level order)
-  span        for a 20+ page document: headings that parent chunks on more than half of its pages,
-              unless the heading is the label, carries a number or is a top outline entry
+  headings    for a PDF with >= 5 outline entries that list sections: a copy without its outline
+              converted with the default options (`bench/withheld.py`), its headings against the
+              withheld outline (`heading_fidelity`: found, level order)
+  span        for a 20+ page document: headings other than the label's whose section holds more
+              than half of it without a top outline entry or numbering behind them
+              (`evaluation.headings.long_spans`)
   furniture   chunks holding a running line of the PDF (a top or bottom line repeated on 3+ pages,
               digits blurred), margin line numbers of their pages, or strikethrough (~~)
   navigation  chunks marked navigation
@@ -38,20 +40,19 @@ from pathlib import Path
 from typing import Any
 
 import pymupdf
+from withheld import score_document
 
 import citechunk
 from citechunk.config import Config, load_config
 from citechunk.conversion import read_markdown
-from citechunk.conversion.numbers import heading_number
-from citechunk.conversion.outline import from_toc, title_key
+from citechunk.conversion.outline import from_toc, lists_sections
 from citechunk.evaluation.faithful import check_text, label_f1
-from citechunk.evaluation.headings import heading_fidelity
+from citechunk.evaluation.headings import long_spans
 from citechunk.export import ChunkRecord, iter_records
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 DEFAULT_DIR = SHARED / "eval" / "wide"
 MIN_OUTLINE = 5
-SPAN_PAGES = 20
 EDGE = 0.12
 MAX_LABEL_WORDS = 12
 Row = dict[str, Any]
@@ -130,40 +131,13 @@ def furniture(records: Sequence[ChunkRecord], doc: pymupdf.Document) -> dict[str
     return counts
 
 
-def span_flags(
-    records: Sequence[ChunkRecord], label: str, n_pages: int, top: set[str]
-) -> list[str]:
-    """Headings (below the label) whose chunks cover more than half of the document's pages."""
-    if n_pages < SPAN_PAGES:
-        return []
-    covered: dict[tuple[str, ...], set[int]] = defaultdict(set)
-    for r in records:
-        path = tuple(r.heading_path)
-        for k in range(1, len(path) + 1):
-            covered[path[:k]].update(range(r.first_page, r.last_page + 1))
-    flags = []
-    for path, pages in covered.items():
-        head = path[-1]
-        exempt = (
-            label_f1(head, label) >= 0.5
-            or heading_number(head) is not None
-            or (len(path) == 1 and title_key(head) in top)
-        )
-        if len(pages) > n_pages / 2 and not exempt:
-            flags.append(f"{' > '.join(path)[:80]} ({len(pages)}/{n_pages} p.)")
-    return flags
-
-
-def withheld_headings(
-    pdf: Path, out: Path, config: Config, outline: Sequence[Any]
-) -> dict[str, int]:
-    """Convert without outline repair (cached in OUT/withheld) and score against the outline."""
-    cache = out / "withheld" / (pdf.name + ".md")
-    if not cache.exists():
-        options = dataclasses.replace(config.convert, outline_repair=False)
-        cache.parent.mkdir(exist_ok=True)
-        cache.write_text(citechunk.convert(pdf, options).markdown, encoding="utf-8")
-    fid = heading_fidelity(cache.read_text(encoding="utf-8"), outline)
+def withheld_headings(pdf: Path, out: Path, outline: Sequence[Any]) -> dict[str, int] | None:
+    """The withheld-outline score (`bench/withheld.py`: a copy without its outline converted with
+    the default options; Markdown kept in OUT/withheld) for a PDF whose outline lists sections."""
+    if len(outline) < MIN_OUTLINE or not lists_sections(outline):
+        return None
+    fid = score_document(pdf, out / "withheld" / f"{pdf.name}.md", reuse=True).fidelity
+    assert fid is not None
     return {"entries": fid.entries, "found": fid.found, "pairs": fid.pairs, "ordered": fid.ordered}
 
 
@@ -198,18 +172,20 @@ def check_document(pdf: Path, ctx: Mapping[str, Any]) -> Row:
         row.update({k: v for k, v in dataclasses.asdict(text).items()})
         row.update(furniture(records, doc))
         outline = from_toc(doc.get_toc(simple=False))
-        n_pages, page1 = doc.page_count, doc[0].get_text("text").strip() if doc.page_count else ""
+        page1 = doc[0].get_text("text").strip() if doc.page_count else ""
     label = records[0].text.split("\n\n", 1)[0].split(" > ")[0]
     title = ctx["titles"].get(pdf.name)
     row.update(label=label, label_words=len(label.split()), label_source=meta.get("title_source"))
     row["label_f1"] = None if title is None else round(label_f1(label, title), 3)
     row["label_from_file"] = meta.get("title_source") == "file name" and bool(page1)
-    top = {title_key(e.title) for e in outline if e.level == 1}
-    row["span"] = span_flags(records, label, n_pages, top)
+    markdown = read_markdown(md_path)
+    spans = long_spans(markdown, str(meta.get("title") or ""), outline)
+    row["span"] = [f"{s.title[:60]} ({s.pages}/{s.page_count} p.)" for s in spans]
     row["navigation_chunks"] = sum(r.role == "navigation" for r in records)
     row["chunks"] = len(records)
-    if len(outline) >= MIN_OUTLINE and ctx["headings"]:
-        row["headings"] = withheld_headings(pdf, ctx["out"], ctx["config"], outline)
+    headings = withheld_headings(pdf, ctx["out"], outline) if ctx["headings"] else None
+    if headings:
+        row["headings"] = headings
     return row
 
 

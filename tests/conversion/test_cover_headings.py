@@ -3,7 +3,7 @@ everything else sits in."""
 
 from __future__ import annotations
 
-from citechunk.conversion.repairs.cover import raise_cover_sections
+from citechunk.conversion.repairs.cover import raise_below_long_sections, raise_cover_sections
 
 LABEL = "Northwind Bank — Annual Report 2022"
 
@@ -64,3 +64,34 @@ def test_headings_in_code_fences_are_not_touched() -> None:
     out = raise_cover_sections(pages, LABEL)
     assert "```\n## not a heading\n```" in out[0][1]
     assert out[1][1].startswith("# Usage")
+
+
+def _long_document(last: str, pages: int = 24) -> list[tuple[int, str]]:
+    """Four one-page chapters at level 1, then `last` whose level-2 sections fill the rest."""
+    out = [(1, "# Field Guide to Rivers\n\nintro")]
+    out += [(n, f"# Chapter theme {n}\n\n## Part of theme {n}\n\ntext {n}") for n in range(2, 6)]
+    out += [(6, f"# {last}\n\n## Opening\n\nwords")]
+    out += [(n, f"## Topic {n}\n\n### Detail {n}\n\nbody text {n}") for n in range(7, pages + 1)]
+    return out
+
+
+def test_a_heading_whose_level_never_recurs_does_not_parent_the_rest() -> None:
+    out = raise_below_long_sections(_long_document("Together with Stakeholders"), "Field Guide")
+    heads = _headings(out)
+    assert "# Together with Stakeholders" in heads and "## Opening" in heads  # its own page
+    assert "# Topic 7" in heads and "## Detail 7" in heads and "# Topic 24" in heads
+
+
+def test_numbering_or_the_label_or_a_short_document_keep_a_long_section() -> None:
+    numbered = _long_document("5 Results")
+    assert raise_below_long_sections(numbered, "Field Guide") == numbered
+    held = _long_document("Field Guide to Rivers, Second Part")
+    assert raise_below_long_sections(held, "Field Guide to Rivers, Second Part") == held
+    short = _long_document("Together with Stakeholders", pages=12)
+    assert raise_below_long_sections(short, "Field Guide") == short
+
+
+def test_a_numbered_heading_whose_next_number_opens_inside_it_is_raised_past() -> None:
+    pages = _long_document("5 Results")
+    pages[8] = (9, "**6 Discussion.** We discuss.\n\n## Topic 9\n\nbody")
+    assert "# Topic 10" in _headings(raise_below_long_sections(pages, "Field Guide"))

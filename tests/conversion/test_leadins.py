@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pymupdf
 import pytest
 
+from citechunk.conversion import convert
 from citechunk.conversion.numbers import heading_number
 from citechunk.conversion.repairs.leadins import follows, promote_numbered_leadins
 
@@ -88,3 +92,50 @@ def test_follows(prev: str | None, title: str, ok: bool) -> None:
     number = heading_number(title)
     assert number is not None
     assert follows(before, number) is ok
+
+
+def test_a_plain_number_with_a_bold_title_continues_the_numbered_headings() -> None:
+    pages = [
+        (
+            1,
+            "# Services Agreement\n\n## 2. Services\n\nx\n\n## 3. Ownership Of Work\n\ny\n\n"
+            "4. **Payment.** The Client pays.\n\n5. **Term.** One year.",
+        )
+    ]
+    (out,) = promote_numbered_leadins(pages)
+    assert out[1].endswith("## 4. Payment\n\nThe Client pays.\n\n## 5. Term\n\nOne year.")
+
+
+def test_a_numbered_list_with_bold_terms_stays_a_list() -> None:
+    body = "1. **Cost** is low.\n\n2. **Speed** is high.\n\n3. **Scale** is wide."
+    pages = [(1, f"## 1 Scope\n\nx\n\n## 2 Methods\n\n{body}")]
+    assert promote_numbered_leadins(pages) == pages  # 3. follows "2 Methods" but 2. was a list
+    alone = [(1, "# Notes\n\n1. **Cost** is low.\n\n2. **Speed** is high.\n\n3. **Scale** is.")]
+    assert promote_numbered_leadins(alone) == alone  # no numbered heading gives the level
+
+
+def test_a_services_agreement_pdf_keeps_every_clause_a_section(tmp_path: Path) -> None:
+    """Clauses 1-3 set as headings, 4-6 as a plain number and a bold run-in title."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "SERVICES AGREEMENT", fontsize=18, fontname="hebo")
+    y = 110
+    text = "The parties agree that this clause applies to all services under this agreement. "
+    for n, title in enumerate(["Definitions", "Services", "Ownership", "Payment", "Term"], 1):
+        if n <= 3:
+            page.insert_text((72, y), f"{n}. {title}", fontsize=13, fontname="hebo")
+            page.insert_textbox(pymupdf.Rect(72, y + 8, 540, y + 60), text * 2, fontsize=10)
+        else:
+            page.insert_text((72, y + 10), f"{n}.", fontsize=10, fontname="helv")
+            page.insert_text((90, y + 10), f"{title}.", fontsize=10, fontname="hebo")
+            page.insert_text((140, y + 10), text[:60], fontsize=10, fontname="helv")
+            page.insert_text((72, y + 23), text[60:], fontsize=10, fontname="helv")
+        y += 80
+    path = tmp_path / "agreement.pdf"
+    doc.save(path)
+    markdown = convert(path).markdown
+    heads = [ln for ln in markdown.splitlines() if ln.startswith("## ")]
+    assert heads == [
+        f"## {n}. {t}"
+        for n, t in enumerate(["Definitions", "Services", "Ownership", "Payment", "Term"], 1)
+    ]

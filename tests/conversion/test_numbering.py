@@ -138,3 +138,30 @@ def test_unnumbered_level_nests_inside_the_numbered_section() -> None:
     assert unnumbered_level(2, 2) == 3  # as deep as its section: one below it
     assert unnumbered_level(1, 2) == 3  # shallower: one below it too
     assert unnumbered_level(4, 2) == 4  # already deeper: kept
+
+
+def test_number_and_emphasised_title_lines_continue_the_heading_numbering() -> None:
+    pages = [
+        (1, "# Recommendation\n\n- **1 General**\n\ntext\n\n- 1.1 _Scope_\n\ntext"),
+        (2, "- 1.2 _Principles_\n\ntext\n\n## 2 Coding\n\ntext\n\n### 2.1 Modes\n\ntext"),
+        (3, "2.2 _Procedure_\n\ntext\n\n## 3 Control\n\ntext"),
+    ]
+    heads = [ln for _, t in repair_numbering(pages) for ln in t.splitlines() if ln[:1] == "#"]
+    assert heads == [
+        "# Recommendation",
+        "## 1 General",
+        "### 1.1 Scope",
+        "### 1.2 Principles",
+        "## 2 Coding",
+        "### 2.1 Modes",
+        "### 2.2 Procedure",
+        "## 3 Control",
+    ]
+
+
+@pytest.mark.parametrize(
+    "body", ["1. _Apples_\n2. _Pears_\n3. _Plums_", "1. **Apples**\n2. **Pears**\n3. **Plums**"]
+)
+def test_a_numbered_list_with_emphasised_items_stays_a_list(body: str) -> None:
+    pages = [(1, f"# Doc\n\n## 1 Intro\n\n{body}\n\n## 2 Methods\n\nx\n\n## 3 End\n\ny")]
+    assert repair_numbering(pages) == pages

@@ -94,6 +94,24 @@ def heading_number(title: str) -> HeadingNumber | None:
     return HeadingNumber("roman", (m.group("first"),)) if m else None
 
 
+_ROMANS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII")
+
+
+def successor(number: HeadingNumber) -> HeadingNumber | None:
+    """The next number of `number`'s sequence as written ("3" -> "4", "2.1" -> "2.2",
+    "Part II" -> "Part III", "Appendix B" -> "Appendix C"), or None when there is none."""
+    last = number.parts[-1]
+    if last.isdigit():
+        following = str(int(last) + 1)
+    elif last in _ROMANS[:-1]:
+        following = _ROMANS[_ROMANS.index(last) + 1]
+    elif len(last) == 1 and last.isalpha() and last.upper() != "Z":
+        following = chr(ord(last.upper()) + 1)
+    else:
+        return None
+    return HeadingNumber(number.scheme, (*number.parts[:-1], following))
+
+
 def _rest(rest: str) -> tuple[str, ...]:
     return tuple(p for p in rest.split(".") if p)
 

@@ -33,7 +33,7 @@ from ..errors import ConfigError
 from .layoutpasses import LAYOUT_PASSES
 from .passcontext import Pages, PassContext
 from .passguard import guarded
-from .repairs.contents import level_contents_headings
+from .repairs.contents import level_contents
 from .repairs.cover import raise_below_cover
 from .repairs.documents import split_second_documents
 from .repairs.glyphs import repair_glyphs
@@ -171,7 +171,7 @@ PASSES: tuple[Pass, ...] = (
         option="outline_repair",
         outline="absent",
     ),
-    Pass("contents", "structure", _pages_only(level_contents_headings)),
+    Pass("contents", "structure", level_contents),
     Pass("second-documents", "structure", _pages_only(split_second_documents)),
     Pass("cover-headings", "structure", raise_below_cover),
     Pass("run-in-labels", "structure", _pages_only(promote_run_in_labels)),

@@ -112,3 +112,102 @@ def numbered_siblings(markdown: str) -> Siblings:
             same += last[number.key] == level
         last[number.key] = level
     return Siblings(pairs, same)
+
+
+SPAN_MIN_PAGES = 20  # the span check reads documents of at least this many pages
+
+
+@dataclass(frozen=True)
+class LongSpan:
+    """A heading whose section holds more than half of the document (see `long_spans`)."""
+
+    page: int
+    level: int
+    title: str
+    pages: int  # pages its section touches
+    chars: int  # body characters of its section
+    page_count: int
+    body_chars: int
+
+
+@dataclass(frozen=True)
+class _Line:
+    page: int
+    level: int  # 0: body
+    text: str
+
+
+def long_spans(
+    markdown: str, label: str = "", outline: Sequence[OutlineEntry] = ()
+) -> list[LongSpan]:
+    """A check that needs no outline: the headings of a document of `SPAN_MIN_PAGES` or more
+    pages, other than the document label's, whose section (up to the next heading of its level
+    or higher) touches more than half of the pages or holds more than half of the body
+    characters. Exempt: a heading that names a top-level entry of `outline`, and a numbered
+    heading whose successor number ("4" after "3", "Part III" after "Part II") opens no line
+    as a heading or a bold lead-in inside its section (numbering says the section runs on)."""
+    lines = _lines(markdown)
+    pages = sorted({line.page for line in lines})
+    body = sum(len(line.text) for line in lines if not line.level)
+    if len(pages) < SPAN_MIN_PAGES or not body:
+        return []
+    top = min((e.level for e in outline), default=0)
+    tops = {title_key(e.title) for e in outline if e.level == top}
+    found = []
+    for i, line in enumerate(lines):
+        if not line.level or _is_label(line.text, label) or title_key(line.text) in tops:
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if 0 < lines[j].level <= line.level), None)
+        span = lines[i + 1 : end]
+        chars = sum(len(s.text) for s in span if not s.level)
+        touched = len({s.page for s in span if s.text.strip()} | {line.page})
+        if 2 * chars <= body and 2 * touched <= len(pages):
+            continue
+        if _numbering_runs_on(line.text, span):
+            continue
+        found.append(LongSpan(line.page, line.level, line.text, touched, chars, len(pages), body))
+    return found
+
+
+def _lines(markdown: str) -> list[_Line]:
+    from ..markers import page_spans
+
+    spans = page_spans(markdown)
+    lines = markdown.split("\n")
+    out, pos, span_idx = [], 0, 0
+    for i, inside in iter_unfenced(lines):
+        offset = pos
+        pos += len(lines[i]) + 1
+        while span_idx + 1 < len(spans) and spans[span_idx + 1][0] <= offset:
+            span_idx += 1
+        text = lines[i].strip()
+        if not text or text.startswith("<!-- page"):
+            continue
+        level = 0 if inside else heading_level(lines[i])
+        if level:
+            text = HEADING_RE.sub(r"\2", lines[i]).strip()
+        out.append(_Line(spans[span_idx][1], level, text))
+    return out
+
+
+def _is_label(text: str, label: str) -> bool:
+    from ..textkeys import compact_key
+
+    key, whole = compact_key(text), compact_key(label)
+    return bool(key) and bool(whole) and (key in whole or whole in key)
+
+
+def _numbering_runs_on(title: str, span: Sequence[_Line]) -> bool:
+    """True when `title` is numbered and the next number of its sequence opens no heading and
+    no bold lead-in of `span` (a numbered list item is not a section)."""
+    from ..conversion.numbers import heading_number, successor
+
+    number = heading_number(title)
+    if number is None:
+        return False
+    wanted = successor(number)
+    return wanted is None or not any(
+        (line.level or line.text.startswith("**"))
+        and heading_number(line.text.lstrip("*_ ")) == wanted
+        for line in span
+    )

@@ -1,4 +1,4 @@
-"""A cover's heading is not the section everything else sits in.
+"""A heading set once in large type is not the section everything else sits in.
 
 The first pages' largest type (a banner such as "UNITED STATES SECURITIES AND EXCHANGE
 COMMISSION", an issuer with its registration number, a first page's "Key figures") can come
@@ -15,7 +15,19 @@ the label holds (the title, an issuer or a form name the label repeats) stays th
 chunker leaves it out of the path line already (`chunking.heading`), and it is the author's
 top level. Headings before it keep their levels. A document whose top level several headings
 share (chapters, articles, or the documents `second-documents` found in one PDF) is left as it
-is. Lines inside code fences are never touched.
+is.
+
+The same holds further in (`raise_below_long_sections`): in a document of `MIN_PAGES` or more
+pages without an outline, a heading after which no heading of its level or higher begins (its
+type never recurs), whose section therefore holds more than half of the document's body
+characters or touches more than half of its pages, does not parent the rest of the document:
+the headings on the pages after its own move up so the shallowest of them takes its level (the
+headings of its own page stay its children). Exempt are a heading the label holds and a
+numbered heading whose next number (`numbers.heading_number`: "4" after "3", "Part III" after
+"Part II") opens no heading and no bold lead-in inside its section (its numbering says it runs
+on). Applied until no such heading is left (at most `MAX_LONG_SECTIONS` times). With an outline,
+the outline sets the levels and this step does not run. Lines inside code fences are never
+touched.
 """
 
 from __future__ import annotations
@@ -25,7 +37,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...textkeys import compact_key
-from ..mdlines import heading_lines, join_pages, make_heading, split_pages
+from ..mdlines import heading_lines, iter_unfenced, join_pages, make_heading, split_pages
+from ..numbers import HeadingNumber, heading_number, successor
 
 if TYPE_CHECKING:
     from ..passcontext import Pages, PassContext
@@ -34,6 +47,8 @@ log = logging.getLogger(__name__)
 
 COVER_PAGES = 2  # a cover heading sits on one of the document's first pages
 MAX_COVER_HEADINGS = 3  # a cover sets at most this many headings one under another
+MIN_PAGES = 20  # the long-section step reads documents of at least this many pages
+MAX_LONG_SECTIONS = 8
 
 
 def _named(title: str, label: str) -> bool:
@@ -63,9 +78,68 @@ def _raise_once(split: list[list[str]], start: int, label: str) -> int | None:
 
 
 def raise_below_cover(pages: Pages, ctx: PassContext) -> Pages:
-    """Sections after a lone top heading on the first pages that the label does not hold
+    """Sections after a lone top heading on the first pages that the label does not hold, or
+    after a heading whose type never recurs and whose section holds most of the document,
     become its siblings (module docstring). Returns new (page, Markdown) pairs."""
-    return raise_cover_sections(pages, ctx.title)
+    raised = raise_cover_sections(pages, ctx.title)
+    return raised if ctx.outline else raise_below_long_sections(raised, ctx.title)
+
+
+def raise_below_long_sections(
+    pages: Sequence[tuple[int, str]], label: str
+) -> list[tuple[int, str]]:
+    """The long-section step of the module docstring on (page, Markdown) pairs."""
+    split = split_pages(pages)
+    if len(split) < MIN_PAGES:
+        return list(pages)
+    raised = 0
+    while raised < MAX_LONG_SECTIONS and _raise_long_once(split, label):
+        raised += 1
+    if not raised:
+        return list(pages)
+    log.debug("long sections: the sections after %d heading(s) raised", raised)
+    return join_pages(pages, split)
+
+
+def _raise_long_once(split: list[list[str]], label: str) -> bool:
+    """One step of the long-section rule, in place; whether it applied."""
+    heads = [(k, i, len(m.group(1)), m.group(2)) for k, i, m in heading_lines(split)]
+    body = _body_chars(split)
+    total = sum(body)
+    for n, (page, _, level, title) in enumerate(heads):
+        after = heads[n + 1 :]
+        if any(other <= level for _, _, other, _ in after) or _named(title, label):
+            continue
+        later = [h for h in after if h[0] > page]
+        chars = sum(body[page:]) if later else 0
+        if not later or (2 * chars <= total and 2 * (len(split) - page) <= len(split)):
+            continue
+        number = heading_number(title)
+        if number is not None and not _successor_inside(number, split, page):
+            continue
+        shift = min(other for _, _, other, _ in later) - level
+        for k, i, other, text in later:
+            split[k][i] = make_heading(other - shift, text)
+        return True
+    return False
+
+
+def _body_chars(split: Sequence[list[str]]) -> list[int]:
+    """Characters of the non-heading lines of each page."""
+    return [sum(len(line.strip()) for line in lines if not line.startswith("#")) for lines in split]
+
+
+def _successor_inside(number: HeadingNumber, split: Sequence[list[str]], page: int) -> bool:
+    """Whether the number after `number` opens a heading or a bold lead-in from page index
+    `page` on (the heading is the last of its level, so its section runs to the end)."""
+    wanted = successor(number)
+    for lines in split[page:]:
+        for i, inside in iter_unfenced(lines):
+            if wanted is None or inside or not lines[i].startswith(("#", "**")):
+                continue
+            if heading_number(lines[i].lstrip("#*_ ")) == wanted:
+                return True
+    return False
 
 
 def raise_cover_sections(pages: Sequence[tuple[int, str]], label: str) -> list[tuple[int, str]]:

@@ -21,7 +21,14 @@ or a contents entry) nor another lead-in's. It is promoted only in a document nu
 * else, when `MIN_RUN` or more lead-ins share the pattern, one below the heading before the
   first of them.
 
-List items, table rows, headings and lines inside code fences are never lead-ins.
+A numbered paragraph whose title, after a plain number, is set in bold ("4. **Payment.** The
+Client shall ...": a word processor's numbered list styled as clauses) is a lead-in too, but
+only where its number's level is known: a heading of its pattern exists, or an open heading's
+number is a prefix of its own. It is a list item instead when the number before its own opened
+a plain numbered line since the last heading (the list "1. ... 2. ... 3. **Cost** ..." under
+"## 2 Methods" stays a list).
+
+Bulleted list items, table rows, headings and lines inside code fences are never lead-ins.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ...textkeys import words_key
 from ..mdlines import HEADING_RE, iter_unfenced, make_heading, strip_inline_markup
@@ -40,21 +48,40 @@ log = logging.getLogger(__name__)
 MAX_TITLE_WORDS = 12
 MIN_RUN = 3
 _LEADIN_RE = re.compile(r"^\*\*(?P<title>[^*]{2,120}?)\*\*[ \t]*(?P<rest>.*)$")
+_NUMBERED_RE = re.compile(
+    r"^(?P<number>\d{1,2}(?:\.\d{1,2}){0,3}\.?)[ \t]+\*\*(?P<title>[^*]{2,120}?)\*\*[ \t]*(?P<rest>.*)$"
+)
+_PLAIN_NUMBER_RE = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,3})[.)]?[ \t]+\S")
 
 
-def _leadin(line: str) -> tuple[str, HeadingNumber, str] | None:
-    """(title, number, rest of the line) of a numbered lead-in line, else None."""
+class Leadin(NamedTuple):
+    """A numbered lead-in: its title (number included), number, the rest of the line, and
+    whether the number stood outside the bold title (`plain`)."""
+
+    title: str
+    number: HeadingNumber
+    rest: str
+    plain: bool = False
+
+
+def _leadin(line: str) -> Leadin | None:
+    """The numbered lead-in `line` opens with, else None."""
     m = _LEADIN_RE.match(line)
+    plain = _NUMBERED_RE.match(line) if not m else None
+    if plain:
+        m = plain
     if not m:
         return None
     title = strip_inline_markup(m.group("title")).rstrip(" .:")
+    if plain:
+        title = f"{plain.group('number')} {title}"
     number = heading_number(title)
     if number is None or not 2 <= len(title.split()) <= MAX_TITLE_WORDS + 1:
         return None
     rest = m.group("rest")
     if not rest.strip() and title[-1].isdigit():
         return None
-    return title, number, rest
+    return Leadin(title, number, rest, plain is not None)
 
 
 def _value(part: str) -> tuple[int, str] | None:
@@ -88,9 +115,9 @@ def _candidates(pages: Sequence[tuple[int, str]]) -> tuple[Counter[tuple[str, in
         for i, inside in iter_unfenced(lines):
             if not inside and (i == 0 or not lines[i - 1].strip()):
                 lead = _leadin(lines[i])
-                if lead:
-                    keys[lead[1].key] += 1
-                    titles[_title_key(lead[0])] += 1
+                if lead and not lead.plain:
+                    keys[lead.number.key] += 1
+                    titles[_title_key(lead.title)] += 1
     return keys, titles
 
 
@@ -128,23 +155,28 @@ class _Promoter:
         self.open: list[tuple[int, HeadingNumber | None]] = []  # (level, number) stack
         self.last: dict[tuple[str, int], HeadingNumber] = {}  # last number of each pattern
         self.promoted = 0
+        self.listed: set[str] = set()  # numbers of plain numbered lines since the last heading
 
     def see_heading(self, level: int, title: str) -> None:
+        self.listed = set()
         self.open = [h for h in self.open if h[0] < level]
         number = heading_number(title)
         self.open.append((level, number))
         if number:
             self.last[number.key] = number
 
-    def level_for(self, title: str, number: HeadingNumber) -> int | None:
+    def level_for(self, lead: Leadin) -> int | None:
+        title, number = lead.title, lead.number
         if _title_key(title) in self.titles or not follows(self.last.get(number.key), number):
+            return None
+        if lead.plain and _previous(number) in self.listed:
             return None
         if number.key in self.levels:
             return self.levels[number.key]
         for level, parent in reversed(self.open):
             if parent is not None and parent.is_parent_of(number):
                 return min(6, level + 1)
-        if number.key in self.runs:
+        if number.key in self.runs and not lead.plain:
             before = self.open[-1][0] if self.open else 0
             return self.run_levels.setdefault(number.key, min(6, before + 1))
         return None
@@ -158,15 +190,28 @@ class _Promoter:
             if heading:
                 self.see_heading(len(heading.group(1)), heading.group(2))
             lead = None if inside or heading or (i and lines[i - 1].strip()) else _leadin(line)
-            level = self.level_for(lead[0], lead[1]) if lead else None
+            level = self.level_for(lead) if lead else None
             if lead and level:
-                title, _, rest = lead
-                new += [make_heading(level, title), *(["", rest] if rest.strip() else [])]
-                self.see_heading(level, title)
+                new += [
+                    make_heading(level, lead.title),
+                    *(["", lead.rest] if lead.rest.strip() else []),
+                ]
+                self.see_heading(level, lead.title)
                 self.promoted += 1
             else:
+                listed = None if inside or heading else _PLAIN_NUMBER_RE.match(line)
+                if listed:
+                    self.listed.add(listed.group(1))
                 new.append(line)
         return "\n".join(new)
+
+
+def _previous(number: HeadingNumber) -> str:
+    """The decimal number before `number` as written ("3.2" -> "3.1"; "" when none)."""
+    last = number.parts[-1]
+    if not last.isdigit() or int(last) < 2:
+        return ""
+    return ".".join((*number.parts[:-1], str(int(last) - 1)))
 
 
 def promote_numbered_leadins(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:

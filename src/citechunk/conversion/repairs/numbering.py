@@ -20,7 +20,13 @@ them with heading levels made consistent with the document's own decimal section
   after the last numbered heading (front matter, references, appendices) are left alone.
 * A whole-line bold title whose number continues the heading numbering ("**3. CLOSED
   SESSION**" after "## 2. PUBLIC COMMENT": next sibling, first child or an ancestor's next
-  sibling) is a heading the layout model missed: it becomes one, at its number's level.
+  sibling) is a heading the layout model missed: it becomes one, at its number's level. So is
+  a line holding only a subsection number and an emphasised title ("2.2.4 _Coding
+  procedure_", "- 1.1 _Scope_"), or a list item that is only a bold numbered title ("- **1
+  General**"), whose number continues the numbering of the heading before it, or that the
+  heading after it continues with no other numbered line between ("2.2.1 _Principle_" before
+  "## 2.2.2"), unless the number before its own opened a plain numbered line since the last
+  heading (a numbered list: "1. _Apples_" is an ordered list's item).
 * A heading that is only a chapter number ("1", "Chapter 1", "PART 2"), whose body is empty or
   only repeats the label ("**Chapter 1.**"), followed by an unnumbered heading (the chapter
   title, set apart in large type) is one heading: "1 Securing the data" at
@@ -52,6 +58,12 @@ log = logging.getLogger(__name__)
 
 MIN_NUMBERED = 3
 _BOLD_LINE_RE = re.compile(r"^\*\*([^*]{1,120}?)\*\*[ \t]*$")
+_TITLE_LINE_RE = re.compile(
+    r"^(?:[-*+][ \t]+)?(?P<number>\d{1,2}(?:\.\d{1,2}){1,4}\.?)[ \t]+"
+    r"(?:\*\*[^*]{1,120}?\*\*|\*[^*]{1,120}?\*|_[^_]{1,120}?_)[ \t]*$"
+    r"|^[-*+][ \t]+\*\*[^*]{1,120}?\*\*[ \t]*$"
+)
+_PLAIN_NUMBER_RE = re.compile(r"^(?:[-*+][ \t]+)?(\d{1,2}(?:\.\d{1,2}){0,4})[.)]?[ \t]+\S")
 
 
 def _base_level(numbered: list[tuple[int, int]]) -> int:
@@ -83,10 +95,13 @@ class _Entry(NamedTuple):
 
 
 def _entries(split: list[list[str]]) -> list[_Entry]:
-    """Every heading line, and every whole-line bold numbered title that continues the heading
+    """Every heading line, and every whole-line numbered title that continues the heading
     numbering (to be promoted), in document order."""
-    out: list[_Entry] = []
+    out: list[_Entry | None] = []  # None: a titled line not (yet) taken
+    titled: list[tuple[int, _Entry]] = []  # (index in out, entry) of emphasised title lines
     prev: tuple[int, ...] | None = None
+    listed: set[tuple[int, ...]] = set()  # plain numbered lines since the last heading
+    plains: dict[int, int] = {}  # index in out of each plain numbered line: its depth
     for k, lines in enumerate(split):
         for i, inside in iter_unfenced(lines):
             if inside:
@@ -95,14 +110,65 @@ def _entries(split: list[list[str]]) -> list[_Entry]:
             if m:
                 number = decimal_parts(m.group(2))
                 out.append(_Entry(k, i, len(m.group(1)), number, False))
-                prev = number or prev
+                prev, listed = number or prev, set()
                 continue
             b = _BOLD_LINE_RE.match(lines[i])
             number = decimal_parts(b.group(1)) if b else None
             if number and _follows(prev, number):
                 out.append(_Entry(k, i, 0, number, True))
-                prev = number
-    return out
+                prev, listed = number, set()
+                continue
+            number = _titled_number(lines[i])
+            if number is not None and number[:-1] + (number[-1] - 1,) not in listed:
+                entry = _Entry(k, i, 0, number, True)
+                taken = _follows(prev, number)
+                out.append(entry if taken else None)
+                titled.append((len(out) - 1, entry))
+                if taken:
+                    prev, listed = number, set()
+                continue
+            plain = _PLAIN_NUMBER_RE.match(lines[i])
+            if plain:
+                listed.add(tuple(int(p) for p in plain.group(1).split(".")))
+                out.append(None)
+                plains[len(out) - 1] = len(plain.group(1).split("."))
+    _take_backwards(out, titled, plains)
+    return [e for e in out if e is not None]
+
+
+def _titled_number(line: str) -> tuple[int, ...] | None:
+    """The section number of a line holding only a number and an emphasised title."""
+    return (
+        decimal_parts(strip_inline_markup(_LIST_MARKER_RE.sub("", line)))
+        if _TITLE_LINE_RE.match(line)
+        else None
+    )
+
+
+_LIST_MARKER_RE = re.compile(r"^[-*+][ \t]+")
+
+
+def _take_backwards(
+    out: list[_Entry | None], titled: list[tuple[int, _Entry]], plains: dict[int, int]
+) -> None:
+    """Take, in place, the titled lines not taken whose number the next numbered heading or
+    taken line continues, with no plain numbered line of their depth or shallower between
+    (a list's next item; deeper numbered paragraphs are their own), walking back from the end."""
+    untaken = {n: e for n, e in titled if out[n] is None}
+    following: tuple[int, ...] | None = None
+    between = 99  # the shallowest plain numbered line since `following`
+    for n in range(len(out) - 1, -1, -1):
+        entry = out[n]
+        if entry is None and n in untaken and following is not None:
+            number = untaken[n].number
+            if number and between > len(number) and _follows(number, following):
+                out[n] = entry = untaken[n]
+        if n in plains:
+            between = min(between, plains[n])
+        elif entry is not None and entry.number is not None:
+            following, between = entry.number, 99
+        elif entry is None:
+            following = None  # a title line not taken
 
 
 _GONE = "\x00gone"  # marks a joined title line for removal (never produced by conversion)
@@ -152,6 +218,12 @@ def _gone_or_blank_after(lines: list[str], n: int) -> bool:
     return lines[n] == _GONE or (n > 0 and lines[n - 1] == _GONE and not lines[n].strip())
 
 
+def _promoted_title(line: str) -> str:
+    """The title of a bold or emphasised title line: markup and a list marker dropped."""
+    m = _BOLD_LINE_RE.match(line)
+    return m.group(1) if m else strip_inline_markup(_LIST_MARKER_RE.sub("", line))
+
+
 def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     """Numbered headings nest under the open heading whose number prefixes theirs, and a chapter
     label joins the title after it (module docstring). Returns new (page, Markdown) pairs."""
@@ -181,7 +253,7 @@ def repair_numbering(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
         else:
             continue
         if new != level:
-            title = _BOLD_LINE_RE.sub(r"\1", split[k][i]) if bold else split[k][i]
+            title = _promoted_title(split[k][i]) if bold else split[k][i]
             split[k][i] = make_heading(new, HEADING_RE.sub(r"\2", title))
             changed += 1
     log.debug(
