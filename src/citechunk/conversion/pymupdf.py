@@ -52,7 +52,7 @@ from .layoutsessions import with_arena
 from .outline import from_toc
 from .plaintext import BodyFont, page_markdown
 from .rawlines import layer_reading
-from .runninglines import RunningLines, find_running, line_signature
+from .runninglines import RunningLines, find_running, line_numbers, line_signature
 from .textlayer import TextLayer
 from .triage import IMAGE_REASONS, Reason, fixed_pitch, model_reason
 
@@ -177,11 +177,15 @@ def page_model(
 ) -> Model:
     """The layout model for `page`: ``layout_model``, or with "auto" the image model where the
     page shows what the image carries best (`triage.IMAGE_REASONS`: placed images, drawn grids
-    and figures, lines side by side) or is set in fixed pitch (`triage.fixed_pitch`, read from
-    `layer` when given) and the text model elsewhere."""
+    and figures, lines side by side) or is set in fixed pitch (`triage.fixed_pitch`) or has its
+    lines numbered in the margin (`runninglines.line_numbers`: the text model reads the number
+    column as a table column), both read from `layer` when given, and the text model elsewhere."""
     if options.layout_model != "auto":
         return options.layout_model
-    if reasons.get(page) in IMAGE_REASONS or (layer and fixed_pitch(layer.page(page))):
+    if reasons.get(page) in IMAGE_REASONS:
+        return "text+image"
+    text = layer.page(page) if layer else None
+    if text and (fixed_pitch(text) or line_numbers(text)):
         return "text+image"
     return "text"
 
