@@ -27,7 +27,6 @@ Usage: python bench/labels.py NAME=PDF_DIR[:T1.tsv,T2.tsv] ... [--show] [--json 
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib.util
 import json
 import logging
@@ -38,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import pymupdf
+from wide import load_titles
 
 from citechunk.chunking.embedder import DEFAULT_EMBEDDER, resolve_embedder
 from citechunk.conversion.base import text_layer_report
@@ -73,16 +73,6 @@ def _label_f1(path: Path) -> Callable[[str, str], float]:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.label_f1
-
-
-def _titles(files: list[str]) -> dict[str, str]:
-    titles: dict[str, str] = {}
-    for name in files:
-        with open(name, encoding="utf-8") as f:
-            for row in csv.DictReader(f, delimiter="\t"):
-                if row.get("file") and row.get("true_title"):
-                    titles[Path(row["file"]).name] = row["true_title"]
-    return titles
 
 
 def _words(label: str) -> int:
@@ -178,7 +168,7 @@ def main() -> None:
         name, _, rest = spec.partition("=")
         folder, _, tsvs = rest.partition(":")
         every[name] = score_set(
-            Path(folder), _titles([t for t in tsvs.split(",") if t]), f1, pieces
+            Path(folder), load_titles(Path(t) for t in tsvs.split(",") if t), f1, pieces
         )
         _print(name, every[name], a.show)
     _print("all", [r for rows in every.values() for r in rows], False)
