@@ -349,3 +349,12 @@ def test_a_contents_list_title_is_no_title(tmp_path):
     lines = [("Table of Contents", 14), *[(entry, 10)] * 8]
     path = _pdf(tmp_path, lines, title="Harbour Authority Annual Review 2024")
     assert _label(path) == Label("Harbour Authority Annual Review 2024", "metadata")
+
+
+def test_memo_header_lines_are_fields_not_a_title(sample_pdfs):
+    """Opening lines holding a sentence end ("To: all staff at the Leeds office. From: ...") are
+    a memo's fields: the label comes from the metadata, which names the memo."""
+    with pymupdf.open(sample_pdfs / "relocation_memo.pdf") as doc:
+        label = pdf_label(doc, sample_pdfs / "relocation_memo.pdf")
+    assert label.source == "metadata"
+    assert label.text == "Move of the Leeds office to Canal Wharf"

@@ -66,8 +66,9 @@ The rule (`document_label`), the same for every document, to apply by hand:
      top of the page's text set at body size or larger and holds a word, they are at most
      `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer: "Hackathon
      Terms of Service" counts), are no field nor a contents list's title, hold no web address
-     and do not end a sentence (a case name or a thesis title set at body size on top of the
-     page).
+     and hold no sentence end (a full stop after a lower-case letter: a memo's "To: all staff.
+     From: ..." lines are fields, not a title; a case name or a thesis title set at body size
+     on top of the page is one).
    - The metadata subject when it names a document specifically and the page prints half its
      words, and the *file name* without its extension, underscores as spaces.
 2. Evidence. Each candidate scores its source's weight (`EVIDENCE`: metadata printed large
@@ -134,6 +135,8 @@ TITLE_PAGES = 3
 SHORT_TITLE_WORDS = 2
 #: A bold title under a banner has at least this many words.
 MIN_BOLD_TITLE_WORDS = 4
+#: A full stop after a letter, before a blank or the end (a sentence when the letter is lower-case).
+_SENTENCE_END_RE = re.compile(r"([^\W\d_])\.(?:\s|$)", re.U)
 #: The opening lines of a page are a title when their text block has at most this many lines.
 MAX_OPENING_LINES = 3
 #: A label holds at most this many words (blank-separated tokens with a letter or digit).
@@ -647,7 +650,7 @@ def opening_lines(first: Sequence[Line], body: float) -> str:
     lines at body size or larger in the size of its first line, when that line is on top of
     the page's text of body size or larger and holds a word, at most `MAX_OPENING_LINES`
     lines naming a document (not only a kind or an issuer), no field and no sentence (a full
-    stop after a lower-case letter); else ""."""
+    stop after a lower-case letter, at the end or before the next word); else ""."""
     lines = [ln for ln in first if _size(ln) >= body and any(ch.isalnum() for ch in ln.text)]
     if not lines or lines[0].box[1] > min(ln.box[1] for ln in lines) + 1:
         return ""
@@ -663,7 +666,8 @@ def opening_lines(first: Sequence[Line], body: float) -> str:
         return ""
     if is_list_title(text):
         return ""
-    return "" if text.endswith(".") and text[-2:-1].islower() else text
+    ends = (m.group(1) for m in _SENTENCE_END_RE.finditer(text))
+    return "" if any(letter.islower() for letter in ends) else text
 
 
 def _shortened(text: str, source: LabelSource) -> Label:
