@@ -17,8 +17,8 @@ not OCR'd (an OCR'd page has no text layer to hold the Markdown to):
   page by page, without running lines (a line repeating on 3+ pages with digits blurred) and
   page-number lines, which the conversion removes on purpose.
 
-Text: NFKC, lower case, soft hyphens dropped; words are runs of letters and digits, and a CJK or
-Thai character is a word of its own (those scripts write no spaces). A word hyphenated at a line
+Text: NFKC, lower case, soft hyphens dropped; words are `textkeys.WORD_RE`'s (runs of letters
+and digits; a character of a script written without spaces is a word of its own). A word hyphenated at a line
 end in the layer is one word. These are the definitions of the project's wide check
 (`bench/wide.py`); `label_f1` scores a document label against a true title.
 """
@@ -31,9 +31,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-_SPLIT_SCRIPTS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff"
-WORD_RE = re.compile(rf"[{_SPLIT_SCRIPTS}]|[^\W_{_SPLIT_SCRIPTS}]+", re.U)
-_CJK = "\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff"
+from ..textkeys import WORD_RE
+
+_CJK = "\u3040-\u30ff\u3400-\u9fff"
 _CJK_SPACE_RE = re.compile(rf"([{_CJK}])[ \t\u3000]+(?=([{_CJK}]))")
 _CJK_PAIR_RE = re.compile(rf"(?=([{_CJK}]{{2}}))")
 _HYPHEN_END_RE = re.compile(r"[-\u00ad]\s*\n\s*")
