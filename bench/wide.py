@@ -167,18 +167,18 @@ def check_document(pdf: Path, ctx: Mapping[str, Any]) -> Row:
         row["failed"] = str(entry.get("error") or entry.get("status") or "no output")
         return row
     md_path, meta = md
+    markdown = read_markdown(md_path)
     with pymupdf.open(pdf) as doc:
-        text = check_text(layer_pages(doc), read_markdown(md_path), meta.get("ocr_pages") or ())
-        row.update({k: v for k, v in dataclasses.asdict(text).items()})
+        layer = layer_pages(doc)
+        row.update(dataclasses.asdict(check_text(layer, markdown, meta.get("ocr_pages") or ())))
         row.update(furniture(records, doc))
         outline = from_toc(doc.get_toc(simple=False))
-        page1 = doc[0].get_text("text").strip() if doc.page_count else ""
+    page1 = layer.get(1, "").strip()
     label = records[0].text.split("\n\n", 1)[0].split(" > ")[0]
     title = ctx["titles"].get(pdf.name)
     row.update(label=label, label_words=len(label.split()), label_source=meta.get("title_source"))
     row["label_f1"] = None if title is None else round(label_f1(label, title), 3)
     row["label_from_file"] = meta.get("title_source") == "file name" and bool(page1)
-    markdown = read_markdown(md_path)
     spans = long_spans(markdown, str(meta.get("title") or ""), outline)
     row["span"] = [f"{s.title[:60]} ({s.pages}/{s.page_count} p.)" for s in spans]
     row["navigation_chunks"] = sum(r.role == "navigation" for r in records)
