@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 TORCH  := torch==2.13.0
 EXTRAS := docling,ray,eval,hf,ocr,lancedb,chroma,dev
 
-.PHONY: demo test test-fast lint bench clean samples golden
+.PHONY: demo test test-fast lint docs docs-serve bench clean samples golden
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +33,18 @@ lint: $(VENV)/.all
 	$(BIN)/ruff format --check src tests bench sample_pdfs
 	$(BIN)/mypy
 
+# the documentation site into site/ (mkdocs-material, the dev extra): offline, any warning fails
+# (--strict: broken links, pages missing from the nav); the reference pages are generated from
+# the code (docs/hooks/generated.py, mkdocs-click, mkdocstrings)
+DOCS_ENV := NO_MKDOCS_2_WARNING=1 PYTHONPATH=$(CURDIR)/src
+docs: $(VENV)/.all
+	$(DOCS_ENV) $(BIN)/mkdocs build --strict --site-dir site
+
+docs-serve: $(VENV)/.all
+	$(DOCS_ENV) $(BIN)/mkdocs serve --strict
+
 # the whole suite on 2 xdist workers (tests are independent: each writes into its own tmp_path)
-test: $(VENV)/.all lint
+test: $(VENV)/.all lint docs
 	$(BIN)/python -m pytest -q -n 2
 
 # the edit loop: the pure units (conversion rules, chunking, schema); no test marked heavy, corpus
@@ -53,4 +63,4 @@ bench: $(VENV)/.all
 	for b in bench/*.py; do $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) out .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) out site .pytest_cache .mypy_cache .ruff_cache
