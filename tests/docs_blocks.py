@@ -148,3 +148,10 @@ def shape(line: str) -> str:
     The documented output is compared by shape, not by value: counts, sizes and timings move
     with the machine and the sample PDFs, the words around them do not."""
     return " ".join(NUMBER.sub("N", BOX_CHARS.sub(" ", line)).split())
+
+
+def printed(documented: str, line_shape: str) -> bool:
+    """A documented output line matches a printed one (by shape; ``...`` inside it stands for
+    any text, such as the absolute path of the output folder)."""
+    pieces = [re.escape(shape(piece)) for piece in documented.split("...")]
+    return re.search(".*".join(pieces), line_shape) is not None

@@ -8,6 +8,7 @@ mention exists. The block conventions are checked here; tests/test_docs_examples
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import re
@@ -22,13 +23,23 @@ from citechunk.cli import main
 from citechunk.cli.options import HELP, config_keys, flag_name
 from citechunk.config import Config
 from citechunk.export.schema import FIELDS
-from docs_blocks import REPO, SHELL_LANGS, all_blocks, commands, doc_pages, is_run, shape
+from docs_blocks import (
+    REPO,
+    SHELL_LANGS,
+    all_blocks,
+    commands,
+    doc_pages,
+    is_run,
+    printed,
+    shape,
+)
 
 COMMANDS = sorted(main.commands)
 PAGES = {p: p.read_text(encoding="utf-8") for p in doc_pages()}
 GUIDES = "\n".join(t for p, t in PAGES.items() if p.name not in {"cli.md"})
 
 
+@functools.cache
 def generated() -> ModuleType:
     """docs/hooks/generated.py, the mkdocs hook that renders the reference pages."""
     spec = importlib.util.spec_from_file_location("generated", REPO / "docs/hooks/generated.py")
@@ -198,6 +209,11 @@ def test_console_blocks_have_commands() -> None:
 def test_shape_compares_words_not_numbers() -> None:
     assert shape("│ chunks  │ 47 │") == shape("│ chunks │ 1,203 │") == "chunks N"
     assert shape("converted (1 page, 3 chunks, 0.2 s)") == "converted (N page, N chunks, N s)"
+    assert printed(
+        "output: .../out  (report: run.json)", shape("output: /tmp/x/out (report: run.json)")
+    )
+    assert not printed("output: .../out  (report: run.json)", shape("output: /tmp/x/other"))
+    assert not printed("│ chunks │ 47 │", shape("│ chunk │ 47 │ tokens"))
 
 
 def test_readme_is_short_and_names_the_two_commands_and_the_docs() -> None:
@@ -205,7 +221,12 @@ def test_readme_is_short_and_names_the_two_commands_and_the_docs() -> None:
     assert len(readme.splitlines()) <= 200
     for needed in ("make demo", "make test", "make docs", "docs/guides/nightly.md", "--sync"):
         assert needed in readme, needed
-    run = [c.text for b in all_blocks() if b.path.name == "README.md" and is_run(b) for c in commands(b)]
+    run = [
+        c.text
+        for b in all_blocks()
+        if b.path.name == "README.md" and is_run(b)
+        for c in commands(b)
+    ]
     assert "make demo" in run and any(c.startswith("citechunk ingest") for c in run)
 
 
