@@ -6,6 +6,7 @@ The convention (docs/development.md, "Documented examples are tested"):
   in ``\\`` continues it; a ``<<'EOF'`` here-document runs to its ``EOF`` line); the lines up to
   the next command are its output as documented, trimmed where a line reads ``...``. A command
   ending in ``# exits N`` must exit N, every other one 0.
+  A ``make`` command runs in a copy of the clone (Makefile, sample_pdfs/, this .venv).
 * ```` ```python ````: a script, run as it stands.
 * a block with ``title="NAME"`` (any language) is a file the reader writes: it is written as NAME
   into the working folder, not run itself.

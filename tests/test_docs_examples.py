@@ -63,20 +63,24 @@ def ingested(tmp_path_factory: pytest.TempPathFactory, sample_pdfs: Path) -> Pat
     return root
 
 
+# `make` targets run in a clone of the repository, the reader's commands in their own folder
+CLONE = "clone"
+
+
 def workdir(page: Path, ingested: Path, tmp_path: Path) -> Path:
-    """The page's working folder: pdfs/, out/ (unless fresh-out) and, for README.md's
-    `make demo`, what the Makefile needs (sample_pdfs/, pyproject.toml, a .venv of this one)."""
+    """The page's working folder: pdfs/, out/ (unless fresh-out) and clone/, what the Makefile's
+    `make demo` needs (sample_pdfs/, the Makefile, pyproject.toml, a .venv of this one)."""
     work = tmp_path / "work"
     shutil.copytree(ingested / "pdfs", work / "pdfs")
     if "<!-- docs-test: fresh-out -->" not in page.read_text(encoding="utf-8"):
         shutil.copytree(ingested / "out", work / "out")
-    if any("make " in c.text for b in blocks(page) if is_run(b) for c in commands(b)):
-        shutil.copytree(ingested / "pdfs", work / "sample_pdfs")
-        for name in ("Makefile", "pyproject.toml"):
-            shutil.copy2(REPO / name, work / name)
-        (work / ".venv").mkdir()
-        (work / ".venv" / "bin").symlink_to(BIN)
-        (work / ".venv" / ".base").touch()  # newer than pyproject.toml: nothing to install
+    clone = work / CLONE
+    shutil.copytree(ingested / "pdfs", clone / "sample_pdfs")
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy2(REPO / name, clone / name)
+    (clone / ".venv").mkdir()
+    (clone / ".venv" / "bin").symlink_to(BIN)
+    (clone / ".venv" / ".base").touch()  # newer than pyproject.toml: nothing to install
     return work
 
 
@@ -94,7 +98,8 @@ def run_command(text: str, work: Path) -> subprocess.CompletedProcess[str]:
 def check_console(block: Block, work: Path) -> int:
     done = 0
     for command in commands(block):
-        run = run_command(command.text, work)
+        where = work / CLONE if command.text.startswith("make ") else work
+        run = run_command(command.text, where)
         said = (
             f"{block.where}: $ {command.text}\n--- stdout\n{run.stdout}\n--- stderr\n{run.stderr}"
         )
