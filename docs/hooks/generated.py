@@ -119,7 +119,8 @@ def render_config() -> str:
 
 def arrow_type(field: Any) -> str:
     """An Arrow field's type as the schema page writes it (``list<string>``, ``int32``...)."""
-    return str(field.type).replace("list<item: ", "list<").replace("not null", "").strip()
+    text = re.sub(r"\b(item|element): ", "", str(field.type))
+    return re.sub(r"\s*not null", "", text)
 
 
 def field_docs() -> dict[str, dict[str, str]]:
