@@ -42,11 +42,8 @@ Widget Exchange Protocol March 2024", "Okafor Informational [Page 3]"), that rep
 same text or with numbers that follow the page number on ``min(MIN_REPEAT_PAGES, pages)``
 pages.
 
-Margin line numbers are running too: bare whole numbers set in the left margin (entirely
-left of the page's other horizontal lines) that count up by one down the page, in runs of
-`MIN_LINE_NUMBER_RUN` or more, numbering at least half of the page's rows of text
-(`line_numbers`; a contents page's column of page numbers stands right of its titles, a
-table's index column numbers only the table's rows).
+Line numbers are running too: a column of bare whole numbers beside the text counting up
+by a fixed step (`furniture`; here the numbers that are text-layer lines of their own).
 
 Any other line that repeats elsewhere on the page (a "Summary" or "Key points" label in the
 middle of every page) is never running: position among the page's own lines decides, not the line's
@@ -62,7 +59,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from . import furniture
 from .outline import OutlineEntry, title_key
+from .pagelist import page_ranges
 from .textlayer import Box, Line, PageText, TextLayer, Word
 
 #: Rows from the top and from the bottom of a page that may hold running lines.
@@ -79,8 +78,6 @@ MIN_REPEAT_PAGES = 3
 SPREAD_GAP = 2.5
 #: Share of the text width a spread line's parts may stay short of its left and right edges.
 SPREAD_EDGE = 0.05
-#: Consecutive margin numbers that make a column of line numbers.
-MIN_LINE_NUMBER_RUN = 5
 #: Lines this many times the body size are display type (headings, titles).
 DISPLAY_RATIO = 1.15
 
@@ -108,10 +105,12 @@ class RunningLines:
     """The running lines of a document: per page number, their signatures and how often the
     page holds each (module docstring); `body`: per page, how many of its other lines (not
     running) have one of those signatures (a chapter heading "Diagnosis" on the page whose
-    footer reads "Diagnosis"). Empty when nothing runs."""
+    footer reads "Diagnosis"); `numbered`: per page, how many line numbers its text layer
+    holds (`furniture`; the readers leave them out of the text). Empty when nothing runs."""
 
     pages: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     body: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    numbered: Mapping[int, int] = field(default_factory=dict)
 
     def on_page(self, number: int) -> Mapping[str, int]:
         """Signature -> count of the running lines of page `number`."""
@@ -125,6 +124,15 @@ class RunningLines:
     def is_running(self, number: int, text: str) -> bool:
         """Whether a line with `text` on page `number` is one of its running lines."""
         return line_signature(text) in self.on_page(number)
+
+    def warnings(self, pages: Sequence[int]) -> list[str]:
+        """The provenance warning naming the line numbers left out of `pages` (the evidence
+        that they were there), or none."""
+        found = [n for n in pages if self.numbered.get(n)]
+        if not found:
+            return []
+        total = sum(self.numbered[n] for n in found)
+        return [f"line numbers left out of the text: {total} on pages {page_ranges(found)}"]
 
     @property
     def signatures(self) -> frozenset[str]:
@@ -235,29 +243,19 @@ def spread_lines(page: PageText) -> list[Line]:
 
 
 def line_numbers(page: PageText) -> list[tuple[Line, int]]:
-    """The page's margin line numbers, top to bottom, with their values (module docstring)."""
-    flat = [ln for ln in page.lines if not ln.vertical]
-    text = [ln for ln in flat if not ln.text.strip().isdigit()]
-    if not text:
-        return []
-    left = min(ln.box[0] for ln in text)
-    side = sorted(
-        (
-            (ln, int(ln.text.strip()))
-            for ln in flat
-            if ln.text.strip().isdigit() and len(ln.text.strip()) <= 5 and ln.box[2] <= left
-        ),
-        key=lambda t: (t[0].box[1], t[0].box[0]),
-    )
-    found: list[tuple[Line, int]] = []
-    run: list[tuple[Line, int]] = []
-    for item in side:
-        if run and item[1] != run[-1][1] + 1:
-            found += run if len(run) >= MIN_LINE_NUMBER_RUN else []
-            run = []
-        run.append(item)
-    found += run if len(run) >= MIN_LINE_NUMBER_RUN else []
-    return found if 2 * len(found) >= len(_rows(text)) else []
+    """The page's text-layer lines that are only a line number (`furniture.layer_numbers`),
+    top to bottom, with their values."""
+    return _number_lines(page, furniture.layer_numbers(page))
+
+
+def _number_lines(page: PageText, words: Sequence[Word]) -> list[tuple[Line, int]]:
+    """The lines of `page` that are bare numbers holding one of `words`, with their values."""
+    found = []
+    for line in page.lines:
+        text = line.text.strip()
+        if text.isdigit() and any(_within(w.box, line.box) for w in words):
+            found.append((line, int(text)))
+    return sorted(found, key=lambda t: (t[0].box[1], t[0].box[0]))
 
 
 def margin_stamps(page: PageText) -> list[Line]:
@@ -352,6 +350,7 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
     side_counts = _repeated(sides, min_pages)
     result: dict[int, dict[str, int]] = {}
     body: dict[int, dict[str, int]] = {}
+    numbered: dict[int, int] = {}
     for page in pages:
         stamps = margin_stamps(page)  # all of them among the page's side lines
         found: Counter[str] = Counter(
@@ -361,7 +360,10 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
         )
         outside = [ln for ln in folio.get(page.number, ()) if ln not in edges[page.number]]
         found.update(line_signature(ln.text) for ln in outside)
-        found.update(line_signature(ln.text) for ln, _ in line_numbers(page))
+        words = furniture.layer_numbers(page)
+        found.update(line_signature(ln.text) for ln, _ in _number_lines(page, words))
+        if words:
+            numbered[page.number] = len(words)
         found.update(
             line_signature(ln.text)
             for ln in spread[page.number]
@@ -380,4 +382,4 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
             others = {sig: same[sig] - n for sig, n in found.items() if same[sig] > n}
             if others:
                 body[page.number] = others
-    return RunningLines(result, body)
+    return RunningLines(result, body, numbered)
