@@ -125,6 +125,28 @@ def test_display_type_on_a_few_page_tops_is_a_heading_not_a_running_line(tmp_pat
     assert running_of(tmp_path / "book.pdf").signatures == {"acme handbook"}
 
 
+def test_display_type_topping_pages_in_a_row_runs_after_its_first_page(tmp_path: Path) -> None:
+    """A 20-page report: a large title tops pages 4-10 (the notes), a large footer stands on
+    every second page, and a large chapter label opens pages 2, 12 and 16: the title runs on
+    pages 5-10 but heads page 4, the footer runs everywhere, the chapter labels are headings."""
+    doc = pymupdf.open()
+    for n in range(1, 21):
+        page = doc.new_page(width=595, height=842)
+        if 4 <= n <= 10:
+            page.insert_text((72, 60), "NOTES TO THE ACCOUNTS", fontsize=16)
+        if n in (2, 12, 16):
+            page.insert_text((72, 60), "CHAPTER", fontsize=20)
+        page.insert_textbox((72, 120, 523, 700), paragraph("notes", n) * 3, fontsize=10)
+        if n % 2:
+            page.insert_text((72, 800), f"Acme annual review {n}", fontsize=13)
+    doc.save(tmp_path / "report.pdf")
+    running = running_of(tmp_path / "report.pdf")
+    title, footer = "notes to the accounts", "acme annual review #"
+    assert [n for n in range(1, 21) if title in running.on_page(n)] == list(range(5, 11))
+    assert [n for n in range(1, 21) if footer in running.on_page(n)] == list(range(1, 21, 2))
+    assert "chapter" not in running.signatures
+
+
 def test_without_running_lines_the_pass_changes_nothing() -> None:
     ctx = PassContext(ConvertOptions(), outline=(OutlineEntry(1, "A", 1),))
     pages = [(1, "Northwind\n\ntext"), (2, "Northwind\n\nmore")]

@@ -23,10 +23,13 @@ A text-layer line is running on its page when
     is an edge line on at least ``min(MIN_REPEAT_PAGES, pages)`` pages (2 at least), with the
     same text on that many pages or with the numbers that differ following the page number
     ("Page 3 of 12"; "Definition 20" and "Definition 34" opening pages are headings), unless
-    it is the heading an outline entry names on that entry's own page, or it is set in display
-    type (`DISPLAY_RATIO` x the body size or more) and repeats on fewer than half of the
-    pages (a chapter label opening a few pages is a heading, a large running title on most
-    pages is not).
+    it is the heading an outline entry names on that entry's own page, or it is a top line
+    set in display type (`DISPLAY_RATIO` x the body size or more) that repeats on fewer than
+    half of the pages and does not run: a chapter label opening a few pages is a heading, but
+    a display line whose same text tops ``min(MIN_REPEAT_PAGES, pages)`` pages in a row (each
+    at most `RUN_STEP` pages after the last) is a running title on all of them but the first
+    (where it heads its section), and a display line at the foot of pages is never a
+    heading.
 
 A folio is running too when it sits outside that band (wide book margins): a bare page number
 alone in its row, among the first or last `EDGE_ROWS` rows and inside the top or bottom
@@ -78,6 +81,9 @@ MIN_REPEAT_PAGES = 3
 SPREAD_GAP = 2.5
 #: Share of the text width a spread line's parts may stay short of its left and right edges.
 SPREAD_EDGE = 0.05
+#: Pages a running line may skip between two of its pages (a running line of the left or the
+#: right pages only stands on every second page).
+RUN_STEP = 2
 #: Lines this many times the body size are display type (headings, titles).
 DISPLAY_RATIO = 1.15
 
@@ -335,12 +341,48 @@ def _repeated(edges: Mapping[int, Sequence[Line]], min_pages: int) -> Counter[st
     return counts
 
 
+def _page_runs(edges: Mapping[int, Sequence[Line]], min_pages: int) -> dict[str, set[int]]:
+    """Per exact text of an edge line, the pages it runs on: where the same text stands on
+    `min_pages` or more pages in a row, each at most `RUN_STEP` pages after the one before,
+    those pages but the first of each row (the first opens the section it heads)."""
+    pages_of: dict[str, list[int]] = {}
+    for number in sorted(edges):
+        for line in edges[number]:
+            seen = pages_of.setdefault(_exact(line.text), [])
+            if not seen or seen[-1] != number:
+                seen.append(number)
+    runs: dict[str, set[int]] = {}
+    for text, numbers in pages_of.items():
+        rows: list[list[int]] = []
+        for number in numbers:
+            if rows and number - rows[-1][-1] <= RUN_STEP:
+                rows[-1].append(number)
+            else:
+                rows.append([number])
+        running = {n for row in rows if len(row) >= min_pages for n in row[1:]}
+        if running:
+            runs[text] = running
+    return runs
+
+
+def _heading_like(
+    line: Line, page: PageText, display: float, few: bool, runs: Mapping[str, set[int]]
+) -> bool:
+    """An edge line in display type repeated on `few` pages that is a heading, not a running
+    line: in the top band, and not standing on a page of a row of pages its text runs on
+    (`_page_runs`)."""
+    top = line.box[3] <= EDGE_BAND * _height(page)
+    running = page.number in runs.get(_exact(line.text), ())
+    return line.size >= display and few and top and not running
+
+
 def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> RunningLines:
     """The document's `RunningLines` (module docstring) from its text layer and outline."""
     pages = [layer.page(n) for n in layer.numbers]
     edges = {page.number: edge_lines(page) for page in pages}
     min_pages = max(2, min(MIN_REPEAT_PAGES, len(pages)))
     counts = _repeated(edges, min_pages)
+    runs = _page_runs(edges, min_pages)
     display = DISPLAY_RATIO * _body_size(pages)
     named = {(e.page, title_key(e.title)) for e in outline}
     folio = folios(pages, min_pages)
@@ -373,8 +415,11 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
             sig = line_signature(line.text)
             if (page.number, title_key(line.text)) in named:
                 continue
-            large = line.size >= display and counts[sig] < len(pages) / 2
-            if (counts[sig] >= min_pages and not large) or is_page_number(line.text):
+            few = counts[sig] < len(pages) / 2
+            repeated = counts[sig] >= min_pages and not _heading_like(
+                line, page, display, few, runs
+            )
+            if repeated or is_page_number(line.text):
                 found[sig] += 1
         if found:
             result[page.number] = dict(found)
