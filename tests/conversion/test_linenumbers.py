@@ -86,6 +86,23 @@ def _bill(path: Path, pages: int = 2) -> str:
     return " ".join(lines)
 
 
+def _titled_bill(path: Path) -> str:
+    """A bill's first page: a title block of 18 unnumbered lines, then 7 lines of prose
+    numbered 1-7 in smaller type left of the text; returns the prose."""
+    lines = _lines(SENTENCE * 3, 70)[:7]
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for k in range(18):
+        page.insert_text((200, 60 + 20 * k), f"Title block line {chr(65 + k)}", fontsize=12)
+    for k, line in enumerate(lines):
+        y = 440 + 26 * k
+        width = pymupdf.get_text_length(str(k + 1), fontname="helv", fontsize=9)
+        page.insert_text((100 - width, y), str(k + 1), fontsize=9, fontname="helv")
+        page.insert_text((112, y), line, fontsize=12, fontname="times-roman")
+    doc.save(path)
+    return " ".join(lines)
+
+
 def _gutter(path: Path) -> str:
     """One page of two columns whose lines are numbered every fifth line in the gutter, in
     smaller type; returns the text of the left column then the right."""
@@ -125,7 +142,9 @@ OPTIONS = {
 
 
 @pytest.mark.parametrize("path", OPTIONS)
-@pytest.mark.parametrize("build", [_manuscript, _bill], ids=["margin", "every line"])
+@pytest.mark.parametrize(
+    "build", [_manuscript, _bill, _titled_bill], ids=["margin", "every line", "under a title"]
+)
 def test_line_numbers_leave_the_text_whole(tmp_path: Path, path: str, build: object) -> None:
     pdf = tmp_path / "numbered.pdf"
     source = build(pdf)  # type: ignore[operator]

@@ -22,8 +22,10 @@ text, box and font size: a *column of line numbers* is a run of at least `MIN_RU
 6. numbering every line: between two consecutive numbers stand no more unnumbered lines of
    the text beside them than the step skips, for most (`EVERY_LINE`) pairs (a reference
    list numbers only each reference's first line);
-7. numbering the page: the run's count times its step is at least half of the page's rows
-   of text (a list of figures or a block of footnotes numbers a list, not the page);
+7. numbering the page or its prose: the run's count times its step is at least half of the
+   page's rows of text, or at least `RUNNING_ON` of its numbers stand beside text opening
+   lower-case (wrapped lines of prose, as on a bill's first page under its title block); a
+   list of figures, a block of footnotes or an index of statements numbers a list;
 8. set off as furniture: smaller than the text of their rows (`SMALLER`), or with text on
    one side only and alone in their strip of the page (no other piece overlaps the column's
    width from `CLEAR_ROWS` line pitches above its first number to as far below its last: a
@@ -62,6 +64,8 @@ ALIGN = 2.0
 GAP = 0.15
 #: A number is set smaller than its row's text when its size is at most this share of it.
 SMALLER = 0.9
+#: Share of a column's numbers beside a lower-case line opening that makes it number prose.
+RUNNING_ON = 1 / 3
 #: Share of a row's height two pieces must overlap vertically to share the row.
 ROW_OVERLAP = 0.5
 
@@ -155,9 +159,31 @@ def _is_furniture(pieces: Sequence[Piece], run: list[int]) -> bool:
             sides.update("right" if p.box[0] >= number.box[2] else "left" for p in row)
     if 2 * beside < len(run) or not _numbers_every_line(pieces, run):
         return False
-    if not _numbers_page(pieces, run):
+    if not (_numbers_page(pieces, run) or _runs_on(pieces, run)):
         return False
     return 2 * smaller >= beside or (len(sides) == 1 and _clear_strip(pieces, run))
+
+
+def _runs_on(pieces: Sequence[Piece], run: list[int]) -> bool:
+    """At least `RUNNING_ON` of the run's numbers stand beside text that opens lower-case: the
+    lines they number are wrapped lines of running prose (a contents list, footnotes or a
+    table's rows open each entry with a capital or a figure)."""
+    members = set(run)
+    opens = 0
+    for i in run:
+        row = [
+            p
+            for j, p in enumerate(pieces)
+            if j not in members and _shares_row(p.box, pieces[i].box)
+        ]
+        if row:
+            near = min(row, key=lambda p: _distance(p.box, pieces[i].box))
+            opens += near.text.lstrip()[:1].islower()
+    return opens >= RUNNING_ON * len(run)
+
+
+def _distance(a: Box, b: Box) -> float:
+    return max(a[0] - b[2], b[0] - a[2])
 
 
 def _numbers_page(pieces: Sequence[Piece], run: list[int]) -> bool:
