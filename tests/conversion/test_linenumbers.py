@@ -137,6 +137,7 @@ def _expected(text: str) -> str:
 
 OPTIONS = {
     "layout model": ConvertOptions(backend="pymupdf"),
+    "text model": ConvertOptions(backend="pymupdf", layout_model="text"),
     "classic": ConvertOptions(backend="pymupdf", layout="never"),
 }
 

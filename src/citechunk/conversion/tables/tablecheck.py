@@ -32,7 +32,9 @@ def check_table_boxes(boxes: list[Any], fulltext: list[dict[str, Any]], page: in
         if not table or not markdown or not markdown.strip():
             out.append(box)
             continue
-        lines = raw_lines(fulltext, tuple(table["bbox"]), ignore_invisible=False)
+        lines = raw_lines(
+            fulltext, tuple(table["bbox"]), ignore_invisible=False, numbered=frozenset()
+        )
         checked = check_grid(parse(markdown.strip().split("\n")), words(_texts(lines)))
         if checked.reason:
             log.debug("table flattened: page %d: %s", page, checked.reason)
