@@ -66,6 +66,8 @@ GAP = 0.15
 SMALLER = 0.9
 #: Share of a column's numbers beside a lower-case line opening that makes it number prose.
 RUNNING_ON = 1 / 3
+#: pt: height of the bands `layer_numbers` files lines in to find a word's line.
+BAND = 10.0
 #: Share of a row's height two pieces must overlap vertically to share the row.
 ROW_OVERLAP = 0.5
 
@@ -311,16 +313,18 @@ def without_numbers(
 
 def layer_numbers(page: PageText) -> list[Word]:
     """The words of the page's text layer that are line numbers (module docstring; the pieces
-    are the words of horizontal lines, each with the size of its line)."""
+    are the words of horizontal lines, each with the size of the line holding its centre)."""
     if sum(w.text.isdigit() for w in page.words) < MIN_RUN:
         return []
-    by_block: dict[int, list[Line]] = {}
+    bands: dict[int, list[Line]] = {}
     for line in page.lines:
-        by_block.setdefault(line.block, []).append(line)
+        for band in range(int(line.box[1] // BAND), int(line.box[3] // BAND) + 1):
+            bands.setdefault(band, []).append(line)
     words: list[Word] = []
     pieces: list[Piece] = []
     for word in page.words:
-        owner = _line_of(by_block.get(word.block, ()), word)
+        centre = (word.box[1] + word.box[3]) / 2
+        owner = _line_of(bands.get(int(centre // BAND), ()), word)
         if owner is not None and not owner.vertical:
             words.append(word)
             pieces.append(Piece(word.text, word.box, owner.size))
@@ -328,7 +332,8 @@ def layer_numbers(page: PageText) -> list[Word]:
 
 
 def _line_of(lines: Sequence[Line], word: Word) -> Line | None:
-    """The line among `lines` whose box holds `word`'s centre."""
+    """The line among `lines` whose box holds `word`'s centre (the text layer numbers words'
+    blocks apart from its lines' when a page holds images)."""
     cx, cy = (word.box[0] + word.box[2]) / 2, (word.box[1] + word.box[3]) / 2
     for line in lines:
         if line.box[0] <= cx <= line.box[2] and line.box[1] <= cy <= line.box[3]:
