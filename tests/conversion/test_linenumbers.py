@@ -207,3 +207,39 @@ def test_numbered_items_stay(tmp_path: Path) -> None:
     _numbered_table(pdf)
     with pymupdf.open(pdf) as doc:
         assert not numbered_spans(doc[0].get_text("dict")["blocks"])
+
+
+WIDE = Path(__file__).resolve().parents[3] / "shared" / "eval" / "wide"
+
+
+def wide(name: str) -> Path:
+    path = WIDE / name
+    if not path.exists():
+        pytest.skip(f"{path} not available (the shared corpus sits beside the repository)")
+    return path
+
+
+@pytest.mark.corpus
+def test_a_patent_s_gutter_numbers_leave_its_columns() -> None:
+    """A patent scan's OCR layer numbers every fifth line in the gutter between its columns
+    (5, 10, ... 65, in smaller type): on pages 6-8 none of them is read into the text, and
+    provenance counts them."""
+    path = wide("tech_us6285999_pagerank_patent.pdf")
+    doc = convert(path, ConvertOptions(backend="pymupdf", pages="6-8"))
+    assert "line numbers left out of the text: 24 on pages 6-8" in doc.provenance.warnings
+    bodies = doc.markdown.split("<!-- page ")
+    with pymupdf.open(path) as pdf:
+        for number, body in zip((6, 7, 8), bodies[1:], strict=True):
+            blocks = pdf[number - 1].get_text("dict")["blocks"]
+            numbered = numbered_spans(blocks)
+            gutter = {blocks[b]["lines"][ln]["spans"][s]["text"].strip() for b, ln, s in numbered}
+            rest = " ".join(
+                s["text"]
+                for b, block in enumerate(blocks)
+                for ln, line in enumerate(block.get("lines", ()))
+                for k, s in enumerate(line["spans"])
+                if (b, ln, k) not in numbered
+            )
+            for value in gutter:
+                own = len(re.findall(rf"(?<!\d){value}(?!\d)", rest))
+                assert len(re.findall(rf"(?<!\d){value}(?!\d)", body)) <= own, (number, value)

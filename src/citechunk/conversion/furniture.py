@@ -27,10 +27,11 @@ text, box and font size: a *column of line numbers* is a run of at least `MIN_RU
    lower-case (wrapped lines of prose, as on a bill's first page under its title block); a
    list of figures, a block of footnotes or an index of statements numbers a list;
 8. set off as furniture: smaller than the text of their rows (`SMALLER`), or with text on
-   one side only and alone in their strip of the page (no other piece overlaps the column's
-   width from `CLEAR_ROWS` line pitches above its first number to as far below its last: a
-   margin, or a column of numbers opening every line; a table's index column has its header
-   above it, or cells on both sides).
+   one side only, in one stretch (no gap of `CELL_GAP` sizes) in most rows, and alone in
+   their strip of the page (no other piece overlaps the column's width from `CLEAR_ROWS`
+   line pitches above its first number to as far below its last: a margin, or a column of
+   numbers opening every line; a table's index column has its header above it, cells on
+   both sides, or rows of cells).
 
 A numbered list ("1. ", "(2)") is no bare number; a table's index column is read by the table
 reader, not by the line readers that apply this rule; a column of page numbers in a contents
@@ -64,6 +65,10 @@ ALIGN = 2.0
 GAP = 0.15
 #: A number is set smaller than its row's text when its size is at most this share of it.
 SMALLER = 0.9
+#: Font sizes of blank that part two stretches of text in a row (columns, table cells).
+CELL_GAP = 2.0
+#: Stretches of text beside a line number set in the text's size: its line.
+MAX_STRETCHES = 1
 #: Share of a column's numbers beside a lower-case line opening that makes it number prose.
 RUNNING_ON = 1 / 3
 #: pt: height of the bands `layer_numbers` files lines in to find a word's line.
@@ -143,7 +148,7 @@ def _shares_row(a: Box, b: Box) -> bool:
 def _is_furniture(pieces: Sequence[Piece], run: list[int]) -> bool:
     """Rules 4-8 of the module docstring for one counting run."""
     members = set(run)
-    beside = smaller = 0
+    beside = smaller = cells = 0
     sides: set[str] = set()
     for i in run:
         number = pieces[i]
@@ -158,12 +163,25 @@ def _is_furniture(pieces: Sequence[Piece], run: list[int]) -> bool:
         if row:
             beside += 1
             smaller += number.size <= SMALLER * statistics.median(p.size for p in row)
+            cells += _stretches(row, number.size) > MAX_STRETCHES
             sides.update("right" if p.box[0] >= number.box[2] else "left" for p in row)
     if 2 * beside < len(run) or not _numbers_every_line(pieces, run):
         return False
     if not (_numbers_page(pieces, run) or _runs_on(pieces, run)):
         return False
-    return 2 * smaller >= beside or (len(sides) == 1 and _clear_strip(pieces, run))
+    if 2 * smaller >= beside:
+        return True
+    return len(sides) == 1 and 2 * cells < beside and _clear_strip(pieces, run)
+
+
+def _stretches(row: list[Piece], size: float) -> int:
+    """Stretches of text in `row`: pieces apart by more than `CELL_GAP` sizes start a new one."""
+    boxes = sorted(p.box for p in row)
+    count, end = 1, boxes[0][2]
+    for box in boxes[1:]:
+        count += box[0] - end > CELL_GAP * size
+        end = max(end, box[2])
+    return count
 
 
 def _runs_on(pieces: Sequence[Piece], run: list[int]) -> bool:
@@ -270,9 +288,16 @@ def _trimmed(text: str, box: Box) -> Box:
     return (box[0] + lead * width, box[1], box[2] - tail * width, box[3])
 
 
+def _span_text(span: Mapping[str, Any]) -> str:
+    """A span's text, from its characters in PyMuPDF's ``rawdict`` form."""
+    if "text" in span:
+        return str(span["text"])
+    return "".join(str(c.get("c", "")) for c in span.get("chars", ()))
+
+
 def numbered_spans(blocks: Sequence[Mapping[str, Any]]) -> frozenset[tuple[int, int, int]]:
     """(block, line, span) indexes, in `blocks` (a page's text blocks in PyMuPDF's ``dict``
-    form), of the spans that are line numbers (module docstring; horizontal spans with text
+    or ``rawdict`` form), of the spans that are line numbers (module docstring; horizontal spans with text
     are the pieces)."""
     keys: list[tuple[int, int, int]] = []
     pieces: list[Piece] = []
@@ -281,7 +306,7 @@ def numbered_spans(blocks: Sequence[Mapping[str, Any]]) -> frozenset[tuple[int, 
             if abs(float(line.get("dir", (1.0, 0.0))[1])) > 0.01:
                 continue
             for sno, span in enumerate(line.get("spans", ())):
-                text = str(span.get("text", ""))
+                text = _span_text(span)
                 if text.strip():
                     box = _trimmed(text, tuple(span["bbox"]))
                     keys.append((bno, lno, sno))

@@ -359,17 +359,20 @@ def spaced_blocks(blocks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _cell_reader(original: Any) -> Any:
-    """pymupdf4llm's ``extract_cells`` reading blocks whose spans have their edge spaces apart:
-    its styled (Markdown) cell text strips each span, which dropped the spaces between words
-    that end one span and start the next ("Radar Guns" read "RadarGuns"); a span of spaces
-    alone it writes as a space. The split blocks are made once per page's list of blocks."""
-    last: list[Any] = [None, None]
+    """pymupdf4llm's ``extract_cells`` reading blocks without their line numbers (`furniture`:
+    a column of line numbers the model read as a table, or as a table's column, stays out of
+    its cells) and, for styled cells, with the spans' edge spaces apart: its styled (Markdown)
+    cell text strips each span, which dropped the spaces between words that end one span and
+    start the next ("Radar Guns" read "RadarGuns"); a span of spaces alone it writes as a
+    space. The blocks are made once per page's list of blocks."""
+    last: list[Any] = [None, None, None]
 
     def read(table_blocks: Any, cell: Any, markdown: bool = False, ocrpage: bool = False) -> Any:
-        if markdown and not ocrpage:
+        if not ocrpage:
             if last[0] is not table_blocks:
-                last[:] = [table_blocks, spaced_blocks(table_blocks)]
-            table_blocks = last[1]
+                plain = without_numbers(table_blocks, numbered_spans(table_blocks))
+                last[:] = [table_blocks, plain, spaced_blocks(plain)]
+            table_blocks = last[2] if markdown else last[1]
         return original(table_blocks, cell, markdown=markdown, ocrpage=ocrpage)
 
     return read
