@@ -5,7 +5,8 @@ numbers beside the text, in the margin, in the gutter between two columns or at 
 every line. Read into the lines beside them they become words of the text ("499 We agree",
 and across a hyphenated line end "com-" + "5 pensated" -> "com5 pensated"). They are not text
 of the document: the readers of the text layer leave them out span by span (`rawlines` for
-pymupdf4llm's layout and classic paths, `plaintext` for the fast path), and `runninglines`
+pymupdf4llm's layout and classic paths and its table cells, `plaintext` for the fast path),
+and `runninglines`
 counts them as running lines (so the self-check never restores them and provenance counts
 them).
 
@@ -33,9 +34,9 @@ text, box and font size: a *column of line numbers* is a run of at least `MIN_RU
    numbers opening every line; a table's index column has its header above it, cells on
    both sides, or rows of cells).
 
-A numbered list ("1. ", "(2)") is no bare number; a table's index column is read by the table
-reader, not by the line readers that apply this rule; a column of page numbers in a contents
-list does not count up by a fixed step.
+A numbered list ("1. ", "(2)") is no bare number; a column of page numbers in a contents
+list does not count up by a fixed step. The table cell reader applies the rule too (a column
+of line numbers the layout model boxed as a table), so rule 8 keeps tables' index columns.
 """
 
 from __future__ import annotations
