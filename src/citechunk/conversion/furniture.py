@@ -6,9 +6,8 @@ every line. Read into the lines beside them they become words of the text ("499 
 and across a hyphenated line end "com-" + "5 pensated" -> "com5 pensated"). They are not text
 of the document: the readers of the text layer leave them out span by span (`rawlines` for
 pymupdf4llm's layout and classic paths and its table cells, `plaintext` for the fast path),
-and `runninglines`
-counts them as running lines (so the self-check never restores them and provenance counts
-them).
+and `runninglines` counts them as running lines (so the self-check never restores them and
+provenance counts them).
 
 The rule, over the horizontal pieces of one page (spans, or text-layer lines), each with its
 text, box and font size: a *column of line numbers* is a run of at least `MIN_RUN` pieces
