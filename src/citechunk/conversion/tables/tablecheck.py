@@ -32,9 +32,7 @@ def check_table_boxes(boxes: list[Any], fulltext: list[dict[str, Any]], page: in
         if not table or not markdown or not markdown.strip():
             out.append(box)
             continue
-        lines = raw_lines(
-            fulltext, tuple(table["bbox"]), ignore_invisible=False, numbered=frozenset()
-        )
+        lines = raw_lines(fulltext, tuple(table["bbox"]), ignore_invisible=False)
         checked = check_grid(parse(markdown.strip().split("\n")), words(_texts(lines)))
         if checked.reason:
             log.debug("table flattened: page %d: %s", page, checked.reason)
