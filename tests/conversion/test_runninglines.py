@@ -8,6 +8,7 @@ import pymupdf
 import pytest
 
 from citechunk.config import ConvertOptions
+from citechunk.conversion import convert
 from citechunk.conversion.outline import OutlineEntry, from_toc
 from citechunk.conversion.pipeline import PassContext
 from citechunk.conversion.repairs.running import strip_running_lines
@@ -266,3 +267,33 @@ def test_a_large_sideways_stamp_reaching_into_the_text_column_runs_on_every_page
     running = running_of(tmp_path / "stamped.pdf")
     assert all("for personal use only" in running.on_page(n) for n in range(1, 5))
     assert "quarter totals" not in running.on_page(2)
+
+
+WIDE = Path(__file__).resolve().parents[3] / "shared" / "eval" / "wide"
+
+
+def wide(name: str) -> Path:
+    path = WIDE / name
+    if not path.exists():
+        pytest.skip(f"{path} not available (the shared corpus sits beside the repository)")
+    return path
+
+
+@pytest.mark.corpus
+def test_a_large_running_title_heads_its_first_page_only() -> None:
+    """An annual report's notes repeat their title, set large, at the top of pages 21-46: it
+    heads page 21 and is gone from the pages after."""
+    path = wide("biz_emetals_annual_financial_report_fy2022.pdf")
+    markdown = convert(path, ConvertOptions(pages="21-24")).markdown
+    first, *later = markdown.split("<!-- page ")[1:]
+    title = "NOTES TO THE CONSOLIDATED FINANCIAL STATEMENTS"
+    assert title in first
+    assert not any(title in page or "FOR THE YEAR ENDED 30 JUNE" in page for page in later)
+
+
+@pytest.mark.corpus
+def test_a_large_footer_on_every_second_page_runs() -> None:
+    """A report's footer "NTT DATA CSR Report 2014 02", set larger than its body text, stands
+    at the foot of every second page: it leaves them all."""
+    path = wide("biz_ntt_data_csr_report_2014_highlights.pdf")
+    assert "CSR Report 2014" not in convert(path, ConvertOptions(pages="3-8")).markdown
