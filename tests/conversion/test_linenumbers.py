@@ -1,51 +1,245 @@
-"""Margin line numbers leave the text; numbers of the text and a table's index column stay."""
+"""Line numbers are page furniture: they leave the text on every reading path, no digit is
+fused into a word, the body text stays whole, and numbers of the text and of a table stay.
+
+The PDFs are built here with PyMuPDF: a manuscript numbered in the left margin in small type,
+counting on across pages; a bill whose every line opens with its number, restarting on each
+page, in the same text-layer line as the text; a two-column page numbered every fifth line in
+the gutter; and pages whose number columns are content (a numbered table, footnotes).
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pymupdf
+import pytest
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.repairs.linenumbers import remove_counted
+from citechunk.conversion.furniture import numbered_spans
+from citechunk.conversion.plaintext import BodyFont, page_markdown
+from citechunk.conversion.textlayer import TextLayer
 
 SENTENCE = (
-    "We agree with these statements and note that the approach described here extends the "
-    "earlier work on retrieval in 12 ways that matter for practitioners who build such systems. "
+    "The member shall be compensated for travel and subsistence at the rates set under "
+    "section 12 of the act, and the commission shall publish each payment within 30 days. "
 )
+#: A word fused with a digit ("com5", "5pensated"); unit-like tokens of the text have none.
+FUSED = re.compile(r"[^\W\d_]\d|\d[^\W\d_]")
 
 
-def _numbered_manuscript(path: Path) -> None:
-    """Three pages of prose whose lines are numbered in the left margin, 1 upwards."""
-    words = (SENTENCE * 80).split()
+def _lines(text: str, width: int) -> list[str]:
+    """`text` wrapped at `width` characters, "compensated" hyphenated across a line end
+    wherever it would end a line."""
+    words, lines, line = text.split(), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            if word.startswith("compensated"):
+                lines.append(f"{line} com-")
+                line = word[3:]
+                continue
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line]
+
+
+def _manuscript(path: Path, pages: int = 3) -> str:
+    """Pages of prose numbered in the left margin in smaller type, counting on across pages;
+    returns the text."""
+    lines = _lines(SENTENCE * 12 * pages, 78)
     doc = pymupdf.open()
+    per_page = len(lines) // pages + 1
     number = 1
-    for _ in range(3):
+    for start in range(0, len(lines), per_page):
         page = doc.new_page()
-        for y in range(80, 760, 14):
-            line: list[str] = []
-            while words and len(" ".join([*line, words[0]])) < 80:
-                line.append(words.pop(0))
-            page.insert_text((90, y), " ".join(line), fontsize=10, fontname="times-roman")
-            page.insert_text((50, y), str(number), fontsize=8, fontname="helv")
+        for k, line in enumerate(lines[start : start + per_page]):
+            y = 90 + 14 * k
+            page.insert_text((90, y), line, fontsize=10, fontname="times-roman")
+            width = pymupdf.get_text_length(str(number), fontname="helv", fontsize=7)
+            page.insert_text((72 - width, y), str(number), fontsize=7, fontname="helv")
             number += 1
+    doc.save(path)
+    return " ".join(lines)
+
+
+def _bill(path: Path, pages: int = 2) -> str:
+    """Pages whose every line opens with its number (1 upwards on each page) a little left of
+    the text, in a sans font beside the serif text, so the text layer reads number and text
+    as one line; returns the text."""
+    lines = _lines(SENTENCE * 9 * pages, 70)
+    doc = pymupdf.open()
+    per_page = 25
+    for start in range(0, len(lines), per_page):
+        page = doc.new_page()
+        writer = pymupdf.TextWriter(page.rect)
+        for k, line in enumerate(lines[start : start + per_page]):
+            y = 90 + 26 * k
+            number = str(k + 1)
+            width = pymupdf.get_text_length(number, fontname="helv", fontsize=11)
+            writer.append((100 - width, y), number, font=pymupdf.Font("helv"), fontsize=11)
+            writer.append((108, y), line, font=pymupdf.Font("tiro"), fontsize=12)
+        writer.write_text(page)
+    doc.save(path)
+    return " ".join(lines)
+
+
+def _titled_bill(path: Path) -> str:
+    """A bill's first page: a title block of 18 unnumbered lines, then 7 lines of prose
+    numbered 1-7 in smaller type left of the text; returns the prose."""
+    lines = _lines(SENTENCE * 3, 70)[:7]
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for k in range(18):
+        page.insert_text((200, 60 + 20 * k), f"Title block line {chr(65 + k)}", fontsize=12)
+    for k, line in enumerate(lines):
+        y = 440 + 26 * k
+        width = pymupdf.get_text_length(str(k + 1), fontname="helv", fontsize=9)
+        page.insert_text((100 - width, y), str(k + 1), fontsize=9, fontname="helv")
+        page.insert_text((112, y), line, fontsize=12, fontname="times-roman")
+    doc.save(path)
+    return " ".join(lines)
+
+
+def _gutter(path: Path) -> str:
+    """One page of two columns whose lines are numbered every fifth line in the gutter, in
+    smaller type; returns the text of the left column then the right."""
+    lines = _lines(SENTENCE * 14, 40)
+    half = len(lines) // 2
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for k in range(half):
+        y = 80 + 12 * k
+        page.insert_text((50, y), lines[k], fontsize=9, fontname="times-roman")
+        page.insert_text((320, y), lines[half + k], fontsize=9, fontname="times-roman")
+        if (k + 1) % 5 == 0:
+            page.insert_text((298, y), str(k + 1), fontsize=6, fontname="helv")
+    doc.save(path)
+    return " ".join(lines[: 2 * half])
+
+
+def _text(markdown: str) -> str:
+    """The Markdown's words: marker lines, list marks (a wrapped line opening with the text's
+    "12" may read as a list item) and emphasis marks dropped, blanks collapsed, the
+    hyphenated word joined (whether a path joins a word hyphenated at a line end is not
+    at stake here)."""
+    lines = [re.sub(r"^\s*- ", "", ln) for ln in markdown.splitlines()]
+    body = "\n".join(ln for ln in lines if not ln.startswith("<!--"))
+    body = re.sub(r"[#*_|]", " ", body)
+    return _expected(body)
+
+
+def _expected(text: str) -> str:
+    return " ".join(text.split()).replace("com- pensated", "compensated")
+
+
+OPTIONS = {
+    "layout model": ConvertOptions(backend="pymupdf"),
+    "text model": ConvertOptions(backend="pymupdf", layout_model="text"),
+    "classic": ConvertOptions(backend="pymupdf", layout="never"),
+}
+
+
+@pytest.mark.parametrize("path", OPTIONS)
+@pytest.mark.parametrize(
+    "build", [_manuscript, _bill, _titled_bill], ids=["margin", "every line", "under a title"]
+)
+def test_line_numbers_leave_the_text_whole(tmp_path: Path, path: str, build: object) -> None:
+    pdf = tmp_path / "numbered.pdf"
+    source = build(pdf)  # type: ignore[operator]
+    converted = convert(pdf, OPTIONS[path])
+    text = _text(converted.markdown)
+    assert not FUSED.findall(text)
+    assert _expected(source) in text
+    assert any("line numbers" in w for w in converted.provenance.warnings)
+
+
+@pytest.mark.parametrize("build", [_manuscript, _bill], ids=["margin", "every line"])
+def test_the_fast_path_reads_no_line_number(tmp_path: Path, build: object) -> None:
+    pdf = tmp_path / "numbered.pdf"
+    source = build(pdf)  # type: ignore[operator]
+    with pymupdf.open(pdf) as doc:
+        layer = TextLayer.of_document(doc)
+        font = BodyFont.of(layer.page(n) for n in layer.numbers)
+        md = "\n\n".join(page_markdown(page, {}, font) for page in doc)
+    text = _text(md)
+    assert not FUSED.findall(text)
+    assert _expected(source) in text
+
+
+def test_gutter_numbers_every_fifth_line_leave_both_columns(tmp_path: Path) -> None:
+    pdf = tmp_path / "gutter.pdf"
+    _gutter(pdf)
+    with pymupdf.open(pdf) as doc:
+        blocks = doc[0].get_text("dict")["blocks"]
+    found = sorted(
+        int(blocks[b]["lines"][ln]["spans"][s]["text"]) for b, ln, s in numbered_spans(blocks)
+    )
+    assert found == list(range(5, 5 * (len(found) + 1), 5)) and len(found) >= 6
+    md = convert(pdf, ConvertOptions(backend="pymupdf")).markdown
+    assert not FUSED.findall(_text(md))
+    own = _text(md).replace("section 12", "").replace("30 days", "")
+    assert not re.search(r"\b(?:5|10|15|20|25|30|35)\b", own)
+
+
+def _numbered_table(path: Path) -> None:
+    """A table of ten numbered items in the text's type, its index column under a "No."
+    header, and footnotes numbered 1-8 in small type at the page's foot."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 90), "No.", fontsize=10, fontname="helv")
+    page.insert_text((110, 90), "Item", fontsize=10, fontname="helv")
+    for k in range(10):
+        y = 110 + 16 * k
+        page.insert_text((76, y), str(k + 1), fontsize=10, fontname="helv")
+        page.insert_text((110, y), f"Connecting rod assembly part {chr(65 + k)}", fontsize=10)
+    for k in range(8):
+        y = 700 + 9 * k
+        page.insert_text((72, y), str(k + 1), fontsize=5, fontname="helv")
+        page.insert_text((80, y), f"See the rules of part {chr(65 + k)}.", fontsize=7)
     doc.save(path)
 
 
-def test_margin_line_numbers_leave_the_text(tmp_path: Path) -> None:
-    pdf = tmp_path / "manuscript.pdf"
-    _numbered_manuscript(pdf)
-    md = convert(pdf, ConvertOptions(backend="pymupdf")).markdown
-    assert "here extends the earlier work on retrieval in 12 ways" in md
-    body = "\n".join(ln for ln in md.splitlines() if not ln.startswith("<!--"))
-    assert not any(ch.isdigit() for ch in body.replace("12 ways", ""))
+def test_numbered_items_stay(tmp_path: Path) -> None:
+    pdf = tmp_path / "table.pdf"
+    _numbered_table(pdf)
+    with pymupdf.open(pdf) as doc:
+        assert not numbered_spans(doc[0].get_text("dict")["blocks"])
 
 
-def test_removal_follows_the_count_and_skips_tables() -> None:
-    text = "|1|We|\n1 We found 2 cases 2 in all 3 sites and 4 more 4 here\n5"
-    numbers = [(1, "We"), (2, "in"), (3, "sites"), (4, "here"), (5, "")]
-    assert remove_counted(text, numbers) == (
-        "|1|We|\nWe found 2 cases in all sites and 4 more here\n",
-        5,
-    )
+WIDE = Path(__file__).resolve().parents[3] / "shared" / "eval" / "wide"
+
+
+def wide(name: str) -> Path:
+    path = WIDE / name
+    if not path.exists():
+        pytest.skip(f"{path} not available (the shared corpus sits beside the repository)")
+    return path
+
+
+@pytest.mark.corpus
+def test_a_patent_s_gutter_numbers_leave_its_columns() -> None:
+    """A patent scan's OCR layer numbers every fifth line in the gutter between its columns
+    (5, 10, ... 65, in smaller type): on pages 6-8 none of them is read into the text, and
+    provenance counts them."""
+    path = wide("tech_us6285999_pagerank_patent.pdf")
+    doc = convert(path, ConvertOptions(backend="pymupdf", pages="6-8"))
+    assert "line numbers left out of the text: 24 on pages 6-8" in doc.provenance.warnings
+    bodies = doc.markdown.split("<!-- page ")
+    with pymupdf.open(path) as pdf:
+        for number, body in zip((6, 7, 8), bodies[1:], strict=True):
+            blocks = pdf[number - 1].get_text("dict")["blocks"]
+            numbered = numbered_spans(blocks)
+            gutter = {blocks[b]["lines"][ln]["spans"][s]["text"].strip() for b, ln, s in numbered}
+            rest = " ".join(
+                s["text"]
+                for b, block in enumerate(blocks)
+                for ln, line in enumerate(block.get("lines", ()))
+                for k, s in enumerate(line["spans"])
+                if (b, ln, k) not in numbered
+            )
+            for value in gutter:
+                own = len(re.findall(rf"(?<!\d){value}(?!\d)", rest))
+                assert len(re.findall(rf"(?<!\d){value}(?!\d)", body)) <= own, (number, value)

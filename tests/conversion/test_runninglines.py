@@ -8,6 +8,7 @@ import pymupdf
 import pytest
 
 from citechunk.config import ConvertOptions
+from citechunk.conversion import convert
 from citechunk.conversion.outline import OutlineEntry, from_toc
 from citechunk.conversion.pipeline import PassContext
 from citechunk.conversion.repairs.running import strip_running_lines
@@ -123,6 +124,28 @@ def test_display_type_on_a_few_page_tops_is_a_heading_not_a_running_line(tmp_pat
         page.insert_text((72, 800), "Acme handbook", fontsize=8)
     doc.save(tmp_path / "book.pdf")
     assert running_of(tmp_path / "book.pdf").signatures == {"acme handbook"}
+
+
+def test_display_type_topping_pages_in_a_row_runs_after_its_first_page(tmp_path: Path) -> None:
+    """A 20-page report: a large title tops pages 4-10 (the notes), a large footer stands on
+    every second page, and a large chapter label opens pages 2, 12 and 16: the title runs on
+    pages 5-10 but heads page 4, the footer runs everywhere, the chapter labels are headings."""
+    doc = pymupdf.open()
+    for n in range(1, 21):
+        page = doc.new_page(width=595, height=842)
+        if 4 <= n <= 10:
+            page.insert_text((72, 60), "NOTES TO THE ACCOUNTS", fontsize=16)
+        if n in (2, 12, 16):
+            page.insert_text((72, 60), "CHAPTER", fontsize=20)
+        page.insert_textbox((72, 120, 523, 700), paragraph("notes", n) * 3, fontsize=10)
+        if n % 2:
+            page.insert_text((72, 800), f"Acme annual review {n}", fontsize=13)
+    doc.save(tmp_path / "report.pdf")
+    running = running_of(tmp_path / "report.pdf")
+    title, footer = "notes to the accounts", "acme annual review #"
+    assert [n for n in range(1, 21) if title in running.on_page(n)] == list(range(5, 11))
+    assert [n for n in range(1, 21) if footer in running.on_page(n)] == list(range(1, 21, 2))
+    assert "chapter" not in running.signatures
 
 
 def test_without_running_lines_the_pass_changes_nothing() -> None:
@@ -244,3 +267,33 @@ def test_a_large_sideways_stamp_reaching_into_the_text_column_runs_on_every_page
     running = running_of(tmp_path / "stamped.pdf")
     assert all("for personal use only" in running.on_page(n) for n in range(1, 5))
     assert "quarter totals" not in running.on_page(2)
+
+
+WIDE = Path(__file__).resolve().parents[3] / "shared" / "eval" / "wide"
+
+
+def wide(name: str) -> Path:
+    path = WIDE / name
+    if not path.exists():
+        pytest.skip(f"{path} not available (the shared corpus sits beside the repository)")
+    return path
+
+
+@pytest.mark.corpus
+def test_a_large_running_title_heads_its_first_page_only() -> None:
+    """An annual report's notes repeat their title, set large, at the top of pages 21-46: it
+    heads page 21 and is gone from the pages after."""
+    path = wide("biz_emetals_annual_financial_report_fy2022.pdf")
+    markdown = convert(path, ConvertOptions(pages="21-24")).markdown
+    first, *later = markdown.split("<!-- page ")[1:]
+    title = "NOTES TO THE CONSOLIDATED FINANCIAL STATEMENTS"
+    assert title in first
+    assert not any(title in page or "FOR THE YEAR ENDED 30 JUNE" in page for page in later)
+
+
+@pytest.mark.corpus
+def test_a_large_footer_on_every_second_page_runs() -> None:
+    """A report's footer "NTT DATA CSR Report 2014 02", set larger than its body text, stands
+    at the foot of every second page: it leaves them all."""
+    path = wide("biz_ntt_data_csr_report_2014_highlights.pdf")
+    assert "CSR Report 2014" not in convert(path, ConvertOptions(pages="3-8")).markdown

@@ -320,6 +320,7 @@ def _fact_warnings(
         warnings.append(
             f"pages whose text (e.g. inside images) gave no Markdown: {page_ranges(lost)}"
         )
+    warnings.extend(facts.running.warnings(facts.pages))  # line numbers left out (furniture)
     return warnings
 
 

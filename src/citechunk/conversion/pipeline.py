@@ -39,7 +39,6 @@ from .repairs.documents import split_second_documents
 from .repairs.glyphs import repair_glyphs
 from .repairs.leaders import shorten_leaders
 from .repairs.leadins import promote_numbered_leadins
-from .repairs.linenumbers import drop_line_numbers
 from .repairs.lists import demote_list_heads
 from .repairs.listwraps import join_list_wraps
 from .repairs.numbering import repair_numbering
@@ -149,7 +148,6 @@ PASSES: tuple[Pass, ...] = (
     Pass("leaders", "page", shorten_leaders),
     Pass("footnote-quotes", "page", footnote_quotes),
     Pass("wrapped-identifiers", "page", join_wrapped_identifiers),
-    Pass("line-numbers", "document", drop_line_numbers),
     Pass("running-lines", "document", strip_running_lines, option="strip_headers_footers"),
     Pass("typewriter-text", "document", _texts_only(read_typewriter_text)),
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),

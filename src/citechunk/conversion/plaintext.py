@@ -21,7 +21,8 @@ layout path writes, so the passes after it treat both alike:
   hyphen at a line's end joined again (as the layout path does), monospaced runs inside it
   marked as code, bold runs ``**...**`` and italic runs ``_..._``;
 - running lines (`runninglines`) and sideways text are left out, as the layout path cuts
-  page-header/-footer boxes.
+  page-header/-footer boxes, and so are the spans of line numbers (`furniture`), as the
+  layout path's reader leaves them out (`rawlines`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .furniture import numbered_spans, without_numbers
 from .runninglines import line_signature
 from .spans import readable
 from .textlayer import BOLD_FLAG, PageText
@@ -93,7 +95,8 @@ def page_markdown(page: Any, running: Mapping[str, int], font: BodyFont) -> str:
     """Markdown of PyMuPDF page `page` (module docstring); `running` holds the signatures of
     the page's running lines."""
     blocks = []
-    for block in page.get_text("dict", sort=True)["blocks"]:
+    found = page.get_text("dict", sort=True)["blocks"]
+    for block in without_numbers(found, numbered_spans(found)):
         lines = [ln for ln in (_line(raw) for raw in block.get("lines", ())) if ln is not None]
         lines = [ln for ln in lines if line_signature(ln.plain) not in running]
         if lines:

@@ -51,7 +51,7 @@ from .layoutpasses import LayoutPage, run_layout_passes
 from .layoutsessions import with_arena
 from .outline import from_toc
 from .plaintext import BodyFont, page_markdown
-from .rawlines import layer_reading
+from .rawlines import layer_reading, numbered_reading
 from .runninglines import RunningLines, find_running, line_numbers, line_signature
 from .textlayer import TextLayer
 from .triage import IMAGE_REASONS, Reason, fixed_pitch, model_reason
@@ -237,9 +237,10 @@ def _classic(doc: Any, pages: Sequence[int]) -> list[dict[str, Any]]:
     """pymupdf4llm's classic path (``pymupdf_rag``): headings from font sizes."""
     from pymupdf4llm.helpers import pymupdf_rag
 
-    chunks = pymupdf_rag.to_markdown(
-        doc, pages=[p - 1 for p in pages], page_chunks=True, show_progress=False
-    )
+    with numbered_reading():  # line numbers are not read (rawlines)
+        chunks = pymupdf_rag.to_markdown(
+            doc, pages=[p - 1 for p in pages], page_chunks=True, show_progress=False
+        )
     return list(chunks)
 
 

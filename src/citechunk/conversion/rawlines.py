@@ -30,6 +30,10 @@ rules, each where pymupdf4llm's own reading departs from the text layer:
   overlap or have no width), and puts the text-layer lines sharing a height from right to
   left. Sorting its spans by their left edges, as pymupdf4llm does, scrambled the pieces of an
   Arabic word.
+- Line numbers are no text (`furniture`): the spans of a column of line numbers beside the
+  text are not read, so a number never becomes a word of the line beside it (nor, across a
+  hyphenated line end, part of a word: "com-" + "5 pensated"). The classic path
+  (``pymupdf_rag``) reads its lines without them too (`numbered_reading`).
 - A table cell keeps the layer's spaces: pymupdf4llm's styled cell text strips every span, so
   a space ending one span and the word starting the next were glued ("Radar Guns" read
   "RadarGuns"); the spaces at a span's edges are read as spans of their own, which it keeps.
@@ -41,6 +45,8 @@ import contextlib
 import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
+
+from .furniture import numbered_spans, without_numbers
 
 #: Pieces of one text-layer line this close (in font sizes) with no space between them are one
 #: word; a wider gap is a word break the text layer left unmarked.
@@ -55,6 +61,7 @@ def raw_lines(
     tolerance: float = 3,
     ignore_invisible: bool = True,
     only_horizontal: bool = True,
+    numbered: frozenset[tuple[int, int, int]] | None = None,
 ) -> list[list[Any]]:
     """The lines of `blocks` (``extractDICT`` format) inside `clip`, in pymupdf4llm's
     ``get_raw_lines`` form ([line rect, spans] top to bottom; spans with a ``Rect`` bbox and
@@ -62,10 +69,14 @@ def raw_lines(
     they were) and with the module's rules: spans at one height form a line; pieces of one
     text-layer line with no space between them are one span (`_one_word`); a right-to-left line
     keeps each text-layer line's spans in the layer's (logical) order, the text-layer lines
-    from right to left (`right_to_left`)."""
+    from right to left (`right_to_left`); the spans that are line numbers (`numbered`, the
+    (block, line, span) indexes `furniture.numbered_spans` finds in `blocks` when not given)
+    are left out."""
     import pymupdf
 
     spans = _spans(blocks, pymupdf.Rect(clip), ignore_invisible, only_horizontal)
+    numbered = numbered_spans(blocks) if numbered is None else numbered
+    spans = [s for s in spans if (s["block"], s["line"], s["span"]) not in numbered]
     spans.sort(key=lambda s: (-s["dir"][0], s["bbox"].y1))
     lines: list[list[Any]] = []
     for span in spans:
@@ -242,16 +253,64 @@ def _separator(s0: dict[str, Any], s1: dict[str, Any]) -> str:
     return " " if other_line and s0["text"][-1:].isalnum() and s1["text"][:1].isalnum() else ""
 
 
-def _reader(textpage: Any = None, blocks: Any = None, clip: Any = None, **options: Any) -> Any:
-    """`raw_lines` with pymupdf4llm's ``get_raw_lines`` signature."""
-    if blocks is None:
-        from pymupdf4llm.helpers.utils import bbox_is_empty
+def _page_reader() -> Any:
+    """`raw_lines` with pymupdf4llm's ``get_raw_lines`` signature; the line numbers of the last
+    list of blocks read are kept (the layout path reads a page's one list once per box)."""
+    last: list[Any] = [None, frozenset()]
 
-        found = textpage.extractDICT()["blocks"]
-        blocks = [b for b in found if b["type"] == 0 and not bbox_is_empty(b["bbox"])]
-    if clip is None:
-        clip = textpage.rect
-    return raw_lines(blocks, clip, **options)
+    def read(textpage: Any = None, blocks: Any = None, clip: Any = None, **options: Any) -> Any:
+        if blocks is None:
+            blocks = _text_blocks(textpage)
+        if clip is None:
+            clip = textpage.rect
+        if last[0] is not blocks:
+            last[:] = [blocks, numbered_spans(blocks)]
+        return raw_lines(blocks, clip, numbered=last[1], **options)
+
+    return read
+
+
+def _text_blocks(textpage: Any) -> list[dict[str, Any]]:
+    """The text blocks of `textpage` with a box (pymupdf4llm's selection)."""
+    from pymupdf4llm.helpers.utils import bbox_is_empty
+
+    found = textpage.extractDICT()["blocks"]
+    return [b for b in found if b["type"] == 0 and not bbox_is_empty(b["bbox"])]
+
+
+def _classic_reader(original: Any) -> Any:
+    """pymupdf4llm's ``get_raw_lines`` for the classic path, reading each call's fresh blocks
+    (as it does) without their line numbers (found once per text page)."""
+    last: list[Any] = [None, frozenset()]
+
+    def read(textpage: Any = None, blocks: Any = None, clip: Any = None, **options: Any) -> Any:
+        if blocks is None:
+            blocks = _text_blocks(textpage)
+            if last[0] is not textpage:
+                last[:] = [textpage, numbered_spans(blocks)]
+            numbered = last[1]
+        else:
+            numbered = numbered_spans(blocks)
+        if clip is None:
+            clip = textpage.rect
+        return original(blocks=without_numbers(blocks, numbered), clip=clip, **options)
+
+    return read
+
+
+@contextlib.contextmanager
+def numbered_reading() -> Iterator[None]:
+    """Within the block, pymupdf4llm's classic path (``pymupdf_rag``) reads its lines without
+    line numbers (`furniture`); its own reader is put back afterwards. The caller serialises
+    conversions in one process (the reader is a module global of pymupdf4llm)."""
+    from pymupdf4llm.helpers import pymupdf_rag
+
+    reader = pymupdf_rag.get_raw_lines
+    pymupdf_rag.get_raw_lines = _classic_reader(reader)
+    try:
+        yield
+    finally:
+        pymupdf_rag.get_raw_lines = reader
 
 
 def _white(ch: str) -> bool:
@@ -300,17 +359,20 @@ def spaced_blocks(blocks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _cell_reader(original: Any) -> Any:
-    """pymupdf4llm's ``extract_cells`` reading blocks whose spans have their edge spaces apart:
-    its styled (Markdown) cell text strips each span, which dropped the spaces between words
-    that end one span and start the next ("Radar Guns" read "RadarGuns"); a span of spaces
-    alone it writes as a space. The split blocks are made once per page's list of blocks."""
-    last: list[Any] = [None, None]
+    """pymupdf4llm's ``extract_cells`` reading blocks without their line numbers (`furniture`:
+    a column of line numbers the model read as a table, or as a table's column, stays out of
+    its cells) and, for styled cells, with the spans' edge spaces apart: its styled (Markdown)
+    cell text strips each span, which dropped the spaces between words that end one span and
+    start the next ("Radar Guns" read "RadarGuns"); a span of spaces alone it writes as a
+    space. The blocks are made once per page's list of blocks."""
+    last: list[Any] = [None, None, None]
 
     def read(table_blocks: Any, cell: Any, markdown: bool = False, ocrpage: bool = False) -> Any:
-        if markdown and not ocrpage:
+        if not ocrpage:
             if last[0] is not table_blocks:
-                last[:] = [table_blocks, spaced_blocks(table_blocks)]
-            table_blocks = last[1]
+                plain = without_numbers(table_blocks, numbered_spans(table_blocks))
+                last[:] = [table_blocks, plain, spaced_blocks(plain)]
+            table_blocks = last[2] if markdown else last[1]
         return original(table_blocks, cell, markdown=markdown, ocrpage=ocrpage)
 
     return read
@@ -325,7 +387,7 @@ def layer_reading() -> Iterator[None]:
     from pymupdf4llm.helpers import document_layout, utils
 
     reader, flags, cells = document_layout.get_raw_lines, document_layout.FLAGS, utils.extract_cells
-    document_layout.get_raw_lines = _reader
+    document_layout.get_raw_lines = _page_reader()
     document_layout.FLAGS = flags & ~pymupdf.TEXT_IGNORE_ACTUALTEXT
     utils.extract_cells = _cell_reader(cells)
     try:

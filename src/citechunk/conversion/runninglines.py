@@ -23,10 +23,13 @@ A text-layer line is running on its page when
     is an edge line on at least ``min(MIN_REPEAT_PAGES, pages)`` pages (2 at least), with the
     same text on that many pages or with the numbers that differ following the page number
     ("Page 3 of 12"; "Definition 20" and "Definition 34" opening pages are headings), unless
-    it is the heading an outline entry names on that entry's own page, or it is set in display
-    type (`DISPLAY_RATIO` x the body size or more) and repeats on fewer than half of the
-    pages (a chapter label opening a few pages is a heading, a large running title on most
-    pages is not).
+    it is the heading an outline entry names on that entry's own page, or it is a top line
+    set in display type (`DISPLAY_RATIO` x the body size or more) that repeats on fewer than
+    half of the pages and does not run: a chapter label opening a few pages is a heading, but
+    a display line whose same text tops ``min(MIN_REPEAT_PAGES, pages)`` pages in a row (each
+    at most `RUN_STEP` pages after the last) is a running title on all of them but the first
+    (where it heads its section), and a display line at the foot of pages is never a
+    heading.
 
 A folio is running too when it sits outside that band (wide book margins): a bare page number
 alone in its row, among the first or last `EDGE_ROWS` rows and inside the top or bottom
@@ -42,11 +45,8 @@ Widget Exchange Protocol March 2024", "Okafor Informational [Page 3]"), that rep
 same text or with numbers that follow the page number on ``min(MIN_REPEAT_PAGES, pages)``
 pages.
 
-Margin line numbers are running too: bare whole numbers set in the left margin (entirely
-left of the page's other horizontal lines) that count up by one down the page, in runs of
-`MIN_LINE_NUMBER_RUN` or more, numbering at least half of the page's rows of text
-(`line_numbers`; a contents page's column of page numbers stands right of its titles, a
-table's index column numbers only the table's rows).
+Line numbers are running too: a column of bare whole numbers beside the text counting up
+by a fixed step (`furniture`; here the numbers that are text-layer lines of their own).
 
 Any other line that repeats elsewhere on the page (a "Summary" or "Key points" label in the
 middle of every page) is never running: position among the page's own lines decides, not the line's
@@ -62,7 +62,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from . import furniture
 from .outline import OutlineEntry, title_key
+from .pagelist import page_ranges
 from .textlayer import Box, Line, PageText, TextLayer, Word
 
 #: Rows from the top and from the bottom of a page that may hold running lines.
@@ -79,8 +81,9 @@ MIN_REPEAT_PAGES = 3
 SPREAD_GAP = 2.5
 #: Share of the text width a spread line's parts may stay short of its left and right edges.
 SPREAD_EDGE = 0.05
-#: Consecutive margin numbers that make a column of line numbers.
-MIN_LINE_NUMBER_RUN = 5
+#: Pages a running line may skip between two of its pages (a running line of the left or the
+#: right pages only stands on every second page).
+RUN_STEP = 2
 #: Lines this many times the body size are display type (headings, titles).
 DISPLAY_RATIO = 1.15
 
@@ -108,10 +111,12 @@ class RunningLines:
     """The running lines of a document: per page number, their signatures and how often the
     page holds each (module docstring); `body`: per page, how many of its other lines (not
     running) have one of those signatures (a chapter heading "Diagnosis" on the page whose
-    footer reads "Diagnosis"). Empty when nothing runs."""
+    footer reads "Diagnosis"); `numbered`: per page, how many line numbers its text layer
+    holds (`furniture`; the readers leave them out of the text). Empty when nothing runs."""
 
     pages: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     body: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    numbered: Mapping[int, int] = field(default_factory=dict)
 
     def on_page(self, number: int) -> Mapping[str, int]:
         """Signature -> count of the running lines of page `number`."""
@@ -125,6 +130,15 @@ class RunningLines:
     def is_running(self, number: int, text: str) -> bool:
         """Whether a line with `text` on page `number` is one of its running lines."""
         return line_signature(text) in self.on_page(number)
+
+    def warnings(self, pages: Sequence[int]) -> list[str]:
+        """The provenance warning naming the line numbers left out of `pages` (the evidence
+        that they were there), or none."""
+        found = [n for n in pages if self.numbered.get(n)]
+        if not found:
+            return []
+        total = sum(self.numbered[n] for n in found)
+        return [f"line numbers left out of the text: {total} on pages {page_ranges(found)}"]
 
     @property
     def signatures(self) -> frozenset[str]:
@@ -235,29 +249,19 @@ def spread_lines(page: PageText) -> list[Line]:
 
 
 def line_numbers(page: PageText) -> list[tuple[Line, int]]:
-    """The page's margin line numbers, top to bottom, with their values (module docstring)."""
-    flat = [ln for ln in page.lines if not ln.vertical]
-    text = [ln for ln in flat if not ln.text.strip().isdigit()]
-    if not text:
-        return []
-    left = min(ln.box[0] for ln in text)
-    side = sorted(
-        (
-            (ln, int(ln.text.strip()))
-            for ln in flat
-            if ln.text.strip().isdigit() and len(ln.text.strip()) <= 5 and ln.box[2] <= left
-        ),
-        key=lambda t: (t[0].box[1], t[0].box[0]),
-    )
-    found: list[tuple[Line, int]] = []
-    run: list[tuple[Line, int]] = []
-    for item in side:
-        if run and item[1] != run[-1][1] + 1:
-            found += run if len(run) >= MIN_LINE_NUMBER_RUN else []
-            run = []
-        run.append(item)
-    found += run if len(run) >= MIN_LINE_NUMBER_RUN else []
-    return found if 2 * len(found) >= len(_rows(text)) else []
+    """The page's text-layer lines that are only a line number (`furniture.layer_numbers`),
+    top to bottom, with their values."""
+    return _number_lines(page, furniture.layer_numbers(page))
+
+
+def _number_lines(page: PageText, words: Sequence[Word]) -> list[tuple[Line, int]]:
+    """The lines of `page` that are bare numbers holding one of `words`, with their values."""
+    found = []
+    for line in page.lines:
+        text = line.text.strip()
+        if text.isdigit() and any(_within(w.box, line.box) for w in words):
+            found.append((line, int(text)))
+    return sorted(found, key=lambda t: (t[0].box[1], t[0].box[0]))
 
 
 def margin_stamps(page: PageText) -> list[Line]:
@@ -337,12 +341,48 @@ def _repeated(edges: Mapping[int, Sequence[Line]], min_pages: int) -> Counter[st
     return counts
 
 
+def _page_runs(edges: Mapping[int, Sequence[Line]], min_pages: int) -> dict[str, set[int]]:
+    """Per exact text of an edge line, the pages it runs on: where the same text stands on
+    `min_pages` or more pages in a row, each at most `RUN_STEP` pages after the one before,
+    those pages but the first of each row (the first opens the section it heads)."""
+    pages_of: dict[str, list[int]] = {}
+    for number in sorted(edges):
+        for line in edges[number]:
+            seen = pages_of.setdefault(_exact(line.text), [])
+            if not seen or seen[-1] != number:
+                seen.append(number)
+    runs: dict[str, set[int]] = {}
+    for text, numbers in pages_of.items():
+        rows: list[list[int]] = []
+        for number in numbers:
+            if rows and number - rows[-1][-1] <= RUN_STEP:
+                rows[-1].append(number)
+            else:
+                rows.append([number])
+        running = {n for row in rows if len(row) >= min_pages for n in row[1:]}
+        if running:
+            runs[text] = running
+    return runs
+
+
+def _heading_like(
+    line: Line, page: PageText, display: float, few: bool, runs: Mapping[str, set[int]]
+) -> bool:
+    """An edge line in display type repeated on `few` pages that is a heading, not a running
+    line: in the top band, and not standing on a page of a row of pages its text runs on
+    (`_page_runs`)."""
+    top = line.box[3] <= EDGE_BAND * _height(page)
+    running = page.number in runs.get(_exact(line.text), ())
+    return line.size >= display and few and top and not running
+
+
 def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> RunningLines:
     """The document's `RunningLines` (module docstring) from its text layer and outline."""
     pages = [layer.page(n) for n in layer.numbers]
     edges = {page.number: edge_lines(page) for page in pages}
     min_pages = max(2, min(MIN_REPEAT_PAGES, len(pages)))
     counts = _repeated(edges, min_pages)
+    runs = _page_runs(edges, min_pages)
     display = DISPLAY_RATIO * _body_size(pages)
     named = {(e.page, title_key(e.title)) for e in outline}
     folio = folios(pages, min_pages)
@@ -352,6 +392,7 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
     side_counts = _repeated(sides, min_pages)
     result: dict[int, dict[str, int]] = {}
     body: dict[int, dict[str, int]] = {}
+    numbered: dict[int, int] = {}
     for page in pages:
         stamps = margin_stamps(page)  # all of them among the page's side lines
         found: Counter[str] = Counter(
@@ -361,7 +402,10 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
         )
         outside = [ln for ln in folio.get(page.number, ()) if ln not in edges[page.number]]
         found.update(line_signature(ln.text) for ln in outside)
-        found.update(line_signature(ln.text) for ln, _ in line_numbers(page))
+        words = furniture.layer_numbers(page)
+        found.update(line_signature(ln.text) for ln, _ in _number_lines(page, words))
+        if words:
+            numbered[page.number] = len(words)
         found.update(
             line_signature(ln.text)
             for ln in spread[page.number]
@@ -371,8 +415,11 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
             sig = line_signature(line.text)
             if (page.number, title_key(line.text)) in named:
                 continue
-            large = line.size >= display and counts[sig] < len(pages) / 2
-            if (counts[sig] >= min_pages and not large) or is_page_number(line.text):
+            few = counts[sig] < len(pages) / 2
+            repeated = counts[sig] >= min_pages and not _heading_like(
+                line, page, display, few, runs
+            )
+            if repeated or is_page_number(line.text):
                 found[sig] += 1
         if found:
             result[page.number] = dict(found)
@@ -380,4 +427,4 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
             others = {sig: same[sig] - n for sig, n in found.items() if same[sig] > n}
             if others:
                 body[page.number] = others
-    return RunningLines(result, body)
+    return RunningLines(result, body, numbered)
