@@ -47,11 +47,13 @@ from ..config import ConvertOptions
 from ..errors import ConversionError
 from ..models import PassFailure
 from .base import Backend, Extraction, PdfFacts
+from .blocks import Block, page_blocks
 from .layoutpasses import LayoutPage, run_layout_passes
 from .layoutsessions import with_arena
 from .outline import from_toc
 from .plaintext import BodyFont, page_markdown
 from .rawlines import layer_reading
+from .render import RenderedPage, render_page
 from .runninglines import RunningLines, find_running, line_numbers, line_signature
 from .textlayer import TextLayer
 from .triage import IMAGE_REASONS, Reason, fixed_pitch, model_reason
@@ -251,7 +253,38 @@ def _layout(
     meter: LayoutMeter,
     failures: list[PassFailure],
 ) -> list[dict[str, Any]]:
-    """The layout model path.
+    """The layout model path: the pages parsed (`_parse`), read once as blocks
+    (`blocks.page_blocks`) and written from them (`render.render_page`)."""
+    from pymupdf4llm.helpers.document_layout import create_list_item_levels
+
+    chunks = []
+    for page in _parse(doc, pages, model, options, meter, failures).pages:
+        blocks = page_blocks(page, create_list_item_levels(page.boxes))
+        chunks.append(_chunk(blocks, render_page(blocks)))
+    return chunks
+
+
+def _chunk(blocks: Sequence[Block], rendered: RenderedPage) -> dict[str, Any]:
+    """A page chunk in pymupdf4llm's form: "text" and "page_boxes" (class, whole-point box,
+    [start, stop) of each block's text)."""
+    import pymupdf
+
+    boxes: list[dict[str, Any]] = [
+        {"class": b.kind, "bbox": tuple(pymupdf.IRect(b.bbox)), "pos": pos}  # type: ignore[arg-type]
+        for b, pos in zip(blocks, rendered.spans, strict=True)
+    ]
+    return {"text": rendered.text, "page_boxes": boxes}
+
+
+def _parse(
+    doc: Any,
+    pages: Sequence[int],
+    model: Model,
+    options: ConvertOptions,
+    meter: LayoutMeter,
+    failures: list[PassFailure],
+) -> Any:
+    """pymupdf4llm's parse of `pages` by the layout model, its boxes fixed by the layout passes.
 
     It needs PyMuPDF's process-wide layout function (``pymupdf._get_layout``, the only way
     pymupdf4llm reaches the model): the analyzer of ``options.layout_model`` is installed for
@@ -280,7 +313,7 @@ def _layout(
     for page in parsed.pages:
         layout_page = LayoutPage(page, doc[page.page_number - 1], document_layout.LayoutBox)
         page.boxes = run_layout_passes(page.boxes, layout_page, options.skip_passes, failures)
-    return list(parsed.to_markdown(header=True, footer=True, page_chunks=True))
+    return parsed
 
 
 def _running_after_parse(doc: Any) -> RunningLines:
