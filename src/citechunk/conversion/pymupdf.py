@@ -19,8 +19,11 @@ text-layer check, the passes and the provenance are shared):
    afterwards, under a lock (`_layout`), so citechunk leaves that global as it found it; the
    classic path leaves it alone (PyMuPDF's table finder consults the model whenever it is
    installed; on plain pages no table is looked for). On the layout path the parsed boxes are
-   fixed before rendering by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by
-   ``citechunk passes`` and skipped by name like the Markdown passes);
+   fixed by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by ``citechunk passes``
+   and skipped by name like the Markdown passes), read once as typed blocks
+   (`blocks.page_blocks`), their heading levels set over the whole document whatever model
+   read each page (`headings.level_headings`), and each page rendered from its blocks
+   (`render.render_page`);
 2. with ``strip_headers_footers``, the running lines (`runninglines`) of the page-header /
    page-footer boxes found by the layout model are cut out (`_without_running_boxes`); the
    box's other lines stay.
@@ -48,6 +51,7 @@ from ..errors import ConversionError
 from ..models import PassFailure
 from .base import Backend, Extraction, PdfFacts
 from .blocks import Block, page_blocks
+from .headings import level_headings
 from .layoutpasses import LayoutPage, run_layout_passes
 from .layoutsessions import with_arena
 from .outline import from_toc
@@ -215,21 +219,26 @@ def _extract(
     failures: list[PassFailure] | None = None,
     layer: TextLayer | None = None,
 ) -> list[dict[str, Any]]:
-    """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes") of `pages`
-    in page order: those in `written` (Markdown of the fast path) as given, the others by the
-    layout model (`page_model` of each, one parse per model) when it is in use, else by
-    pymupdf4llm's classic path. Layout passes that raised are added to `failures`."""
+    """Page chunks (dicts with "text", maybe "page_boxes") of `pages` in page order: those in
+    `written` (Markdown of the fast path) as given, the others read as blocks by the layout
+    model (`page_model` of each, one parse per model), their heading levels set once over all
+    of them (`headings.level_headings`) and rendered (`render.render_page`), when the model
+    is in use, else by pymupdf4llm's classic path. Layout passes that raised are added to
+    `failures`."""
     written = written or {}
     rest = [p for p in pages if p not in written]
     chunks: dict[int, dict[str, Any]] = {p: {"text": written[p]} for p in pages if p in written}
     if rest and _model_in_use(options):
         meter = meter or LayoutMeter()
         failures = [] if failures is None else failures
+        read: dict[int, tuple[Block, ...]] = {}
         for model in FEATURE_SETS:
             group = [p for p in rest if page_model(p, reasons or {}, options, layer) == model]
             if group:
                 done = _layout(doc, group, model, options, meter, failures)
-                chunks.update(zip(group, done, strict=True))
+                read.update(zip(group, done, strict=True))
+        for page, blocks in level_headings(read).items():
+            chunks[page] = _chunk(blocks, render_page(blocks))
     elif rest:
         chunks.update(zip(rest, _classic(doc, rest), strict=True))
     return [chunks[p] for p in pages if p in chunks]
@@ -252,16 +261,14 @@ def _layout(
     options: ConvertOptions,
     meter: LayoutMeter,
     failures: list[PassFailure],
-) -> list[dict[str, Any]]:
-    """The layout model path: the pages parsed (`_parse`), read once as blocks
-    (`blocks.page_blocks`) and written from them (`render.render_page`)."""
+) -> list[tuple[Block, ...]]:
+    """The layout model path: the pages parsed (`_parse`) and read once as blocks
+    (`blocks.page_blocks`), per page; their heading levels are set later, over the document
+    (`headings.level_headings`)."""
     from pymupdf4llm.helpers.document_layout import create_list_item_levels
 
-    chunks = []
-    for page in _parse(doc, pages, model, options, meter, failures).pages:
-        blocks = page_blocks(page, create_list_item_levels(page.boxes))
-        chunks.append(_chunk(blocks, render_page(blocks)))
-    return chunks
+    parsed = _parse(doc, pages, model, options, meter, failures)
+    return [page_blocks(page, create_list_item_levels(page.boxes)) for page in parsed.pages]
 
 
 def _chunk(blocks: Sequence[Block], rendered: RenderedPage) -> dict[str, Any]:
