@@ -11,6 +11,7 @@ from pymupdf4llm.helpers.document_layout import create_list_item_levels
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion.blocks import Block, Layer, Line, Span, page_blocks
+from citechunk.conversion.layers import furniture_layer
 from citechunk.conversion.pymupdf import FEATURE_SETS, LayoutMeter, Model, _parse, layout_installed
 from citechunk.conversion.render import render_page
 
@@ -78,3 +79,22 @@ def test_corpus_pages_render_from_blocks_as_pymupdf4llm_renders_them(
         for model in FEATURE_SETS:
             for number, ours, theirs in _rendered_both_ways(pdf, model):
                 assert ours == theirs, (pdf.name, model, number)
+
+
+def _header(page: int, *lines: tuple[str, int, float]) -> Block:
+    """A page-header block of (text, layer block number, top) lines."""
+    read = tuple(
+        Line((72.0, top, 300.0, top + 9), (Span(text, bbox=(72.0, top, 300.0, top + 9), block=b),))
+        for text, b, top in lines
+    )
+    return Block(page, (72.0, 30.0, 300.0, 60.0), "page-header", read)
+
+
+def test_running_headers_are_furniture_and_their_other_lines_stay_in_the_body() -> None:
+    body = Block(1, (72.0, 100.0, 500.0, 300.0), "text", (_line(Span("Body text.")),))
+    one_off = _header(1, ("Part 3: Ethics", 0, 30.0))
+    assert furniture_layer([one_off, body], {"annual report #": 2}) == (one_off, body)
+    mixed = _header(1, ("Annual Report 2024", 0, 30.0), ("Draft for the board", 1, 45.0))
+    out = furniture_layer([mixed, body], {"annual report #": 2})
+    assert [b.layer for b in out] == [Layer.FURNITURE, Layer.BODY, None]
+    assert render_page(out).text == "Draft for the board \n\nBody text. \n\n"
