@@ -99,3 +99,18 @@ def test_heading_levels_do_not_depend_on_the_model_that_read_the_page(tmp_path: 
     for heading in common:
         assert len({levels[heading] for levels in by_model.values()}) == 1, (heading, by_model)
     assert by_model["auto"]["Results"] < by_model["auto"]["Marsh plots"]
+
+
+def _titled(page: int, text: str, size: float) -> Block:
+    line = Line((0.0, 0.0, 100.0, size), (Span(text, size=size),))
+    return Block(page, (0.0, 0.0, 100.0, size), "section-header", (line,))
+
+
+def test_a_deeper_number_of_one_size_is_a_level_below() -> None:
+    pages = {
+        1: (_titled(1, "Findings", 16), _titled(1, "Guideline 1.1: Text", 12)),
+        2: (_titled(2, "Criterion 1.1.1: Contrast", 12), _titled(2, "Scope:", 12)),
+        3: (_titled(3, "Table 2.1.4 Costs", 12), _titled(3, "Guideline 1.2: Media", 12)),
+    }
+    levels = {n: [b.level for b in blocks] for n, blocks in level_headings(pages).items()}
+    assert levels == {1: [1, 2], 2: [3, 2], 3: [2, 2]}

@@ -1,39 +1,70 @@
 """One heading stage for the whole document: the levels of its title and section-header blocks.
 
-The rule: a heading block's level is the rank of its type size (`blocks.Block.size`, whole
-points) among the distinct sizes of every heading block of the document, largest first
-(level 1); sizes below the sixth largest are level 6. The scale is read once over all pages,
-whichever parse, model or page group read them, so headings set alike are peers wherever they
-stand, and a heading's level never depends on which model read its page. The Markdown passes
-after rendering (outline, numbering) still repair levels where the document says more.
+The rule: headings are grouped by style, their type size (`blocks.Block.size`, whole points)
+and, within one size, the depth of the number they open with (`numbers.heading_number`, or a
+word and a dotted number such as "Guideline 1.2:"; an unnumbered heading takes the smallest
+depth of its size). A heading's level is the rank of its style among the styles of every
+heading block of the document, larger size first, then shallower number (level 1); styles
+below the sixth are level 6. The scale is read once over all pages, whichever parse, model or
+page group read them, so headings set alike are peers wherever they stand, and a heading's
+level never depends on which model read its page. The Markdown passes after rendering
+(outline, numbering) still repair levels where the document says more.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .blocks import Block
+from .numbers import heading_number
 
 MAX_LEVEL = 6
+# A word (no caption word) and a number of two to five dotted parts: "Richtlijn 1.2:".
+_DOTTED_RE = re.compile(
+    r"^(?!(?:table|figure|fig|chart|tab)\b)[^\W\d_]{2,}\s+(\d{1,3}(?:\.\d{1,2}){1,4})\.?(?=$|[\s:)])",
+    re.IGNORECASE,
+)
+
+Style = tuple[int, int]  # (-size, number depth): sorts as the levels go
 
 
-def size_scale(blocks: Sequence[Block]) -> tuple[int, ...]:
-    """The heading sizes of `blocks`, largest first, at most `MAX_LEVEL` of them."""
-    sizes = {b.size for b in blocks if b.is_heading}
-    return tuple(sorted(sizes, reverse=True)[:MAX_LEVEL])
+def number_depth(text: str) -> int | None:
+    """How many parts the number `text` opens with has (None: no number)."""
+    number = heading_number(text)
+    if number:
+        return number.depth
+    m = _DOTTED_RE.match(text)
+    return m.group(1).count(".") + 1 if m else None
+
+
+def styles(blocks: Sequence[Block]) -> dict[int, Style]:
+    """Each heading block's style, by its position in `blocks` (module docstring)."""
+    depths = {i: number_depth(b.text) for i, b in enumerate(blocks) if b.is_heading}
+    shallowest: dict[int, int] = {}
+    for i, depth in depths.items():
+        if depth is not None:
+            size = blocks[i].size
+            shallowest[size] = min(depth, shallowest.get(size, depth))
+    return {
+        i: (-blocks[i].size, depth or shallowest.get(blocks[i].size, 1))
+        for i, depth in depths.items()
+    }
 
 
 def level_headings(pages: Mapping[int, Sequence[Block]]) -> dict[int, tuple[Block, ...]]:
-    """Each page's blocks with every heading's level set from the document's size scale
+    """Each page's blocks with every heading's level set from the document's style scale
     (module docstring); other blocks unchanged."""
-    scale = size_scale([b for blocks in pages.values() for b in blocks])
-    return {n: tuple(_leveled(b, scale) for b in blocks) for n, blocks in pages.items()}
-
-
-def _leveled(block: Block, scale: tuple[int, ...]) -> Block:
-    if not block.is_heading:
-        return block
-    level = scale.index(block.size) + 1 if block.size in scale else MAX_LEVEL
-    why = f"size {block.size} pt: {level} of {len(scale)} heading sizes in the document"
-    return replace(block, level=level, evidence=(*block.evidence, why))
+    flat = [(n, b) for n, blocks in pages.items() for b in blocks]
+    style = styles([b for _, b in flat])
+    scale = sorted(set(style.values()))
+    out: dict[int, list[Block]] = {n: [] for n in pages}
+    for i, (n, block) in enumerate(flat):
+        if i in style:
+            rank = scale.index(style[i]) + 1
+            level = min(rank, MAX_LEVEL)
+            why = f"size {block.size} pt, number depth {style[i][1]}: style {rank} of {len(scale)}"
+            block = replace(block, level=level, evidence=(*block.evidence, why))
+        out[n].append(block)
+    return {n: tuple(blocks) for n, blocks in out.items()}
