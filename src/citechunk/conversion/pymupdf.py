@@ -19,11 +19,14 @@ text-layer check, the passes and the provenance are shared):
    afterwards, under a lock (`_layout`), so citechunk leaves that global as it found it; the
    classic path leaves it alone (PyMuPDF's table finder consults the model whenever it is
    installed; on plain pages no table is looked for). On the layout path the parsed boxes are
-   fixed before rendering by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by
-   ``citechunk passes`` and skipped by name like the Markdown passes);
-2. with ``strip_headers_footers``, the running lines (`runninglines`) of the page-header /
-   page-footer boxes found by the layout model are cut out (`_without_running_boxes`); the
-   box's other lines stay.
+   fixed by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by ``citechunk passes``
+   and skipped by name like the Markdown passes), read once as typed blocks
+   (`blocks.page_blocks`), their heading levels set over the whole document whatever model
+   read each page (`headings.level_headings`), and each page rendered from its blocks
+   (`render.render_page`);
+2. with ``strip_headers_footers``, the page-header / page-footer blocks holding running lines
+   (`runninglines`) go to the furniture layer and are not rendered (`layers.furniture_layer`);
+   their other lines stay in the body.
 
 Anything pymupdf4llm prints to stdout is captured and logged (stdout may carry Markdown).
 """
@@ -47,20 +50,20 @@ from ..config import ConvertOptions
 from ..errors import ConversionError
 from ..models import PassFailure
 from .base import Backend, Extraction, PdfFacts
+from .blocks import Block, page_blocks
+from .headings import level_headings
+from .layers import RUNNING_KINDS, furniture_layer
 from .layoutpasses import LayoutPage, run_layout_passes
 from .layoutsessions import with_arena
 from .outline import from_toc
 from .plaintext import BodyFont, page_markdown
 from .rawlines import layer_reading, numbered_reading
-from .runninglines import RunningLines, find_running, line_numbers, line_signature
+from .render import render_page
+from .runninglines import RunningLines, find_running, line_numbers
 from .textlayer import TextLayer
 from .triage import IMAGE_REASONS, Reason, fixed_pitch, model_reason
 
 log = logging.getLogger(__name__)
-
-# A page-header/-footer box longer than this is body text the layout model misclassified.
-MAX_RUNNING_BOX_CHARS = 200
-_RUNNING_CLASSES = ("page-header", "page-footer")
 
 
 def _dist(name: str) -> str:
@@ -212,28 +215,47 @@ def _extract(
     reasons: Mapping[int, Reason | None] | None = None,
     failures: list[PassFailure] | None = None,
     layer: TextLayer | None = None,
-) -> list[dict[str, Any]]:
-    """pymupdf4llm page chunks (dicts with "text", "metadata", maybe "page_boxes") of `pages`
-    in page order: those in `written` (Markdown of the fast path) as given, the others by the
-    layout model (`page_model` of each, one parse per model) when it is in use, else by
-    pymupdf4llm's classic path. Layout passes that raised are added to `failures`."""
+    running: Callable[[], RunningLines] | None = None,
+    sizes: Sequence[int] = (),
+) -> list[str]:
+    """Markdown of `pages` in page order: those in `written` (the fast path) as given, the
+    others read as blocks by the layout model (`page_model` of each, one parse per model),
+    their heading levels set once over all of them and `sizes` (the text layer's sizes above
+    the body's, `headings.level_headings`), with
+    `running` (the document's running lines, read when needed) their running headers and
+    footers put in the furniture layer (`layers.furniture_layer`), and rendered
+    (`render.render_page`), when the model is in use, else by pymupdf4llm's classic path.
+    Layout passes that raised are added to `failures`."""
     written = written or {}
     rest = [p for p in pages if p not in written]
-    chunks: dict[int, dict[str, Any]] = {p: {"text": written[p]} for p in pages if p in written}
+    texts: dict[int, str] = {p: written[p] for p in pages if p in written}
     if rest and _model_in_use(options):
         meter = meter or LayoutMeter()
         failures = [] if failures is None else failures
+        read: dict[int, tuple[Block, ...]] = {}
         for model in FEATURE_SETS:
             group = [p for p in rest if page_model(p, reasons or {}, options, layer) == model]
             if group:
                 done = _layout(doc, group, model, options, meter, failures)
-                chunks.update(zip(group, done, strict=True))
+                read.update(zip(group, done, strict=True))
+        read = level_headings(read, sizes)
+        if running and any(b.kind in RUNNING_KINDS for bs in read.values() for b in bs):
+            lines = running()
+            read = {p: furniture_layer(bs, lines.on_page(p)) for p, bs in read.items()}
+        texts.update((p, render_page(blocks).text) for p, blocks in read.items())
     elif rest:
-        chunks.update(zip(rest, _classic(doc, rest), strict=True))
-    return [chunks[p] for p in pages if p in chunks]
+        texts.update(zip(rest, _classic(doc, rest), strict=True))
+    return [texts[p] for p in pages if p in texts]
 
 
-def _classic(doc: Any, pages: Sequence[int]) -> list[dict[str, Any]]:
+def _larger_sizes(layer: TextLayer | None) -> tuple[int, ...]:
+    """The text layer's sizes above the body size (`plaintext.BodyFont`), whole points."""
+    if layer is None:
+        return ()
+    return tuple({round(s) for s in BodyFont.of(layer.page(n) for n in layer.numbers).larger})
+
+
+def _classic(doc: Any, pages: Sequence[int]) -> list[str]:
     """pymupdf4llm's classic path (``pymupdf_rag``): headings from font sizes."""
     from pymupdf4llm.helpers import pymupdf_rag
 
@@ -241,7 +263,7 @@ def _classic(doc: Any, pages: Sequence[int]) -> list[dict[str, Any]]:
         chunks = pymupdf_rag.to_markdown(
             doc, pages=[p - 1 for p in pages], page_chunks=True, show_progress=False
         )
-    return list(chunks)
+    return [str(chunk["text"]) for chunk in chunks]
 
 
 def _layout(
@@ -251,8 +273,25 @@ def _layout(
     options: ConvertOptions,
     meter: LayoutMeter,
     failures: list[PassFailure],
-) -> list[dict[str, Any]]:
-    """The layout model path.
+) -> list[tuple[Block, ...]]:
+    """The layout model path: the pages parsed (`_parse`) and read once as blocks
+    (`blocks.page_blocks`), per page; their heading levels are set later, over the document
+    (`headings.level_headings`)."""
+    from pymupdf4llm.helpers.document_layout import create_list_item_levels
+
+    parsed = _parse(doc, pages, model, options, meter, failures)
+    return [page_blocks(page, create_list_item_levels(page.boxes)) for page in parsed.pages]
+
+
+def _parse(
+    doc: Any,
+    pages: Sequence[int],
+    model: Model,
+    options: ConvertOptions,
+    meter: LayoutMeter,
+    failures: list[PassFailure],
+) -> Any:
+    """pymupdf4llm's parse of `pages` by the layout model, its boxes fixed by the layout passes.
 
     It needs PyMuPDF's process-wide layout function (``pymupdf._get_layout``, the only way
     pymupdf4llm reaches the model): the analyzer of ``options.layout_model`` is installed for
@@ -281,121 +320,12 @@ def _layout(
     for page in parsed.pages:
         layout_page = LayoutPage(page, doc[page.page_number - 1], document_layout.LayoutBox)
         page.boxes = run_layout_passes(page.boxes, layout_page, options.skip_passes, failures)
-    return list(parsed.to_markdown(header=True, footer=True, page_chunks=True))
+    return parsed
 
 
 def _running_after_parse(doc: Any) -> RunningLines:
     """The running lines read again from `doc` after the parse turned its pages upright."""
     return find_running(TextLayer.of_document(doc), from_toc(doc.get_toc(simple=True)))
-
-
-def _without_running_boxes(page: Any, chunk: dict[str, Any], running: Mapping[str, int]) -> str:
-    """The chunk's text with the running lines of its page-header/page-footer boxes cut out
-    (layout path only).
-
-    The layout model calls any short line in the top or bottom band a header or footer, so a
-    box only goes when its lines really run: `running` holds the signatures of the page's
-    running lines (`runninglines.RunningLines.on_page`). A short box with no running line is
-    left as rendered. Otherwise the box is cut and the text of its other lines
-    that no other box covers is kept, placed after the last box above it in the same column
-    (a box over `MAX_RUNNING_BOX_CHARS` is body text the model misread: its rendering repeats
-    text of the boxes it overlaps and sits at the top of the page).
-    """
-    text: str = chunk["text"]
-    boxes = chunk.get("page_boxes") or []
-    cuts: list[tuple[int, int]] = []
-    inserts: list[tuple[int, str]] = []
-    for box in boxes:
-        start, stop = box.get("pos", (0, 0))
-        if box.get("class") not in _RUNNING_CLASSES:
-            continue
-        long_box = len(text[start:stop].strip()) > MAX_RUNNING_BOX_CHARS
-        lines, top = _box_lines(page, box, boxes if long_box else [box])
-        if not long_box and not any(_is_running(line, running) for line in lines):
-            continue
-        cuts.append((start, stop))
-        recovered = _paragraphs([ln for ln in lines if not _is_running(ln, running)])
-        if recovered:
-            inserts.append((_insert_pos(box, top, boxes, start), "\n\n" + recovered + "\n\n"))
-    return _splice(text, cuts, inserts)
-
-
-def _is_running(line: tuple[int, str], running: Mapping[str, int]) -> bool:
-    return line_signature(line[1]) in running
-
-
-def _paragraphs(lines: list[tuple[int, str]]) -> str:
-    """(block, text) lines as plain paragraphs, one per PyMuPDF text block."""
-    paragraphs: list[str] = []
-    last = None
-    for block, line in lines:
-        if block == last:
-            paragraphs[-1] += " " + line
-        else:
-            paragraphs.append(line)
-        last = block
-    return "\n\n".join(paragraphs)
-
-
-def _splice(text: str, cuts: list[tuple[int, int]], inserts: list[tuple[int, str]]) -> str:
-    """`text` without the `cuts` spans, with each insert's text added at its position."""
-    out: list[str] = []
-    pos = 0
-    events = sorted([(c[0], 1, c) for c in cuts] + [(i[0], 0, i) for i in inserts])
-    for at, kind, item in events:
-        if at > pos:
-            out.append(text[pos:at])
-            pos = at
-        if kind == 0:
-            out.append(str(item[1]))
-        else:
-            pos = max(pos, int(item[1]))
-    out.append(text[pos:])
-    return "".join(out)
-
-
-def _insert_pos(box: dict[str, Any], top: float, boxes: list[dict[str, Any]], default: int) -> int:
-    """Text position after the last non-running box above `top` that overlaps `box`'s column."""
-    x0, _, x1, _ = box["bbox"]
-    best = default
-    for other in boxes:
-        bx0, _, bx1, by1 = other["bbox"]
-        if other.get("class") in _RUNNING_CLASSES or bx1 <= x0 or bx0 >= x1 or by1 > top + 2:
-            continue
-        best = max(best if best != default else 0, other["pos"][1])
-    return best
-
-
-def _box_lines(
-    page: Any, box: dict[str, Any], boxes: list[dict[str, Any]]
-) -> tuple[list[tuple[int, str]], float]:
-    """((block number, plain text) of `box`'s horizontal lines whose centre lies in no other
-    non-running box of `boxes`, top y of those lines)."""
-    import pymupdf
-
-    others = [
-        pymupdf.Rect(b["bbox"])
-        for b in boxes
-        if b is not box and b.get("class") not in _RUNNING_CLASSES
-    ]
-    kept: list[tuple[int, str]] = []
-    top = float(box["bbox"][3])
-    blocks = page.get_text("dict", clip=pymupdf.Rect(box["bbox"]))["blocks"]
-    for number, block in enumerate(blocks):
-        for line in block.get("lines", []):
-            if abs(line["dir"][1]) > 0.01:
-                continue  # vertical text: margin stamps such as arXiv identifiers
-            rect = pymupdf.Rect(line["bbox"])
-            centre = pymupdf.Point((rect.x0 + rect.x1) / 2, (rect.y0 + rect.y1) / 2)
-            line_text = "".join(span["text"] for span in line["spans"]).strip()
-            if line_text and not any(centre in other for other in others):
-                kept.append((number, line_text))
-                top = min(top, rect.y0)
-    return kept, top
-
-
-def _has_running_box(chunk: dict[str, Any]) -> bool:
-    return any(b.get("class") in _RUNNING_CLASSES for b in chunk.get("page_boxes") or [])
 
 
 class PyMuPDFBackend(Backend):
@@ -427,7 +357,7 @@ class PyMuPDFBackend(Backend):
         return layout_device(options.layout_gpu) if options.use_layout else "cpu"
 
     def extract(self, path: Path, pdf: Any, facts: PdfFacts, options: ConvertOptions) -> Extraction:
-        """pymupdf4llm Markdown per page, page-header/-footer boxes cut when stripping.
+        """pymupdf4llm Markdown per page, running headers and footers left out when stripping.
 
         The parse turns rotated pages upright in the open document (rotation 0), and the boxes
         are in that geometry: where a selected page was rotated, the running lines are read
@@ -441,14 +371,11 @@ class PyMuPDFBackend(Backend):
         upright = not any(pdf[p - 1].rotation for p in pages)
         written = _plain_markdown(pdf, facts, plain_pages(reasons, options))
         layer = facts.layer if options.layout_model == "auto" else None
-        chunks = self._run(path, pdf, pages, options, meter, written, reasons, failures, layer)
-        texts = tuple(c["text"] for c in chunks)
-        if options.strip_headers_footers and any(_has_running_box(c) for c in chunks):
-            running = facts.running if upright else _running_after_parse(pdf)
-            texts = tuple(
-                _without_running_boxes(pdf[p - 1], c, running.on_page(p))
-                for p, c in zip(pages, chunks, strict=True)
-            )
+        running = None
+        if options.strip_headers_footers:
+            running = (lambda: facts.running) if upright else (lambda: _running_after_parse(pdf))
+        read = (written, reasons, failures, layer, running, _larger_sizes(facts.layer))
+        texts = tuple(self._run(path, pdf, pages, options, meter, *read))
         recorded: dict[str, Any] = {"layout_active": layout}
         if layout:
             recorded["layout_device"] = layout_device(options.layout_gpu)
@@ -467,23 +394,19 @@ class PyMuPDFBackend(Backend):
         pages: Sequence[int],
         options: ConvertOptions,
         meter: LayoutMeter,
-        written: Mapping[int, str],
-        reasons: Mapping[int, Reason | None],
-        failures: list[PassFailure],
-        layer: TextLayer | None = None,
-    ) -> list[dict[str, Any]]:
-        """pymupdf4llm with its stdout chatter captured and logged at debug level."""
+        *read: Any,
+    ) -> list[str]:
+        """`_extract` (`read`: its arguments after `meter`) with pymupdf4llm's stdout chatter
+        captured and logged at debug level."""
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
-                chunks = _extract(doc, pages, options, meter, written, reasons, failures, layer)
+                texts = _extract(doc, pages, options, meter, *read)
         except Exception as exc:  # pymupdf4llm raises anything from IndexError to RuntimeError
             raise ConversionError(path, f"pymupdf4llm failed: {type(exc).__name__}: {exc}") from exc
         finally:
             if captured.getvalue().strip():
                 log.debug("pymupdf4llm output for %s: %s", path, captured.getvalue().strip())
-        if len(chunks) != len(pages):
-            raise ConversionError(
-                path, f"pymupdf4llm returned {len(chunks)} pages for {len(pages)}"
-            )
-        return chunks
+        if len(texts) != len(pages):
+            raise ConversionError(path, f"pymupdf4llm returned {len(texts)} pages for {len(pages)}")
+        return texts

@@ -1,0 +1,78 @@
+"""One heading stage for the whole document: the levels of its title and section-header blocks.
+
+The rule: headings are grouped by style, their type size (`blocks.Block.size`, whole points)
+and, within one size, the depth of the number they open with (`numbers.heading_number`, or a
+word and a dotted number such as "Guideline 1.2:"; an unnumbered heading takes the smallest
+depth of its size). A heading's level is the rank of its style on the document's scale:
+the styles of every heading block of the document and the text layer's sizes larger than
+the body size (`plaintext.BodyFont`: a size no heading block has counts once), larger size
+first, then shallower number (level 1); styles below the sixth are level 6. The scale is read
+once over all pages, whichever parse, model or page group read them, and the text layer's
+sizes are on it whatever a model calls a heading, so headings set alike are peers wherever
+they stand and a heading's level never depends on which model read its page (one model may
+call the cover's title a heading and the other not: the sizes below it keep their rank). The
+Markdown passes after rendering (outline, numbering) still repair levels where the document
+says more.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+
+from .blocks import Block
+from .numbers import heading_number
+
+MAX_LEVEL = 6
+# A word (no caption word) and a number of two to five dotted parts: "Richtlijn 1.2:".
+_DOTTED_RE = re.compile(
+    r"^(?!(?:table|figure|fig|chart|tab)\b)[^\W\d_]{2,}\s+(\d{1,3}(?:\.\d{1,2}){1,4})\.?(?=$|[\s:)])",
+    re.IGNORECASE,
+)
+
+Style = tuple[int, int]  # (-size, number depth): sorts as the levels go
+
+
+def number_depth(text: str) -> int | None:
+    """How many parts the number `text` opens with has (None: no number)."""
+    number = heading_number(text)
+    if number:
+        return number.depth
+    m = _DOTTED_RE.match(text)
+    return m.group(1).count(".") + 1 if m else None
+
+
+def styles(blocks: Sequence[Block]) -> dict[int, Style]:
+    """Each heading block's style, by its position in `blocks` (module docstring)."""
+    depths = {i: number_depth(b.text) for i, b in enumerate(blocks) if b.is_heading}
+    shallowest: dict[int, int] = {}
+    for i, depth in depths.items():
+        if depth is not None:
+            size = blocks[i].size
+            shallowest[size] = min(depth, shallowest.get(size, depth))
+    return {
+        i: (-blocks[i].size, depth or shallowest.get(blocks[i].size, 1))
+        for i, depth in depths.items()
+    }
+
+
+def level_headings(
+    pages: Mapping[int, Sequence[Block]], sizes: Iterable[int] = ()
+) -> dict[int, tuple[Block, ...]]:
+    """Each page's blocks with every heading's level set from the document's style scale
+    (module docstring; `sizes`: the text layer's sizes larger than the body, whole points);
+    other blocks unchanged."""
+    flat = [(n, b) for n, blocks in pages.items() for b in blocks]
+    style = styles([b for _, b in flat])
+    headed = {-size for size, _ in style.values()}
+    scale = sorted(set(style.values()) | {(-s, 1) for s in sizes if s not in headed})
+    out: dict[int, list[Block]] = {n: [] for n in pages}
+    for i, (n, block) in enumerate(flat):
+        if i in style:
+            rank = scale.index(style[i]) + 1
+            level = min(rank, MAX_LEVEL)
+            why = f"size {block.size} pt, number depth {style[i][1]}: style {rank} of {len(scale)}"
+            block = replace(block, level=level, evidence=(*block.evidence, why))
+        out[n].append(block)
+    return {n: tuple(blocks) for n, blocks in out.items()}

@@ -1,0 +1,83 @@
+"""A page's Markdown written from its blocks (`blocks.Block`), one block after another.
+
+Each kind has one form: a title or section header is a heading of its block's ``level``
+(6 when unset); a list item is a ``- `` item indented by its ``depth`` (a numbered item keeps
+its number, a new item starts where a line begins left of the one before); a footnote is a
+``> `` quote, a new one at each line opening with a raised mark; a table is its rendered grid;
+a picture or formula is a blank line, then its text lines between picture-text markers; any
+other block is one paragraph of styled runs (``**bold**``, ``_italic_``, ``~~struck~~``,
+`` `code` ``, a line-end hyphen joined), or a code fence when all its lines are monospaced,
+or footnotes when its first line opens with a raised mark. Blocks in the furniture layer are
+not written. The per-kind formatting is pymupdf4llm's (its helper functions, over copies of
+the spans, since they edit their input), so the pages read as the layout path always wrote
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .blocks import Block, Layer, Line
+
+
+@dataclass(frozen=True)
+class RenderedPage:
+    """A page's Markdown and, per block, the [start, stop) of its text in it."""
+
+    text: str
+    spans: tuple[tuple[int, int], ...]
+
+
+def _span_dicts(line: Line) -> list[dict[str, Any]]:
+    return [
+        {
+            "text": s.text,
+            "font": s.font,
+            "size": s.size,
+            "flags": s.flags,
+            "char_flags": s.char_flags,
+            "bbox": s.bbox,
+            "origin": s.origin,
+            "block": s.block,
+            "line": s.line,
+        }
+        for s in line.spans
+    ]
+
+
+def _textlines(block: Block) -> list[dict[str, Any]]:
+    """The block's lines in pymupdf4llm's form, fresh copies."""
+    return [{"bbox": line.bbox, "spans": _span_dicts(line)} for line in block.lines]
+
+
+def block_markdown(block: Block) -> str:
+    """The Markdown of one block (module docstring)."""
+    from pymupdf4llm.helpers import document_layout as dl
+
+    lines = _textlines(block)
+    if block.kind == "table":
+        return (block.table or "") + "\n\n"
+    if block.kind in ("picture", "formula"):
+        return "\n\n" + (dl.picture_text_to_md(lines) if lines else "")
+    if block.is_heading:
+        return dl.section_hdr_to_md(block.level or 6, lines)
+    if block.kind == "list-item":
+        return str(dl.list_item_to_md(lines, block.depth))
+    if block.kind == "footnote":
+        return str(dl.footnote_to_md(lines))
+    # A text block is code exactly when its kind says so; other kinds check their lines.
+    return str(dl.text_to_md(lines, ignore_code=block.kind == "text"))
+
+
+def render_page(blocks: Sequence[Block]) -> RenderedPage:
+    """The page's Markdown from `blocks` in order; a furniture block takes no text."""
+    text = ""
+    spans = []
+    for block in blocks:
+        start = len(text)
+        if block.layer is not Layer.FURNITURE:
+            text += block_markdown(block)
+        spans.append((start, len(text)))
+    return RenderedPage(text, tuple(spans))

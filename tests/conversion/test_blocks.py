@@ -1,0 +1,100 @@
+"""Typed blocks: read once from the layout boxes, and the Markdown written from them is
+pymupdf4llm's own rendering of the same boxes, byte for byte, page for page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+from pymupdf4llm.helpers.document_layout import create_list_item_levels
+
+from citechunk.config import ConvertOptions
+from citechunk.conversion.blocks import Block, Layer, Line, Span, page_blocks
+from citechunk.conversion.layers import furniture_layer
+from citechunk.conversion.pymupdf import FEATURE_SETS, LayoutMeter, Model, _parse, layout_installed
+from citechunk.conversion.render import render_page
+
+needs_layout = pytest.mark.skipif(not layout_installed(), reason="pymupdf-layout not installed")
+
+MONO, BOLD, FILLED = 8, 16, 16
+
+
+def _line(*spans: Span) -> Line:
+    return Line((0.0, 0.0, 100.0, 10.0), spans)
+
+
+def test_span_styles_come_from_flags_and_char_flags() -> None:
+    span = Span("x", flags=BOLD | MONO, char_flags=FILLED | 2)
+    assert span.bold and span.monospace and span.underline and not span.italic
+    assert not Span("x", flags=MONO).monospace  # neither filled nor stroked: an OCR layer
+
+
+def test_monospaced_text_is_code_and_furniture_is_not_rendered() -> None:
+    code = _line(Span("x = 1", flags=MONO, char_flags=FILLED))
+    page = Block(1, (0, 0, 100, 10), "code", (code,))
+    assert render_page([page]).text == "```\nx = 1\n```\n\n"
+    head = Block(1, (0, 0, 100, 10), "section-header", (_line(Span("Scope")),), level=2)
+    shown = render_page([head, Block(1, (0, 0, 1, 1), "page-footer", (_line(Span("3")),))])
+    assert shown.text == "## Scope \n\n3 \n\n"  # a footer not yet put in a layer is text
+    hidden = render_page([head, Block(1, (0, 0, 1, 1), "text", (code,), layer=Layer.FURNITURE)])
+    assert hidden.text == "## Scope \n\n" and hidden.spans[1] == (11, 11)
+
+
+def _rendered_both_ways(pdf: Path, model: Model) -> list[tuple[int, str, str]]:
+    """(page, Markdown from blocks, pymupdf4llm's Markdown) of every page of `pdf`."""
+    with pymupdf.open(pdf) as doc:
+        pages = list(range(1, doc.page_count + 1))
+        parsed = _parse(doc, pages, model, ConvertOptions(), LayoutMeter(), [])
+        ours = [
+            render_page(page_blocks(page, create_list_item_levels(page.boxes)))
+            for page in parsed.pages
+        ]
+        theirs = parsed.to_markdown(header=True, footer=True, page_chunks=True)
+    out = []
+    for number, mine, chunk in zip(pages, ours, theirs, strict=True):
+        assert [b["pos"] for b in chunk["page_boxes"]] == list(mine.spans), (pdf.name, number)
+        out.append((number, mine.text, chunk["text"]))
+    return out
+
+
+@needs_layout
+@pytest.mark.heavy
+@pytest.mark.parametrize("model", list(FEATURE_SETS))
+def test_sample_pages_render_from_blocks_as_pymupdf4llm_renders_them(
+    sample_pdfs: Path, model: Model
+) -> None:
+    for pdf in sorted(sample_pdfs.glob("*.pdf")):
+        for number, ours, theirs in _rendered_both_ways(pdf, model):
+            assert ours == theirs, (pdf.name, number)
+
+
+@needs_layout
+@pytest.mark.corpus
+@pytest.mark.heavy
+def test_corpus_pages_render_from_blocks_as_pymupdf4llm_renders_them(
+    corpus_pdfs: list[Path],
+) -> None:
+    for pdf in corpus_pdfs:
+        for model in FEATURE_SETS:
+            for number, ours, theirs in _rendered_both_ways(pdf, model):
+                assert ours == theirs, (pdf.name, model, number)
+
+
+def _header(page: int, *lines: tuple[str, int, float]) -> Block:
+    """A page-header block of (text, layer block number, top) lines."""
+    read = tuple(
+        Line((72.0, top, 300.0, top + 9), (Span(text, bbox=(72.0, top, 300.0, top + 9), block=b),))
+        for text, b, top in lines
+    )
+    return Block(page, (72.0, 30.0, 300.0, 60.0), "page-header", read)
+
+
+def test_running_headers_are_furniture_and_their_other_lines_stay_in_the_body() -> None:
+    body = Block(1, (72.0, 100.0, 500.0, 300.0), "text", (_line(Span("Body text.")),))
+    one_off = _header(1, ("Part 3: Ethics", 0, 30.0))
+    assert furniture_layer([one_off, body], {"annual report #": 2}) == (one_off, body)
+    mixed = _header(1, ("Annual Report 2024", 0, 30.0), ("Draft for the board", 1, 45.0))
+    out = furniture_layer([mixed, body], {"annual report #": 2})
+    assert [b.layer for b in out] == [Layer.FURNITURE, Layer.BODY, None]
+    assert render_page(out).text == "Draft for the board \n\nBody text. \n\n"
