@@ -72,9 +72,9 @@ def assert_chunk_contract(
 def run(markdown: str, **opts: object) -> list[Chunk]:
     """The chunks, contract checked; short sections stay apart unless ``pack_short=True``
     (most tests look at one section's chunks)."""
-    opts.setdefault("pack_short", False)
+    pack_short = bool(opts.pop("pack_short", False))
     options = ChunkOptions(**opts)  # type: ignore[arg-type]
-    chunks = chunk_markdown(markdown, options)
+    chunks = chunk_markdown(markdown, options, pack_short=pack_short)
     assert_chunk_contract(markdown, chunks, options, options.start_page)
     return chunks
 

@@ -11,7 +11,6 @@ chunk; determinism.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from dataclasses import dataclass, field
 
@@ -240,8 +239,7 @@ def test_contract_and_coverage_tiktoken(doc: Doc, max_tokens: int) -> None:
     chunks = chunk_markdown(doc.markdown, options)
     check_contract(doc, chunks, options)
     check_coverage(doc, chunks, packed=True)
-    unpacked = dataclasses.replace(options, pack_short=False)
-    check_coverage(doc, chunk_markdown(doc.markdown, unpacked))
+    check_coverage(doc, chunk_markdown(doc.markdown, options, pack_short=False))
 
 
 @SETTINGS

@@ -107,7 +107,7 @@ The background describes the earlier surveys and the questions they left open.
 
 
 def _records() -> list[ChunkRecord]:
-    chunks = chunk_markdown(DOCUMENT, ChunkOptions(max_tokens=200, pack_short=False))
+    chunks = chunk_markdown(DOCUMENT, ChunkOptions(max_tokens=200), pack_short=False)
     return make_records(
         chunks,
         source_file="survey.pdf",

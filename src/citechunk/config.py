@@ -52,8 +52,6 @@ class ChunkOptions:
     embedder: str = "all-MiniLM-L6-v2"
     max_tokens: int = 0  # 0 = the embedder's window less its special tokens
     min_tokens: int = 0
-    #: Pack short sections with their neighbours under one parent (`chunking.merge`).
-    pack_short: bool = True
     overlap_tokens: int = 0
     max_depth: int = 6
     start_page: int = 1

@@ -9,15 +9,33 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
   shortened from): the title tells chunks of documents made on one template apart. ``heading_path`` holds the headings only;
   ``token_count`` is the tokenizer's count of ``text`` and is <= ``max_tokens``.
 - Offset invariant: ``strip_markers(markdown[char_start:char_end]).strip() == body``, except that
-  a piece of a split table that does not start with the table's header gets the header row and
-  separator prepended, and a piece that starts inside a split fenced code block gets the opening
-  fence line: ``body == header + "\\n" + that``. Spans are tight (they start and end on
-  a non-space character outside marker lines), so ``first_page``/``last_page`` are the pages of
-  the span's first and last characters and blank lines before a page marker claim no page.
-- With ``overlap_tokens == 0`` and ``min_tokens == 0`` spans, in order, cover every non-space
-  character outside heading lines and page markers exactly once, except that a piece of a split
-  table after the first starts with the previous piece's last row (one line covered twice), so
-  an answer reading across two rows is whole in one chunk.
+  a piece of a split table that starts on a row after the table's head gets the table's head
+  prepended, and a piece that starts inside a split fenced code block gets the opening fence
+  line: ``body == head + "\n" + span``. A table's head is its caption (up to two one-line
+  paragraphs right before it, joined by a blank line) and a blank line, then its header rows
+  (the header row, the separator and the column-header rows after it) when its first row is a
+  header (`split.is_header_row`); either part is left out when it does not fit beside the row
+  (``head`` is then the caption alone, the header rows alone, or nothing: a table without a
+  header row gets none invented). Spans are tight (they start and end on a non-space
+  character outside marker lines), so ``first_page``/``last_page`` are the pages of the span's
+  first and last characters and blank lines before a page marker claim no page.
+- With ``overlap_tokens == 0`` spans are disjoint and in order: no table row (no character) is in
+  two chunks. With ``min_tokens == 0`` and ``pack_short`` off they cover every non-space
+  character outside heading lines and page markers exactly once; packed sections (`merge`)
+  cover their heading lines too.
+- Boundaries (`pack`): a section that fits is one chunk; a longer one is cut between blocks
+  (paragraphs, lists, tables, code) first, then between list items, table row groups, lines
+  and sentences; a table that fits the window is one unit with its caption, a longer one is cut
+  into row groups as large as the window allows (the last holding at least `pack.MIN_ROWS`
+  rows), and a row is cut only when it is over the window alone. No piece ends on a lead-in
+  line (a line ending in a colon, a bold label, a table's caption, a row labelling the rows
+  below) while more follows in its section: the line opens the next piece with what it
+  introduces.
+- No fragments: a short section (body under `SHORT_TOKENS` and `SHORT_SHARE` of ``max_tokens``)
+  is packed with its neighbours under the same parent up to the window (`merge`; off with
+  ``pack_short=False``); a section ending with a lead-in line joins the next one.
+- ``kind`` (`kinds.chunk_kind`) says what the chunk holds: text, table, table-rows, list or
+  navigation.
 - A heading with no body makes no chunk but stays in the path of what follows; no chunk is only
   a heading. When nothing follows under it (the next heading is a sibling or shallower), its
   heading line opens the next chunk's body (or ends the last chunk's), so its words are not
@@ -126,9 +144,12 @@ class HeadingChunker(Chunker):
 
     name = "heading"
 
-    def __init__(self, options: ChunkOptions | None = None, title: str = "") -> None:
+    def __init__(
+        self, options: ChunkOptions | None = None, title: str = "", pack_short: bool = True
+    ) -> None:
         super().__init__(options)
         self.title = " ".join(title.split())
+        self.pack_short = pack_short  # short sections packed with their neighbours (`merge`)
         self._prefixes: dict[tuple[str, ...], Prefix] = {}
 
     def chunk(self, markdown: str) -> list[Chunk]:
@@ -141,7 +162,7 @@ class HeadingChunker(Chunker):
         splitter = Splitter(pages, tree.fences, self.counter)
         groups: Iterable[SectionPieces] = self._groups(splitter, tree.sections)
         short = min(SHORT_TOKENS, int(self.options.max_tokens * SHORT_SHARE))
-        short = short if self.options.pack_short else 0
+        short = short if self.pack_short else 0
         if short > 0 or self.options.min_tokens > 0:
             groups = merge_siblings(
                 groups, self.options.min_tokens, lambda run, own: self._join(pages, run, own), short

@@ -48,6 +48,10 @@ GROW_BELOW = 0.5
 # the limit (a caption, a lead-in line "Options:"), takes the start of that unit instead: the
 # unit is split one ladder level further (a table into rows, a paragraph into lines/sentences).
 LEAD_IN = 0.15
+# A table's last row group holds at least this many rows when the table is longer (`Packer`).
+MIN_ROWS = 3
+# At most this many extra rows are tried, one exact count each, to fill a row group.
+MAX_FILL = 8
 
 
 class Packer:
@@ -86,7 +90,7 @@ class Packer:
             j, est = self._greedy(units, i, start, target)
             if i < j < len(units) and self._lead_in(units, j, est, start, i):
                 j, _ = self._greedy(units, i, start, target)
-            j = self._before_lead_line(units, i, j)
+            j = self._balance_rows(units, i, self._before_lead_line(units, i, j))
             if j == i:  # the overlap leaves no room for the next unit: shrink or drop it
                 room = int(target) - units[i].tokens - units[i].header_tokens - 1
                 smaller = self._overlap_start(units, first, i, min(room, start.tokens - 1))
@@ -200,7 +204,13 @@ class Packer:
                 grown = self._grow(units, i, j, start, tokens)
                 if grown is not None:
                     return grown
-                return Piece(start.offset, units[j - 1].end, start.header, body, tokens), j
+                return self._fill_rows(
+                    units,
+                    i,
+                    j,
+                    start,
+                    Piece(start.offset, units[j - 1].end, start.header, body, tokens),
+                )
             smaller = min(j - 1, self._greedy(units, i, start, self._target(SHRINK_TO))[0])
             if smaller > i:
                 before = self._estimate(units, i, smaller, start)
@@ -213,6 +223,45 @@ class Packer:
             else:
                 self._refine(units, i, tokens)
                 return None
+
+    def _rows_after(self, units: list[Unit], j: int) -> int:
+        """How many rows of units[j - 1]'s table follow units[j - 1] (0 when it is no row)."""
+        if units[j - 1].kind != "row":
+            return 0
+        block, k = units[j - 1].block, j
+        while k < len(units) and units[k].kind == "row" and units[k].block == block:
+            k += 1
+        return k - j
+
+    def _balance_rows(self, units: list[Unit], i: int, j: int) -> int:
+        """``j``, or earlier so that a table's last row group holds at least `MIN_ROWS` rows
+        when the piece ends fewer than that before the table's end and keeps `MIN_ROWS` rows
+        of it itself."""
+        rest = self._rows_after(units, j) if i < j < len(units) else 0
+        if not 0 < rest < MIN_ROWS:
+            return j
+        move = MIN_ROWS - rest
+        held = sum(1 for u in units[i:j] if u.kind == "row" and u.block == units[j - 1].block)
+        return j - move if held - move >= MIN_ROWS else j
+
+    def _fill_rows(
+        self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece
+    ) -> tuple[Piece, int]:
+        """A piece ending inside a table grown by further rows of it, one exact count each,
+        while it stays within the limit: row groups as large as the window allows (never
+        leaving fewer than `MIN_ROWS` rows, nor ending on a row that labels the rows below)."""
+        for _ in range(MAX_FILL):
+            rest = self._rows_after(units, j) if j < len(units) else 0
+            if rest < 1 or (1 < rest <= MIN_ROWS) or self.splitter.introduces(units[j]):
+                break
+            if piece.tokens + units[j].tokens * self.scale + 1 > self.max_tokens:
+                break
+            body, tokens = self.measure(start.offset, units[j].end, start.header)
+            if tokens > self.max_tokens:
+                break
+            piece = Piece(start.offset, units[j].end, start.header, body, tokens)
+            j += 1
+        return piece, j
 
     def _estimate(self, units: list[Unit], i: int, j: int, start: _Start) -> int:
         est, prev_end = start.tokens, (start.offset if start.overlap else -1)
