@@ -12,8 +12,9 @@ never merge (unless ``min_tokens`` asks for it). The joined chunk starts at the 
 heading line, so every merged heading stays in the body, and carries the shared parent path;
 a parent's run carries the parent's own path with the children's headings in the body.
 Navigation (`navigation.chunk_role`) and text never merge. Sections never merge across parents
-otherwise, the preamble before the first heading never
-merges, and a section split into several pieces never merges.
+otherwise; the preamble before the first heading (a cover's lines) merges only when it is short,
+with the top-level sections after it under the document's path; a section split into several
+pieces never merges.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def merge_siblings(
         if run:
             yield merged if merged is not None else run[0]
             run, merged, own = [], None, False
-        if g.section.level > 0 and len(g.pieces) == 1:
+        if len(g.pieces) == 1 and (g.section.level > 0 or small(g)):
             run = [g]
         else:
             yield g

@@ -91,6 +91,7 @@ class Packer:
             if i < j < len(units) and self._lead_in(units, j, est, start, i):
                 j, _ = self._greedy(units, i, start, target)
             j = self._balance_rows(units, i, self._before_lead_line(units, i, j))
+            j = self._balance_tail(units, i, j)
             if j == i:  # the overlap leaves no room for the next unit: shrink or drop it
                 room = int(target) - units[i].tokens - units[i].header_tokens - 1
                 smaller = self._overlap_start(units, first, i, min(room, start.tokens - 1))
@@ -223,6 +224,20 @@ class Packer:
             else:
                 self._refine(units, i, tokens)
                 return None
+
+    def _balance_tail(self, units: list[Unit], i: int, j: int) -> int:
+        """``j``, or one unit earlier when what is left after units[i:j] is under `LEAD_IN` of
+        the budget (it would be a fragment alone) and the piece keeps at least that much: the
+        last piece of a section gets the piece's last unit."""
+        if not i < j - 1 < len(units) - 1 or j >= len(units):
+            return j
+        small = self.budget * LEAD_IN
+        rest = self._estimate(units, j, len(units), self._fresh(units[j]))
+        if rest >= small or units[j - 1].kind == "row":
+            return j
+        if self._estimate(units, i, j - 1, self._fresh(units[i])) < small:
+            return j
+        return self._lead_back(units, i, j - 1)
 
     def _rows_after(self, units: list[Unit], j: int) -> int:
         """How many rows of units[j - 1]'s table follow units[j - 1] (0 when it is no row)."""
