@@ -138,3 +138,14 @@ def test_a_long_path_line_takes_at_most_a_quarter_of_the_window() -> None:
     assert COUNT(line + "\n\n") <= LIMIT // 4
     assert line.endswith("Part 4 of the regulation on the safety of pressure equipment and vessels")
     assert "…" in line  # outer headings shortened before any is dropped
+
+
+def test_cjk_text_is_cut_at_sentence_ends_not_at_line_breaks() -> None:
+    """A line break inside a CJK sentence (no case, no space) is no place to cut: every piece
+    of a long section starts after a 。 (or at the section's start)."""
+    sentence = "機械学習はデータの集合から傾向を学習してモデル化し、\n目的変数への適合可能性を評価する仕組みです。"
+    md = "# 用語\n\n" + "".join(sentence for _ in range(40)) + "\n"
+    chunks = chunks_of(md)
+    assert len(chunks) > 1
+    for c in chunks[1:]:
+        assert md[: c.char_start].rstrip().endswith("。"), c.body[:20]

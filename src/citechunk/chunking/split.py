@@ -36,7 +36,10 @@ from .tokens import TokenCounter
 
 _BLANK_LINES = re.compile(r"\n(?:[ \t\r]*\n)+")
 _LINE = re.compile(r"[^\n]+")
-_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+")
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+|[。！？][」』）]*\s*")
+# A line ending in CJK text that is no sentence end runs on into the next line (no case to tell).
+_STARTS_BLOCK = re.compile(r"[ \t]*(?:[-*+•▪●◦|#>]|\d{1,3}[.)])")
+_CJK_RUNS_ON = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af、，]")
 WORD_RE = re.compile(r"\S+")
 _RUNS_ON_END = re.compile(r"[^\W_]|,")
 _FENCE_LINE = re.compile(r" {0,3}(?:`{3,}|~{3,})[^\n]*")
@@ -505,14 +508,20 @@ class Splitter:
 
     def _line_spans(self, s: int, e: int, kind: str) -> list[tuple[int, int]]:
         """`_lines`, but outside code a line that ends inside a sentence (on a letter, digit or
-        comma) and whose next line starts lower-case is one span with it: a line break, like a
-        page marker between two lines, is no place to cut a sentence."""
+        comma, and the next line starts lower-case; or on CJK text other than a sentence end,
+        and the next line starts no list item, table row or heading) is one span with the
+        next: a line break, like a page marker between two lines, is no place to cut a
+        sentence. Sentence ends (`_sentences`) include 。！？ (no space follows them)."""
         if kind == "code":
             return self._lines(s, e)
         md = self.md
         out: list[tuple[int, int]] = []
         for span in self._lines(s, e):
-            if out and _RUNS_ON_END.match(md, out[-1][1] - 1) and md[span[0]].islower():
+            end = out[-1][1] - 1 if out else 0
+            if out and (
+                (_RUNS_ON_END.match(md, end) and md[span[0]].islower())
+                or (_CJK_RUNS_ON.match(md, end) and not _STARTS_BLOCK.match(md, span[0]))
+            ):
                 out[-1] = (out[-1][0], span[1])
             else:
                 out.append(span)
