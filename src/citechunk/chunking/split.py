@@ -56,6 +56,7 @@ INITIAL_RATIO = 0.3
 # A caption or line-table header line is one line of at most this many characters.
 CAPTION_CHARS = 300
 CAPTION_BLOCKS = 2
+CAPTION_WORDS = 15
 _YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
 _NUMBER = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?![\w])")
 
@@ -212,12 +213,14 @@ class Splitter:
 
     def captions(self, unit: Unit, nxt: Unit) -> bool:
         """Whether ``unit`` is a caption of the table ``nxt`` starts: a one-line paragraph
-        right before it (`table_caption`)."""
+        right before it (`table_caption`) of at most `CAPTION_WORDS` words and one figure (a
+        title, a unit line; not a line of label-value fields)."""
         if not self.md.startswith("|", nxt.start) or self.md.startswith("|", unit.start):
             return False
         if self._paragraph_breaks(unit.end, nxt.start) == [] or nxt.block not in (-1, nxt.start):
             return False
-        return self._one_line(unit.start, unit.end) is not None
+        text = self._one_line(unit.start, unit.end)
+        return text is not None and len(text.split()) <= CAPTION_WORDS and figure_count(text) <= 1
 
     def table_caption(self, pos: int, floor: int) -> str:
         """The caption of a table starting at ``pos``: up to `CAPTION_BLOCKS` one-line
