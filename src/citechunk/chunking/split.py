@@ -65,6 +65,7 @@ _FIGURE_CELL = re.compile(r"[-+−(]?[$€£¥₹]?\s?\d[\d\s,.]*(?:%|\s?[^\W\d_
 _PLACEHOLDER = re.compile(r"(?:Col(?:umn)?)\s*\d+", re.IGNORECASE)
 _MARKUP = re.compile(r"\*\*|__|<br\s*/?>|`")
 _INTRODUCES = re.compile(r"^(?:\*\*[^*\n]+\*\*|__[^_\n]+__)[:.]?$|^.*:$")
+_HEADING_LINE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)
 _LEAD_END = re.compile(r"[^:]:[*_\s]*$")
 # A table row with text in its first cell only: a label of the rows below it.
 _LABEL_ROW = re.compile(r"\|[^|\n]*[^|\s][^|\n]*\|(?:[ \t]*\|)+[ \t]*$")
@@ -196,7 +197,9 @@ class Splitter:
         return text
 
     def introduces(self, unit: Unit) -> bool:
-        """Whether `unit` introduces what follows it: a one-line paragraph set wholly in bold
+        """Whether `unit` introduces what follows it: a heading line in the body (a bodiless
+        heading opening the next section's text, a heading deeper than ``max_depth``); a
+        one-line paragraph set wholly in bold
         ("**Performance Indicators**"); text (a paragraph, list item, line or sentence, not
         code) whose last line ends in a colon, emphasis aside ("The Department will:", "as
         follows:"); or a table row with text in its first cell only ("|Interest expense||||"),
@@ -207,6 +210,8 @@ class Splitter:
             return False
         tail = self.md[max(unit.start, self.md.rfind("\n", unit.start, unit.end) + 1) : unit.end]
         if _LEAD_END.search(tail):
+            return True
+        if _HEADING_LINE.match(self.md, unit.start) and "\n" not in self.md[unit.start : unit.end]:
             return True
         text = self._one_line(unit.start, unit.end)
         return text is not None and bool(_INTRODUCES.match(text.strip()))
