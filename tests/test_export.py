@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from citechunk import ChunkOptions, chunk_markdown
 from citechunk.errors import CitechunkError, ConfigError
 from citechunk.export import (
     ARROW_SCHEMA,
@@ -61,6 +62,7 @@ CONTRACT = [
     "section_id",
     "section_char_start",
     "section_char_end",
+    "kind",
 ]
 
 SECTIONS = [
@@ -110,6 +112,30 @@ def test_fields_are_the_contract_and_schema_declares_types() -> None:
     assert ARROW_SCHEMA.field("text").type == pa.string()
     assert ARROW_SCHEMA.field("ocr_pages").type == pa.list_(pa.int32())
     assert ARROW_SCHEMA.field("role").type == pa.string()
+    assert ARROW_SCHEMA.field("kind").type == pa.string()
+
+
+def test_kind_is_recorded_and_a_file_without_it_reads_as_text(tmp_path: Path) -> None:
+    """Schema 1.3's ``kind``: the chunk's, written and read back in both formats; a file
+    written before 1.3 (no ``kind`` column or key) reads as "text"."""
+    markdown = "# T\n\nIntro.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    chunks = chunk_markdown(markdown, ChunkOptions())
+    records = make_records(
+        chunks,
+        source_file="t.pdf",
+        source_sha256="a" * 64,
+        markdown_file=markdown_relpath("t.pdf"),
+        tokenizer="approx",
+        backend="pymupdf",
+        config_fingerprint="f" * 16,
+    )
+    assert [r.kind for r in records] == ["table"]
+    for fmt in ("parquet", "jsonl"):
+        path = tmp_path / f"t.{fmt}"
+        write_chunks(records, path, fmt)  # type: ignore[arg-type]
+        assert read_chunks(path).column("kind").to_pylist() == ["table"]
+    old = [{k: v for k, v in r.to_dict().items() if k != "kind"} for r in records]
+    assert [ChunkRecord.from_dict(d).kind for d in old] == ["text"]
 
 
 def test_records_name_their_ocr_pages_and_round_trip(tmp_path: Path) -> None:

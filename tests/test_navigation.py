@@ -107,7 +107,7 @@ The background describes the earlier surveys and the questions they left open.
 
 
 def _records() -> list[ChunkRecord]:
-    chunks = chunk_markdown(DOCUMENT, ChunkOptions(max_tokens=200))
+    chunks = chunk_markdown(DOCUMENT, ChunkOptions(max_tokens=200), pack_short=False)
     return make_records(
         chunks,
         source_file="survey.pdf",
@@ -133,6 +133,18 @@ def test_records_carry_role_and_eval_leaves_navigation_out(tmp_path: Path) -> No
     pool = load_chunk_set(out)
     assert [c.heading_path for c in pool.chunks] == [("Introduction",), ("Background and scope",)]
     assert len(load_chunk_set(out, with_navigation=True).chunks) == 3
+
+
+def test_short_sections_are_packed_but_never_with_navigation() -> None:
+    """The two short sections join (under their parent, the document); the contents list
+    before them stays a chunk of its own, marked navigation by role and kind."""
+    chunks = chunk_markdown(DOCUMENT, ChunkOptions(max_tokens=200))
+    assert [(c.heading_path, c.kind) for c in chunks] == [
+        (("Contents",), "navigation"),
+        ((), "text"),
+    ]
+    assert chunks[1].body.startswith("# Introduction\n\nThe introduction explains")
+    assert "# Background and scope\n\nThe background" in chunks[1].body
 
 
 def test_records_without_role_read_as_content(tmp_path: Path) -> None:

@@ -128,13 +128,15 @@ def test_conversion_records_the_title_and_chunks_lead_with_it(sample_pdfs):
 
 def test_title_leads_the_path_line_and_is_dropped_last():
     md = "<!-- page 1 -->\n# Scope\n\nThe plan covers the harbour.\n\n## Limits\n\nNone.\n"
-    chunks = chunk_markdown(md, ChunkOptions(max_tokens=64), "Harbour Plan")
+    chunks = chunk_markdown(md, ChunkOptions(max_tokens=64), "Harbour Plan", pack_short=False)
     assert [c.text for c in chunks] == [
         "Harbour Plan > Scope\n\nThe plan covers the harbour.",
         "Harbour Plan > Scope > Limits\n\nNone.",
     ]
     assert chunks[1].heading_path == ("Scope", "Limits")
-    tight = chunk_markdown(md, ChunkOptions(max_tokens=14, embedder="approx@512"), "Harbour Plan")
+    tight = chunk_markdown(
+        md, ChunkOptions(max_tokens=28, embedder="approx@512"), "Harbour Plan", pack_short=False
+    )
     assert tight[1].text.startswith("Harbour Plan > Limits\n\n")  # outer heading dropped first
     untitled = chunk_markdown("Loose text before any heading.", ChunkOptions(), "Harbour Plan")
     assert untitled[0].text == "Harbour Plan\n\nLoose text before any heading."
@@ -237,7 +239,7 @@ def test_a_part_number_names_the_document_with_the_line_after_it(tmp_path):
 def test_a_label_completing_the_title_heading_stands_for_it_in_the_path_line():
     md = "<!-- page 1 -->\n# Accident Final Report\n\n## Analysis\n\nThe pilot lost power.\n"
     label = "Accident Final Report — ERA08LA001 — 12/08/2007"
-    chunks = chunk_markdown(md, ChunkOptions(max_tokens=64), label)
+    chunks = chunk_markdown(md, ChunkOptions(max_tokens=128), label)
     assert chunks[0].text == label + " > Analysis\n\nThe pilot lost power."
     assert chunks[0].heading_path == ("Accident Final Report", "Analysis")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from .conversion.textlayer import TextLayer
@@ -125,6 +125,12 @@ class ConvertedDocument:
     text_layer: TextLayer | None = field(default=None, compare=False, repr=False)
 
 
+#: What a chunk holds (`chunking.kinds.chunk_kind`): prose, a whole table, some row groups of a
+#: longer table, a list, or navigation (a contents page, an index).
+ChunkKind = Literal["text", "table", "table-rows", "list", "navigation"]
+CHUNK_KINDS: tuple[ChunkKind, ...] = ("text", "table", "table-rows", "list", "navigation")
+
+
 @dataclass(frozen=True)
 class Chunk:
     """One heading-first chunk of a Markdown document.
@@ -148,6 +154,8 @@ class Chunk:
     #: or the run of merged sections), -1 when the chunker has no sections (the chunk itself).
     section_start: int = -1
     section_end: int = -1
+    #: What the chunk holds (`ChunkKind`).
+    kind: ChunkKind = "text"
 
     @property
     def section_span(self) -> tuple[int, int]:

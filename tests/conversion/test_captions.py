@@ -23,9 +23,13 @@ def test_a_continued_table_title_becomes_a_bold_line() -> None:
     out = demote_table_titles(pages)
     assert out[0] == (5, pages[0][1].replace("## ESTIMATED COSTS", "**ESTIMATED COSTS**"))
     assert out[1] == pages[1]
-    paths = {c.heading_path for c in chunk_markdown("\n\n".join(t for _, t in out))}
+    paths = {
+        c.heading_path for c in chunk_markdown("\n\n".join(t for _, t in out), pack_short=False)
+    }
     assert ("Rules", "Authority") in paths
-    before = {c.heading_path for c in chunk_markdown("\n\n".join(t for _, t in pages))}
+    before = {
+        c.heading_path for c in chunk_markdown("\n\n".join(t for _, t in pages), pack_short=False)
+    }
     assert ("Rules", "ESTIMATED COSTS", "Authority") in before  # the defect the rule removes
 
 

@@ -36,11 +36,15 @@ def test_contents_takes_the_level_of_a_deeper_next_heading_across_pages() -> Non
     out = level_contents_headings(pages)
     assert out[0][1] == "# Guide\n\ntext\n\n## Contents\n\nWhat is cancer? 6\nTreatment 29"
     assert out[1] == pages[1]
-    paths = {c.heading_path for c in chunk_markdown("\n\n".join(t for _, t in out))}
+    paths = {
+        c.heading_path for c in chunk_markdown("\n\n".join(t for _, t in out), pack_short=False)
+    }
     assert ("Guide", "What is cancer?") in paths
     assert ("Guide", "Contents") in paths
     # without the rule the same Markdown nests the document under "Contents"
-    before = {c.heading_path for c in chunk_markdown("\n\n".join(t for _, t in pages))}
+    before = {
+        c.heading_path for c in chunk_markdown("\n\n".join(t for _, t in pages), pack_short=False)
+    }
     assert ("Contents", "What is cancer?") in before
 
 

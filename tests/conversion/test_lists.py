@@ -18,11 +18,13 @@ def test_first_item_of_a_bold_numbered_list_becomes_an_item_like_its_siblings() 
     out = demote_list_heads([(1, FIGURE), (2, page2)])
     item = "- **1 Defend critical infrastructure**"
     assert out == [(1, FIGURE.replace("## 1 Defend critical infrastructure", item)), (2, page2)]
-    chunks = chunk_markdown("\n\n".join(text for _, text in out))
+    chunks = chunk_markdown("\n\n".join(text for _, text in out), pack_short=False)
     holder = next(c for c in chunks if "Establish requirements" in c.body)
     assert holder.heading_path == ("Strategy",)
     assert "Figure 1. Five Pillars" in holder.body
-    before = next(c for c in chunk_markdown(FIGURE) if "Establish requirements" in c.body)
+    before = next(
+        c for c in chunk_markdown(FIGURE, pack_short=False) if "Establish requirements" in c.body
+    )
     assert before.heading_path == ("Strategy", "1 Defend critical infrastructure")
 
 

@@ -36,9 +36,15 @@ def test_mixed_case_label_headings_become_bold_lines() -> None:
     )
     out = demote_label_headings([(4, text)])
     assert out == [(4, text.replace("##### Parameters:", "**Parameters:**"))]
-    paths = [c.heading_path for c in chunk_markdown(out[0][1]) if "garbage" in c.body]
+    paths = [
+        c.heading_path for c in chunk_markdown(out[0][1], pack_short=False) if "garbage" in c.body
+    ]
     assert paths == [("Document",)]
-    before = [c.heading_path for c in chunk_markdown(text) if "merge duplicate" in c.body]
+    before = [
+        c.heading_path
+        for c in chunk_markdown(text, pack_short=False)
+        if "merge duplicate" in c.body
+    ]
     assert before == [("Document", "Parameters:")]
 
 
@@ -62,7 +68,9 @@ def test_a_sentence_heading_is_body_text_of_its_section() -> None:
     text = f"#### Additional Information\n\nSee the site.\n\n#### {sentence}\n\n### Abstract\n\nx"
 
     def holder(markdown: str) -> tuple[str, ...]:
-        return next(c.heading_path for c in chunk_markdown(markdown) if sentence in c.body)
+        return next(
+            c.heading_path for c in chunk_markdown(markdown, pack_short=False) if sentence in c.body
+        )
 
     assert holder(text) == ("Abstract",)  # a bodiless heading opens the next chunk
     (out,) = demote_label_headings([(4, text)])

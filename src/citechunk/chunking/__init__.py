@@ -47,8 +47,9 @@ def make_chunker(strategy: str = "heading", options: ChunkOptions | None = None)
 
 
 def chunk_markdown(
-    markdown: str, options: ChunkOptions | None = None, title: str = ""
+    markdown: str, options: ChunkOptions | None = None, title: str = "", pack_short: bool = True
 ) -> list[Chunk]:
     """Heading-first chunks of page-marked Markdown (contract: `citechunk.chunking.heading`);
-    `title` (the document's, `Provenance.title`) leads every chunk's path line."""
-    return HeadingChunker(options, title).chunk(markdown)
+    `title` (the document's, `Provenance.title`) leads every chunk's path line; `pack_short`
+    packs short sections with their neighbours (`chunking.merge`)."""
+    return HeadingChunker(options, title, pack_short).chunk(markdown)

@@ -9,22 +9,42 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
   shortened from): the title tells chunks of documents made on one template apart. ``heading_path`` holds the headings only;
   ``token_count`` is the tokenizer's count of ``text`` and is <= ``max_tokens``.
 - Offset invariant: ``strip_markers(markdown[char_start:char_end]).strip() == body``, except that
-  a piece of a split table that does not start with the table's header gets the header row and
-  separator prepended, and a piece that starts inside a split fenced code block gets the opening
-  fence line: ``body == header + "\\n" + that``. Spans are tight (they start and end on
-  a non-space character outside marker lines), so ``first_page``/``last_page`` are the pages of
-  the span's first and last characters and blank lines before a page marker claim no page.
-- With ``overlap_tokens == 0`` and ``min_tokens == 0`` spans, in order, cover every non-space
-  character outside heading lines and page markers exactly once, except that a piece of a split
-  table after the first starts with the previous piece's last row (one line covered twice), so
-  an answer reading across two rows is whole in one chunk.
+  a piece of a split table that starts on a row after the table's head gets the table's head
+  prepended, and a piece that starts inside a split fenced code block gets the opening fence
+  line: ``body == head + "\n" + span``. A table's head is its caption (up to two one-line
+  paragraphs right before it, joined by a blank line) and a blank line, then its header rows
+  (the header row, the separator and the column-header rows after it) when its first row is a
+  header (`split.is_header_row`); either part is left out when it does not fit beside the row
+  (``head`` is then the caption alone, the header rows alone, or nothing: a table without a
+  header row gets none invented). Spans are tight (they start and end on a non-space
+  character outside marker lines), so ``first_page``/``last_page`` are the pages of the span's
+  first and last characters and blank lines before a page marker claim no page.
+- With ``overlap_tokens == 0`` spans are disjoint and in order: no table row (no character) is in
+  two chunks. With ``min_tokens == 0`` and ``pack_short`` off they cover every non-space
+  character outside heading lines and page markers exactly once; packed sections (`merge`)
+  cover their heading lines too.
+- Boundaries (`pack`): a section that fits is one chunk; a longer one is cut between blocks
+  (paragraphs, lists, tables, code) first, then between list items, table row groups, lines
+  and sentences; a table that fits the window is one unit with its caption, a longer one is cut
+  into row groups as large as the window allows (the last holding at least `pack.MIN_ROWS`
+  rows), and a row is cut only when it is over the window alone. No piece ends on a lead-in
+  line (a line ending in a colon, a bold label, a table's caption, a row labelling the rows
+  below) while more follows in its section: the line opens the next piece with what it
+  introduces.
+- No fragments: a short section (body under `SHORT_TOKENS` and `SHORT_SHARE` of ``max_tokens``)
+  is packed with its neighbours under the same parent up to the window (`merge`; off with
+  ``pack_short=False``); a section ending with a lead-in line joins the next one.
+- ``kind`` (`kinds.chunk_kind`) says what the chunk holds: text, table, table-rows, list or
+  navigation.
 - A heading with no body makes no chunk but stays in the path of what follows; no chunk is only
   a heading. When nothing follows under it (the next heading is a sibling or shallower), its
   heading line opens the next chunk's body (or ends the last chunk's), so its words are not
   lost. Overlap only happens between fallback pieces of one section.
-- Path lines take at most half of ``max_tokens``: when longer, outer headings are dropped
-  from the path (and a single over-long heading is shortened to its leading words); the title
-  is dropped last.
+- Path lines take at most a quarter of ``max_tokens`` (`PATH_SHARE`), so the body keeps most of
+  the window: when longer, headings before the nearest one are shortened to their first
+  `SHORT_HEADING_WORDS` words and "…", then dropped outer first (the title stays), then the
+  nearest heading alone is cut to its leading words; the title is dropped last.
+  ``heading_path`` is the path as shown (shortened headings included).
 - Deterministic: the same input and options give the same chunks.
 """
 
@@ -39,6 +59,7 @@ from ..config import ChunkOptions
 from ..models import Chunk
 from ..textkeys import compact_key
 from .base import Chunker
+from .kinds import chunk_kind
 from .merge import SectionPieces, merge_siblings
 from .pack import LEAD_IN, Packer
 from .pages import PageMap
@@ -51,6 +72,24 @@ PATH_SEPARATOR = " > "
 #: A first heading that opens with a title of at least this many words is the title heading
 #: the label was shortened from (`conversion.title.MIN_CUT_WORDS`): the label stands for it.
 MIN_CUT_LABEL_WORDS = 4
+#: The path line takes at most this share of ``max_tokens``: the body keeps the rest.
+PATH_SHARE = 0.25
+#: An outer heading of a path line that is too long keeps this many leading words.
+SHORT_HEADING_WORDS = 6
+ELLIPSIS = "…"
+#: A section whose body is under `SHORT_TOKENS` tokens and this share of ``max_tokens`` is short:
+#: it is packed with its neighbours under the same parent (`merge`), never a fragment alone
+#: (a two-line article, a fee line, a glossary entry; a paragraph-long section stays apart).
+SHORT_SHARE = 0.125
+SHORT_TOKENS = 32
+
+
+def _shorten(heading: str) -> str:
+    """``heading`` cut to its first `SHORT_HEADING_WORDS` words and an ellipsis."""
+    words = heading.split()
+    if len(words) <= SHORT_HEADING_WORDS:
+        return heading
+    return " ".join(words[:SHORT_HEADING_WORDS]) + ELLIPSIS
 
 
 @dataclass(frozen=True)
@@ -105,9 +144,12 @@ class HeadingChunker(Chunker):
 
     name = "heading"
 
-    def __init__(self, options: ChunkOptions | None = None, title: str = "") -> None:
+    def __init__(
+        self, options: ChunkOptions | None = None, title: str = "", pack_short: bool = True
+    ) -> None:
         super().__init__(options)
         self.title = " ".join(title.split())
+        self.pack_short = pack_short  # short sections packed with their neighbours (`merge`)
         self._prefixes: dict[tuple[str, ...], Prefix] = {}
 
     def chunk(self, markdown: str) -> list[Chunk]:
@@ -119,9 +161,11 @@ class HeadingChunker(Chunker):
         tree = parse_sections(markdown, self.options.max_depth)
         splitter = Splitter(pages, tree.fences, self.counter)
         groups: Iterable[SectionPieces] = self._groups(splitter, tree.sections)
-        if self.options.min_tokens > 0:
+        short = min(SHORT_TOKENS, int(self.options.max_tokens * SHORT_SHARE))
+        short = short if self.pack_short else 0
+        if short > 0 or self.options.min_tokens > 0:
             groups = merge_siblings(
-                groups, self.options.min_tokens, lambda run, own: self._join(pages, run, own)
+                groups, self.options.min_tokens, lambda run, own: self._join(pages, run, own), short
             )
         marker_starts, marker_pages = pages.starts, [pages.start_page, *pages.pages]
         index = 0
@@ -131,7 +175,7 @@ class HeadingChunker(Chunker):
             section_start, section_end = _section_span(group)
             for p in group.pieces:
                 yield Chunk(  # positional (hot loop): index, text, body, path, pages, offsets,
-                    index,  # tokens, section span
+                    index,  # tokens, section span, kind
                     head + p.body,
                     p.body,
                     path,
@@ -142,6 +186,7 @@ class HeadingChunker(Chunker):
                     p.tokens,
                     section_start,
                     section_end,
+                    chunk_kind(markdown, p.start, p.end, p.body),
                 )
                 index += 1
 
@@ -175,7 +220,8 @@ class HeadingChunker(Chunker):
 
     # -- sizes -----------------------------------------------------------------------------
     def prefix(self, path: tuple[str, ...]) -> Prefix:
-        """The displayed path for ``path``, fitted into half of ``max_tokens`` (cached)."""
+        """The displayed path for ``path``, fitted into `PATH_SHARE` of ``max_tokens``
+        (cached)."""
         cached = self._prefixes.get(path)
         if cached is None:
             cached = self._fit_prefix(path)
@@ -201,32 +247,46 @@ class HeadingChunker(Chunker):
         return self._lead(path) + path
 
     def _fit_prefix(self, path: tuple[str, ...]) -> Prefix:
-        limit = self.options.max_tokens // 2
-        while path:
-            text = PATH_SEPARATOR.join(self._shown(path)) + "\n\n"
-            tokens = self.counter.count(text)
-            if tokens <= limit:
-                return Prefix(path, text, tokens)
-            if len(path) > 1:
-                path = path[1:]
-                continue
-            words = path[0].split()
-            lead = "".join(t + PATH_SEPARATOR for t in self._lead(path))
+        """The path line within `PATH_SHARE` of ``max_tokens`` (module docstring): the whole
+        path, else outer headings shortened to `SHORT_HEADING_WORDS` words, else dropped outer
+        first, else the nearest heading cut to its leading words; the title goes last."""
+        limit = max(1, int(self.options.max_tokens * PATH_SHARE))
+        fitted = self._try(path, limit)
+        if fitted is not None:
+            return fitted
+        shortened = tuple(_shorten(h) for h in path[:-1]) + path[-1:]
+        for k in range(len(shortened)):
+            fitted = self._try(shortened[k:], limit)
+            if fitted is not None:
+                return fitted
+        if path:
+            words = path[-1].split()
             lo, hi = 0, len(words) - 1  # longest leading run of words that fits
             while lo < hi:
                 mid = (lo + hi + 1) // 2
-                if self.counter.count(lead + " ".join(words[:mid]) + "\n\n") <= limit:
+                if self._try((" ".join(words[:mid]),), limit) is not None:
                     lo = mid
                 else:
                     hi = mid - 1
-            path = (" ".join(words[:lo]),) if lo else ()
-            log.debug("heading shortened to fit max_tokens: %r", path)
+            fitted = self._try((" ".join(words[:lo]),), limit) if lo else None
+            if fitted is not None:
+                log.debug("heading shortened to fit the path line: %r", fitted.path)
+                return fitted
         if self.title:
             text = self.title + "\n\n"
             tokens = self.counter.count(text)
             if tokens <= limit:
                 return Prefix((), text, tokens)
         return Prefix((), "", 0)
+
+    def _try(self, path: tuple[str, ...], limit: int) -> Prefix | None:
+        """The prefix for ``path`` when it counts at most ``limit`` tokens."""
+        shown = self._shown(path)
+        if not shown:
+            return Prefix((), "", 0)
+        text = PATH_SEPARATOR.join(shown) + "\n\n"
+        tokens = self.counter.count(text)
+        return Prefix(path, text, tokens) if tokens <= limit else None
 
     def _measure(self, pages: PageMap, prefix: Prefix) -> Measure:
         counter = self.counter

@@ -1,24 +1,29 @@
-"""Optional merging of small sections (``min_tokens``).
+"""Packing small sections together (no fragments): short sections always, ``min_tokens`` on request.
 
-Rule: a section that made exactly one chunk whose body (the chunk text without its path line)
-is smaller than ``min_tokens`` starts a run, and the sections after it join the run while the
-run's body is still under ``min_tokens``, each joined section made exactly one chunk, and the
-joined chunk fits ``max_tokens``:
-- a sibling (the same parent heading occurrence, not just the same title) joins; the chunk
-  starts at the first sibling's heading line, so every merged heading stays in the body, and
-  carries the shared parent path;
-- a child of a run's only section (a parent's short lead text before its first subsection)
-  joins it; the chunk starts at the parent's body and carries the parent's path, the children's
-  headings in the body; later children of that parent may join in turn.
-Sections never merge across parents otherwise, and the preamble before the first heading never
-merges. A lone small section that nothing may join stays as it is.
+Rule: sections that made exactly one chunk each form runs of consecutive sections under one
+parent heading occurrence (siblings: the same parent occurrence, not just the same title), or a
+parent's body with its children when the parent's body alone started the run. A section joins
+the run before it when the joined chunk fits ``max_tokens`` and either the section is *short*
+(its body, the chunk text without its path line, is under ``short`` tokens) or the run's body
+is still under ``max(short, min_tokens)`` or (with ``short``) ends with a lead-in line (its last line ends in a
+colon: "as follows:", the list it introduces being the next section). So a run of two-line articles or fee lines becomes one
+chunk up to the window, a short section after a long sibling joins it, and two long sections
+never merge (unless ``min_tokens`` asks for it). The joined chunk starts at the first sibling's
+heading line, so every merged heading stays in the body, and carries the shared parent path;
+a parent's run carries the parent's own path with the children's headings in the body.
+Navigation (`navigation.chunk_role`) and text never merge. Sections never merge across parents
+otherwise; the preamble before the first heading (a cover's lines) merges only when it is short,
+with the top-level sections after it under the document's path; a section split into several
+pieces never merges.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
+from .navigation import chunk_role
 from .sections import Section
 from .split import Piece
 
@@ -38,39 +43,54 @@ class SectionPieces(NamedTuple):
         return self.pieces[0].tokens - self.head_tokens
 
 
+_LEAD_END = re.compile(r"[^:]:[*_\s]*$")
+
+
+def _role(g: SectionPieces) -> str:
+    """The group's `navigation.chunk_role`: a contents list never joins the text after it."""
+    return chunk_role(g.pieces[0].body)
+
+
+def _leads(g: SectionPieces) -> bool:
+    """Whether the group's text ends with a lead-in line (its last line ends in a colon)."""
+    body = g.pieces[-1].body
+    return not body.endswith("```") and bool(_LEAD_END.search(body[body.rfind("\n") + 1 :]))
+
+
 # ``join(run, own)``: the run as one chunk (``own``: under the first section's own path, its
 # children following; else under its parent's path), or None when it would not fit.
 Join = Callable[[list[SectionPieces], bool], SectionPieces | None]
 
 
 def merge_siblings(
-    groups: Iterable[SectionPieces], min_tokens: int, join: Join
+    groups: Iterable[SectionPieces], min_tokens: int, join: Join, short: int = 0
 ) -> Iterator[SectionPieces]:
-    """Apply the module's merge rule lazily."""
+    """Apply the module's merge rule lazily (``short``: the short-section size in tokens)."""
+    target = max(short, min_tokens)
 
     def small(g: SectionPieces) -> bool:
-        return g.section.level > 0 and len(g.pieces) == 1 and g.body_tokens() < min_tokens
+        return g.body_tokens() < short
 
     run: list[SectionPieces] = []
     merged: SectionPieces | None = None
-    own = False  # the run is a parent's lead with its children
+    own = False  # the run is a parent's body with its children
     for g in groups:
         if run and len(g.pieces) == 1:
             first = run[0].section
+            current = merged if merged is not None else run[0]
             child = g.section.parent_start == first.heading_start and (own or len(run) == 1)
             sibling = not own and g.section.parent_start == first.parent_start
-            candidate = join([*run, g], child) if child or sibling else None
+            wanted = small(g) or current.body_tokens() < target or (short > 0 and _leads(current))
+            wanted = wanted and _role(g) == _role(run[-1])
+            candidate = join([*run, g], child) if (child or sibling) and wanted else None
             if candidate is not None:
                 run.append(g)
                 merged, own = candidate, child
-                if candidate.body_tokens() >= min_tokens:
-                    yield merged
-                    run, merged, own = [], None, False
                 continue
         if run:
             yield merged if merged is not None else run[0]
             run, merged, own = [], None, False
-        if small(g):
+        if len(g.pieces) == 1 and (g.section.level > 0 or small(g)):
             run = [g]
         else:
             yield g

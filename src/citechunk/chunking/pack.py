@@ -4,15 +4,20 @@ A piece never ends on a line that introduces what follows (`Splitter.introduces`
 a line ending in a colon) while units of the same call follow and the piece holds more: that
 line opens the next piece.
 
-A piece that starts inside a table (after its header) repeats the previous piece's last row
-under the header: an answer that reads across two rows (a subtotal and the total after it) is
-whole in one piece, and a row that labels the rows below it ("Interest expense", its figures
-empty) is a line that introduces what follows.
+No table row is in two pieces: a piece that starts inside a table (after its header) starts
+with the row after the previous piece's last one, under the repeated header. A row that labels
+the rows below it ("Interest expense", its figures empty) is a line that introduces what
+follows, and so does a caption (a one-line paragraph right before a table).
+
+A piece that would end inside a block (a table's rows, a list's items, a paragraph's lines or
+sentences) while it holds the start of that block after other units ends before the block
+instead (with the lead-in line or caption before it), when what it keeps is at least `LEAD_IN`
+of the budget: pieces are cut between paragraphs first, then list items, table row groups and
+sentences.
 
 Contract: ``Packer.pack(units)`` returns pieces in document order whose exact ``tokens``
 (measured by the caller's function over the whole chunk text, heading path included) is
-<= ``max_tokens``; with ``overlap == 0`` pieces cover all units and are disjoint except for
-that one repeated table row; with overlap a piece may start inside the previous piece of the
+<= ``max_tokens``; with ``overlap == 0`` pieces cover all units and are disjoint; with overlap a piece may start inside the previous piece of the
 same call (never before its start).
 """
 
@@ -43,6 +48,10 @@ GROW_BELOW = 0.5
 # the limit (a caption, a lead-in line "Options:"), takes the start of that unit instead: the
 # unit is split one ladder level further (a table into rows, a paragraph into lines/sentences).
 LEAD_IN = 0.15
+# A table's last row group holds at least this many rows when the table is longer (`Packer`).
+MIN_ROWS = 3
+# At most this many extra rows are tried, one exact count each, to fill a row group.
+MAX_FILL = 8
 
 
 class Packer:
@@ -79,9 +88,10 @@ class Packer:
         while start is not None and i < len(units):
             target = self._target(FILL)
             j, est = self._greedy(units, i, start, target)
-            if i < j < len(units) and self._lead_in(units, j, est, start):
+            if i < j < len(units) and self._lead_in(units, j, est, start, i):
                 j, _ = self._greedy(units, i, start, target)
-            j = self._before_lead_line(units, i, j)
+            j = self._balance_rows(units, i, self._before_lead_line(units, i, j))
+            j = self._balance_tail(units, i, j)
             if j == i:  # the overlap leaves no room for the next unit: shrink or drop it
                 room = int(target) - units[i].tokens - units[i].header_tokens - 1
                 smaller = self._overlap_start(units, first, i, min(room, start.tokens - 1))
@@ -96,33 +106,22 @@ class Packer:
             pieces.append(piece)
             first, i = i, nxt
             if i < len(units):
-                start = (
-                    self._overlap_start(units, first, i)
-                    or self._row_before(units, first, i)
-                    or self._fresh(units[i])
-                )
+                start = self._overlap_start(units, first, i) or self._fresh(units[i])
         return pieces
 
-    def _row_before(self, units: list[Unit], first: int, i: int) -> _Start | None:
-        """A start on units[i - 1] when it and units[i] are rows of one table after its header
-        and the previous piece holds more than that row (module docstring)."""
-        prev, u = units[i - 1], units[i]
-        if i - 1 <= first or prev.kind != "row" or u.kind != "row" or not u.header:
-            return None
-        if self.splitter.md.count("\n", prev.end, u.start) != 1:
-            return None  # not the next line: another block lies between them
-        return _Start(prev.start, prev.tokens + u.header_tokens, u.header, True)
-
-    def _lead_in(self, units: list[Unit], j: int, est: float, start: _Start) -> bool:
+    def _lead_in(self, units: list[Unit], j: int, est: float, start: _Start, i: int = -1) -> bool:
         """Split units[j] one ladder level down in place when the piece before it (estimated
-        ``est`` tokens) is under LEAD_IN of the limit; False when it does not apply or cannot
-        split."""
-        if start.overlap or est >= self.budget * LEAD_IN:
+        ``est`` tokens) is under LEAD_IN of the limit, or (``i``: its first unit) is only lines
+        introducing units[j] (a lead-in line, a caption): a list, table or code block stays
+        with its lead-in. False when it does not apply or cannot split."""
+        if start.overlap:
+            return False
+        if est >= self.budget * LEAD_IN and not (0 <= i < j and self._all_lead(units, i, j)):
             return False
         u = units[j]
-        if u.kind == "word" or u.tokens < 2:
+        if u.kind in ("word", "row") or u.tokens < 2:  # a row is cut only when over the limit
             return False
-        sub = self.splitter.refine(u, u.tokens - 1)
+        sub = [v.in_block(u.block) for v in self.splitter.refine(u, u.tokens - 1)]
         if len(sub) < 2:
             return False
         if u.header:
@@ -131,10 +130,41 @@ class Packer:
         return True
 
     def _before_lead_line(self, units: list[Unit], i: int, j: int) -> int:
-        """``j``, or ``j - 1`` when the piece units[i:j] would end on a line introducing what
-        follows (module docstring) with more units after it and another unit before it."""
-        if i < j - 1 and j < len(units) and self.splitter.introduces(units[j - 1]):
-            return j - 1
+        """Where the piece units[i:j] ends (module docstring): before the block it would end
+        inside when it holds that block's start after units worth `LEAD_IN` of the budget
+        (lead-in lines before the block moving with it), and in any case before last lines
+        introducing what follows (or a table's caption) with more units after them and another
+        unit before them."""
+        cut = self._lead_back(units, i, j)
+        if j < len(units) and units[j].block >= 0 and units[j - 1].block == units[j].block:
+            b = j - 1
+            while b > i and units[b - 1].block == units[j].block:
+                b -= 1
+            b = self._lead_back(units, i, b) if b > i else b
+            if (
+                b > i
+                and not self._all_lead(units, i, b)
+                and self._estimate(units, i, b, self._fresh(units[i])) >= self.budget * LEAD_IN
+            ):
+                return b
+        return cut
+
+    def _all_lead(self, units: list[Unit], i: int, j: int) -> bool:
+        """Whether units[i:j] all introduce what follows them (`_lead_back`)."""
+        splitter = self.splitter
+        return all(
+            splitter.introduces(units[k]) or splitter.captions(units[k], units[k + 1])
+            for k in range(i, j)
+        )
+
+    def _lead_back(self, units: list[Unit], i: int, j: int) -> int:
+        """``j`` moved back over last units that introduce units[j] (`Splitter.introduces`,
+        `Splitter.captions`) while the piece keeps another unit."""
+        while i < j - 1 and j < len(units):
+            lead, nxt = units[j - 1], units[j]
+            if not (self.splitter.introduces(lead) or self.splitter.captions(lead, nxt)):
+                break
+            j -= 1
         return j
 
     def _greedy(self, units: list[Unit], i: int, start: _Start, budget: float) -> tuple[int, int]:
@@ -175,7 +205,13 @@ class Packer:
                 grown = self._grow(units, i, j, start, tokens)
                 if grown is not None:
                     return grown
-                return Piece(start.offset, units[j - 1].end, start.header, body, tokens), j
+                return self._fill_rows(
+                    units,
+                    i,
+                    j,
+                    start,
+                    Piece(start.offset, units[j - 1].end, start.header, body, tokens),
+                )
             smaller = min(j - 1, self._greedy(units, i, start, self._target(SHRINK_TO))[0])
             if smaller > i:
                 before = self._estimate(units, i, smaller, start)
@@ -188,6 +224,59 @@ class Packer:
             else:
                 self._refine(units, i, tokens)
                 return None
+
+    def _balance_tail(self, units: list[Unit], i: int, j: int) -> int:
+        """``j``, or one unit earlier when what is left after units[i:j] is under `LEAD_IN` of
+        the budget (it would be a fragment alone) and the piece keeps at least that much: the
+        last piece of a section gets the piece's last unit."""
+        if not i < j - 1 < len(units) - 1 or j >= len(units):
+            return j
+        small = self.budget * LEAD_IN
+        rest = self._estimate(units, j, len(units), self._fresh(units[j]))
+        if rest >= small or units[j - 1].kind == "row":
+            return j
+        if self._estimate(units, i, j - 1, self._fresh(units[i])) < small:
+            return j
+        return self._lead_back(units, i, j - 1)
+
+    def _rows_after(self, units: list[Unit], j: int) -> int:
+        """How many rows of units[j - 1]'s table follow units[j - 1] (0 when it is no row)."""
+        if units[j - 1].kind != "row":
+            return 0
+        block, k = units[j - 1].block, j
+        while k < len(units) and units[k].kind == "row" and units[k].block == block:
+            k += 1
+        return k - j
+
+    def _balance_rows(self, units: list[Unit], i: int, j: int) -> int:
+        """``j``, or earlier so that a table's last row group holds at least `MIN_ROWS` rows
+        when the piece ends fewer than that before the table's end and keeps `MIN_ROWS` rows
+        of it itself."""
+        rest = self._rows_after(units, j) if i < j < len(units) else 0
+        if not 0 < rest < MIN_ROWS:
+            return j
+        move = MIN_ROWS - rest
+        held = sum(1 for u in units[i:j] if u.kind == "row" and u.block == units[j - 1].block)
+        return j - move if held - move >= MIN_ROWS else j
+
+    def _fill_rows(
+        self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece
+    ) -> tuple[Piece, int]:
+        """A piece ending inside a table grown by further rows of it, one exact count each,
+        while it stays within the limit: row groups as large as the window allows (never
+        leaving fewer than `MIN_ROWS` rows, nor ending on a row that labels the rows below)."""
+        for _ in range(MAX_FILL):
+            rest = self._rows_after(units, j) if j < len(units) else 0
+            if rest < 1 or (1 < rest <= MIN_ROWS) or self.splitter.introduces(units[j]):
+                break
+            if piece.tokens + units[j].tokens * self.scale + 1 > self.max_tokens:
+                break
+            body, tokens = self.measure(start.offset, units[j].end, start.header)
+            if tokens > self.max_tokens:
+                break
+            piece = Piece(start.offset, units[j].end, start.header, body, tokens)
+            j += 1
+        return piece, j
 
     def _estimate(self, units: list[Unit], i: int, j: int, start: _Start) -> int:
         est, prev_end = start.tokens, (start.offset if start.overlap else -1)
@@ -215,17 +304,18 @@ class Packer:
 
     def _refine(self, units: list[Unit], i: int, tokens: int) -> None:
         """A lone unit whose chunk text is over the limit: split it further for a budget
-        reduced by the measured excess (or stop repeating a table header that does not fit)."""
+        reduced by the measured excess, or first stop repeating a table header that does not fit
+        (always so for a table row: a row is not cut while it fits alone)."""
         u = units[i]
         scale = tokens / max(1, self.max_tokens - self.budget + u.tokens + u.header_tokens)
         budget = int(self.budget * SHRINK_TO / scale) - u.header_tokens
         budget = min(budget, u.tokens - 1)
-        if u.header and budget < 1:
-            units[i] = Unit(u.start, u.end, u.tokens, u.kind)
+        if u.header and (budget < 1 or u.kind == "row"):  # a row is cut only with no header
+            units[i] = Unit(u.start, u.end, u.tokens, u.kind, block=u.block)
             return
         if budget < 1:
             raise RuntimeError(f"cannot fit the text at offset {u.start} into the token limit")
-        sub = self.splitter.refine(u, budget)
+        sub = [v.in_block(u.block) for v in self.splitter.refine(u, budget)]
         if sub and u.header:
             sub[0] = sub[0].with_header(u.header, u.header_tokens)
         units[i : i + 1] = sub

@@ -36,7 +36,10 @@ from .tokens import TokenCounter
 
 _BLANK_LINES = re.compile(r"\n(?:[ \t\r]*\n)+")
 _LINE = re.compile(r"[^\n]+")
-_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+")
+_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+|[。！？][」』）]*\s*")
+# A line ending in CJK text that is no sentence end runs on into the next line (no case to tell).
+_STARTS_BLOCK = re.compile(r"[ \t]*(?:[-*+•▪●◦|#>]|\d{1,3}[.)])")
+_CJK_RUNS_ON = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af、，]")
 WORD_RE = re.compile(r"\S+")
 _RUNS_ON_END = re.compile(r"[^\W_]|,")
 _FENCE_LINE = re.compile(r" {0,3}(?:`{3,}|~{3,})[^\n]*")
@@ -53,10 +56,17 @@ INITIAL_RATIO = 0.3
 # A caption or line-table header line is one line of at most this many characters.
 CAPTION_CHARS = 300
 CAPTION_BLOCKS = 2
+CAPTION_WORDS = 15
 _YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
 _NUMBER = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?![\w])")
 
+# A cell that is one figure: an amount, a percentage or a quantity with a short unit ("100г").
+_FIGURE_CELL = re.compile(r"[-+−(]?[$€£¥₹]?\s?\d[\d\s,.]*(?:%|\s?[^\W\d_]{1,3}\.?)?\)?")
+_PLACEHOLDER = re.compile(r"(?:Col(?:umn)?)\s*\d+", re.IGNORECASE)
+_MARKUP = re.compile(r"\*\*|__|<br\s*/?>|`")
 _INTRODUCES = re.compile(r"^(?:\*\*[^*\n]+\*\*|__[^_\n]+__)[:.]?$|^.*:$")
+_HEADING_LINE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)
+_LEAD_END = re.compile(r"[^:]:[*_\s]*$")
 # A table row with text in its first cell only: a label of the rows below it.
 _LABEL_ROW = re.compile(r"\|[^|\n]*[^|\s][^|\n]*\|(?:[ \t]*\|)+[ \t]*$")
 
@@ -75,9 +85,15 @@ class Unit:
     kind: str
     header: str = ""
     header_tokens: int = 0
+    block: int = -1  # start of the block (paragraph, list, table, code) the unit is part of
 
     def with_header(self, header: str, header_tokens: int) -> Unit:
-        return Unit(self.start, self.end, self.tokens, self.kind, header, header_tokens)
+        return Unit(self.start, self.end, self.tokens, self.kind, header, header_tokens, self.block)
+
+    def in_block(self, block: int) -> Unit:
+        return Unit(
+            self.start, self.end, self.tokens, self.kind, self.header, self.header_tokens, block
+        )
 
 
 class Piece(NamedTuple):
@@ -160,6 +176,7 @@ class Splitter:
             self._emit(bs, be, kind, budget, out, caption)
             if k in lined and len(out) > mark:
                 out[mark] = out[mark].with_header(*lined[k])
+            out[mark:] = [u.in_block(bs) for u in out[mark:]]
         return out
 
     # -- what a table piece repeats --------------------------------------------------------
@@ -180,14 +197,35 @@ class Splitter:
         return text
 
     def introduces(self, unit: Unit) -> bool:
-        """Whether `unit` is a one-line paragraph that introduces what follows it: a label set
-        wholly in bold ("**Performance Indicators**") or a line ending in a colon ("The
-        Department will:"); or a table row with text in its first cell only ("|Interest
-        expense||||"), the label of the rows below it."""
+        """Whether `unit` introduces what follows it: a heading line in the body (a bodiless
+        heading opening the next section's text, a heading deeper than ``max_depth``); a
+        one-line paragraph set wholly in bold
+        ("**Performance Indicators**"); text (a paragraph, list item, line or sentence, not
+        code) whose last line ends in a colon, emphasis aside ("The Department will:", "as
+        follows:"); or a table row with text in its first cell only ("|Interest expense||||"),
+        the label of the rows below it."""
         if unit.kind == "row":
             return bool(_LABEL_ROW.match(self.md, unit.start, unit.end))
+        if unit.kind == "code" or self._in_fence(unit.start):
+            return False
+        tail = self.md[max(unit.start, self.md.rfind("\n", unit.start, unit.end) + 1) : unit.end]
+        if _LEAD_END.search(tail):
+            return True
+        if _HEADING_LINE.match(self.md, unit.start) and "\n" not in self.md[unit.start : unit.end]:
+            return True
         text = self._one_line(unit.start, unit.end)
         return text is not None and bool(_INTRODUCES.match(text.strip()))
+
+    def captions(self, unit: Unit, nxt: Unit) -> bool:
+        """Whether ``unit`` is a caption of the table ``nxt`` starts: a one-line paragraph
+        right before it (`table_caption`) of at most `CAPTION_WORDS` words and one figure (a
+        title, a unit line; not a line of label-value fields)."""
+        if not self.md.startswith("|", nxt.start) or self.md.startswith("|", unit.start):
+            return False
+        if self._paragraph_breaks(unit.end, nxt.start) == [] or nxt.block not in (-1, nxt.start):
+            return False
+        text = self._one_line(unit.start, unit.end)
+        return text is not None and len(text.split()) <= CAPTION_WORDS and figure_count(text) <= 1
 
     def table_caption(self, pos: int, floor: int) -> str:
         """The caption of a table starting at ``pos``: up to `CAPTION_BLOCKS` one-line
@@ -369,26 +407,23 @@ class Splitter:
         header: str,
     ) -> None:
         """Greedy packing of consecutive spans; a span too long alone goes down the ladder.
-        ``header`` (if any) is repeated on every piece that does not start at spans[0], and such
-        a piece of table rows starts with the previous piece's last row (`pack`) when it then
-        holds more than that row."""
+        ``header`` (if any) is repeated on every piece that does not start at spans[0]; no span
+        is in two pieces, and a piece of rows does not end on a label row while rows follow."""
         ends = [sp[1] for sp in spans]
         room = limit - len(header) - 1
-        i, repeated = 0, False
+        i = 0
         while i < len(spans):
             h = header if i > 0 else ""
             s0 = spans[i][0]
             j = bisect_right(ends, s0 + (room if h else limit), lo=i) - 1
-            if repeated and j <= i:  # only the repeated row fits: start after it instead
-                i, repeated = i + 1, False
-                continue
             if j < i:
                 self._by_length(s0, ends[i], kind, limit, out)
                 i += 1
                 continue
+            if kind == "row" and i < j < len(spans) - 1 and _LABEL_ROW.match(self.md, *spans[j]):
+                j -= 1  # a row labelling the rows below opens the next piece (`introduces`)
             out.append((s0, ends[j], h))
-            repeated = kind == "row" and bool(header) and j > i and j + 1 < len(spans)
-            i = j if repeated else j + 1
+            i = j + 1
 
     def _table_by_length(
         self, s: int, e: int, limit: int, out: list[tuple[int, int, str]], floor: int
@@ -398,12 +433,14 @@ class Splitter:
         rows = self._lines(s, e)
         first = self.table_head(rows)
         header = ""
-        if first > 1:
+        caption = self.table_caption(s, floor)
+        if first > 1 and self.has_header(rows):
             head_rows = self.pages.text(rows[0][0], rows[first - 2][1])
-            caption = self.table_caption(s, floor)
             for header in (f"{caption}\n\n{head_rows}" if caption else "", head_rows, ""):
                 if header and len(header) + 1 <= limit // 2:
                     break
+        elif caption and len(caption) + 1 <= limit // 2:
+            header = caption
         spans = [(rows[0][0], rows[first - 1][1]), *rows[first:]]
         self._greedy_spans(spans, "row", limit, out, header)
 
@@ -479,14 +516,20 @@ class Splitter:
 
     def _line_spans(self, s: int, e: int, kind: str) -> list[tuple[int, int]]:
         """`_lines`, but outside code a line that ends inside a sentence (on a letter, digit or
-        comma) and whose next line starts lower-case is one span with it: a line break, like a
-        page marker between two lines, is no place to cut a sentence."""
+        comma, and the next line starts lower-case; or on CJK text other than a sentence end,
+        and the next line starts no list item, table row or heading) is one span with the
+        next: a line break, like a page marker between two lines, is no place to cut a
+        sentence. Sentence ends (`_sentences`) include 。！？ (no space follows them)."""
         if kind == "code":
             return self._lines(s, e)
         md = self.md
         out: list[tuple[int, int]] = []
         for span in self._lines(s, e):
-            if out and _RUNS_ON_END.match(md, out[-1][1] - 1) and md[span[0]].islower():
+            end = out[-1][1] - 1 if out else 0
+            if out and (
+                (_RUNS_ON_END.match(md, end) and md[span[0]].islower())
+                or (_CJK_RUNS_ON.match(md, end) and not _STARTS_BLOCK.match(md, span[0]))
+            ):
                 out[-1] = (out[-1][0], span[1])
             else:
                 out.append(span)
@@ -520,22 +563,34 @@ class Splitter:
 
     def _table(self, s: int, e: int, budget: int, out: list[Unit], caption: str = "") -> None:
         """Rows of an over-long table; its caption, header rows and separator travel with
-        later rows (`table_head`)."""
+        later rows (`table_head`): the caption is left out for a row that does not fit beside
+        both, and the header too for a row that does not fit beside it (a row is split only
+        when it is over ``budget`` alone). A table whose first row is not a header
+        (`has_header`) repeats only its caption."""
         rows = self._lines(s, e)
         first = self.table_head(rows)
         parts = [caption] if caption else []
-        if first > 1:
+        headed = first > 1 and self.has_header(rows)
+        if headed:
             parts.append(self.pages.text(rows[0][0], rows[first - 2][1]))
-        header, header_tokens = self._fit_header(parts, budget) if first > 1 else ("", 0)
-        if header and first > 1 and not header.endswith(parts[-1]):
+        header, header_tokens = self._fit_header(parts, budget) if parts else ("", 0)
+        if header and headed and not header.endswith(parts[-1]):
             header, header_tokens = "", 0  # the header rows themselves did not fit
+        headers = [(header, header_tokens)] if header else []
+        if header and caption and headed and header != parts[-1]:
+            headers.append((parts[-1], self.text_size(parts[-1]) + 1))  # without the caption
         head = (rows[0][0], rows[first - 1][1])
-        self._emit(head[0], head[1], "para" if first > 1 else "row", budget, out)
+        if first == 1 or self.size(*head) <= budget:
+            self._emit(head[0], head[1], "para" if first > 1 else "row", budget, out)
+        else:  # the header lines and the first row, each whole while it fits
+            self._children(rows[:first], "row", budget, out)
         for rs, re_ in rows[first:]:
-            mark = len(out)
-            self._emit(rs, re_, "row", budget - header_tokens, out)
-            if header and len(out) == mark + 1:
-                out[mark] = out[mark].with_header(header, header_tokens)
+            size = self.size(rs, re_)
+            fit = next(((h, t) for h, t in headers if size <= budget - t), None)
+            if fit is None:  # no header fits beside the row: the row stays whole without one
+                self._emit(rs, re_, "row", budget, out)
+            else:
+                out.append(Unit(rs, re_, size, "row", *fit))
 
     def _code(self, s: int, e: int, budget: int, out: list[Unit]) -> None:
         """Lines of an over-long fenced code block; its opening fence line travels with every
@@ -552,6 +607,12 @@ class Splitter:
             if not closing and len(out) > mark:
                 out[mark] = out[mark].with_header(fence, header_tokens)
 
+    def has_header(self, rows: list[tuple[int, int]]) -> bool:
+        """Whether the table's first row (before its separator) heads its columns
+        (`is_header_row` against the first data row)."""
+        data = self.md[rows[2][0] : rows[2][1]] if len(rows) > 2 else ""
+        return is_header_row(self.md[rows[0][0] : rows[0][1]], data)
+
     def table_head(self, rows: list[tuple[int, int]]) -> int:
         """Index of the first row after the table's head: the header row, the separator, the
         column-header rows after it (`is_column_header_row`, at most `CAPTION_BLOCKS` + 1)
@@ -565,6 +626,28 @@ class Splitter:
         ):
             n += 1
         return n + 1
+
+
+def _cells(row: str) -> list[str]:
+    """A table row's cells, markup and outer spaces removed."""
+    inner = row.strip().removeprefix("|").removesuffix("|")
+    return [_MARKUP.sub("", c).strip() for c in inner.split("|")]
+
+
+def is_header_row(row: str, data: str) -> bool:
+    """Whether a table's first row heads its columns. It does not when every cell is empty or a
+    converter's placeholder ("Col1", "Column 2"), or when it is shaped like the data row after
+    it: a cell holding a figure other than a year (an amount, "100г") above a figure in the
+    data row's same column ("| Chicken skewers | 100г | 230 |" over "| Lamb | 150г | 310 |")."""
+    cells = _cells(row)
+    if all(not c or _PLACEHOLDER.fullmatch(c) for c in cells):
+        return False
+    below = _cells(data) if data else []
+    for k, cell in enumerate(cells):
+        if _FIGURE_CELL.fullmatch(cell) and not _YEAR.fullmatch(cell):
+            if k < len(below) and _FIGURE_CELL.fullmatch(below[k]):
+                return False
+    return True
 
 
 def figure_count(text: str) -> int:

@@ -25,6 +25,9 @@ Invariants of a record (checked by `make_records`, verified end to end by `offse
 * ``role`` (added in 1.2) is "content" (the document's own text) or "navigation" (a contents
   page, an index, a list of figures or tables: `chunking.navigation.chunk_role`); records
   written before 1.2 read as "content".
+* ``kind`` (added in 1.3) says what the chunk holds: "text", "table" (a whole table), "table-rows"
+  (row groups of a longer table, under its repeated name and header), "list" or "navigation"
+  (`chunking.kinds.chunk_kind`); records written before 1.3 read as "text".
 """
 
 from __future__ import annotations
@@ -41,11 +44,11 @@ from .. import __version__
 from ..chunking.navigation import Role, chunk_role
 from ..config import ChunkOptions
 from ..markers import strip_markers
-from ..models import Chunk
+from ..models import Chunk, ChunkKind
 from .ids import chunk_id, doc_id, section_id
 from .sourcemap import Box, SourceMap
 
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "1.3"
 
 
 def produced_config(
@@ -94,6 +97,8 @@ class ChunkRecord:
     section_id: str = ""
     section_char_start: int = 0
     section_char_end: int = 0
+    #: What the chunk holds (`models.ChunkKind`); filter on it ("table", "table-rows", ...).
+    kind: ChunkKind = "text"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict in `FIELDS` order (``heading_path`` as a list, ``boxes`` as a list
@@ -143,6 +148,7 @@ OPTIONAL_FIELDS: dict[str, Any] = {
     "section_id": "",
     "section_char_start": 0,
     "section_char_end": 0,
+    "kind": "text",
 }
 
 BOX_TYPE = pa.struct(
@@ -247,6 +253,7 @@ def make_records(
                 section_char_start=s_start,
                 section_char_end=s_end,
                 role=chunk_role(c.body),
+                kind=c.kind,
             )
         )
     return records

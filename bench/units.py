@@ -1,0 +1,320 @@
+"""Chunks as the author's units (issue 51): re-chunk an ingest's saved Markdown and count, per set,
+the boundary and table defects a strict reader meets.
+
+For each NAME=OUT (an ingest output folder: its ``chunks/`` name each document's Markdown file,
+whose provenance gives the title), every document's Markdown is chunked again with the code on
+the path (so two runs differ only by the chunker) at the embedder's default window, and:
+  chunks       chunks made
+  few-rows     chunks holding 1 or 2 data rows of a table of 3+ data rows whose other rows lie
+               in other chunks, when the table's next (or previous) row, not in the chunk, would
+               still fit: its text plus the chunk's counts <= the window
+  row-twice    data rows whose Markdown line overlaps the spans of two or more chunks
+  tiny         chunks whose body (text after the path line) has under 10 words, and their share
+  ends-lead    chunks whose body's last line is a heading (``#``) or a lead-in line (its text,
+               emphasis removed, ends with ':')
+  over         chunks whose text counts more than the window with the embedder's tokenizer
+A table is a run of consecutive lines starting with "|"; when its second line is a separator
+its first line is the Markdown header row and the data rows follow the separator, else every
+line is a data row. Words are runs of letters and digits (as ``check_retrieval.py`` reads them).
+
+With ``NAME=OUT:QUESTIONS`` also the table answers: questions whose answer's words lie,
+contiguous, inside one data row of a table of the question's document (the rule that defines
+the subset), and of those, how many have a chunk whose body holds that whole row line and the
+table's Markdown header row line (or, for a table without one, the row under the table's first
+line): ``table-q`` and ``in-table``.
+
+``--write DIR`` also writes each set's chunks to DIR/NAME/records/*.jsonl with the fields
+``check_retrieval.py`` and ``citechunk eval`` read (``role`` and ``kind`` when the chunker has
+them), for retrieval before/after.
+
+Usage: python bench/units.py NAME=OUT[:QUESTIONS] ... [--write DIR] [--show KIND] [--json F]
+  e.g. PYTHONPATH=/old/src python bench/units.py wide=/work/base/wide dev=/work/base/dev:Q.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import re
+import unicodedata
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from citechunk.chunking import chunk_markdown, resolve_embedder
+from citechunk.chunking.navigation import chunk_role
+from citechunk.config import load_config
+from citechunk.conversion import read_markdown, saved_title
+from citechunk.evaluation.data import read_records
+from citechunk.models import Chunk
+
+log = logging.getLogger("units")
+
+_WORD = re.compile(
+    r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[^\W_\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+"
+)
+_TAG = re.compile(r"</?(?:sup|sub|br|b|i|em|strong|span|u)\b[^>]*>", re.I)
+_SEPARATOR = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?")
+_HEADING = re.compile(r"#{1,6}(?:\s|$)")
+_EMPHASIS = re.compile(r"[*_`]+")
+MIN_WORDS = 10
+Spans = tuple[list[int], list[int]]
+
+
+def words(text: str) -> list[str]:
+    text = unicodedata.normalize("NFKC", _TAG.sub(" ", text)).lower().replace("-\n", "")
+    return _WORD.findall(text.replace("\u00ad", ""))
+
+
+def contains(hay: Sequence[str], needle: Sequence[str]) -> bool:
+    return bool(needle) and f" {' '.join(needle)} " in f" {' '.join(hay)} "
+
+
+@dataclass(frozen=True)
+class Table:
+    """A run of table lines: its header row line ("" without one) and data row spans."""
+
+    header: str
+    rows: tuple[tuple[int, int], ...]
+
+
+def tables(markdown: str) -> list[Table]:
+    """The pipe tables of `markdown` (module docstring)."""
+    out: list[Table] = []
+    run: list[tuple[int, int]] = []
+    pos = 0
+    for line in [*markdown.split("\n"), ""]:
+        start, pos = pos, pos + len(line) + 1
+        if line.lstrip().startswith("|"):
+            run.append((start, start + len(line.rstrip())))
+            continue
+        if run:
+            texts = [markdown[s:e].strip() for s, e in run]
+            if len(run) >= 2 and _SEPARATOR.fullmatch(texts[1]):
+                out.append(Table(texts[0], tuple(run[2:])))
+            else:
+                out.append(Table("", tuple(run)))
+            run = []
+    return out
+
+
+def last_line(body: str) -> str:
+    lines = [ln.strip() for ln in body.splitlines() if ln.strip()]
+    return lines[-1] if lines else ""
+
+
+def ends_lead(body: str) -> bool:
+    line = last_line(body)
+    return bool(_HEADING.match(line)) or _EMPHASIS.sub("", line).rstrip().endswith(":")
+
+
+def body_of(c: Chunk) -> str:
+    return c.body
+
+
+@dataclass
+class Tally:
+    docs: int = 0
+    chunks: int = 0
+    few_rows: int = 0
+    row_twice: int = 0
+    tiny: int = 0
+    ends_lead: int = 0
+    over: int = 0
+    table_q: int = 0
+    in_table: int = 0
+    shown: dict[str, list[str]] = field(default_factory=dict)
+    by_doc: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def row(self) -> dict[str, Any]:
+        share = round(100 * self.tiny / max(1, self.chunks), 2)
+        out: dict[str, Any] = {
+            "docs": self.docs,
+            "chunks": self.chunks,
+            "few-rows": self.few_rows,
+            "row-twice": self.row_twice,
+            "tiny": self.tiny,
+            "tiny%": share,
+            "ends-lead": self.ends_lead,
+            "over": self.over,
+        }
+        if self.table_q:
+            out["table-q"] = self.table_q
+            out["in-table"] = self.in_table
+        return out
+
+
+def _covering(chunks: Sequence[Chunk], spans: Spans, s: int, e: int) -> list[int]:
+    """Indexes of the chunks whose span overlaps [s, e) (spans are in document order)."""
+    lo = bisect_right(spans[1], s)
+    hi = bisect_left(spans[0], e)
+    return [k for k in range(lo, hi) if chunks[k].char_start < e and s < chunks[k].char_end]
+
+
+def _holds(c: Chunk, s: int, e: int) -> bool:
+    return c.char_start <= s and e <= c.char_end
+
+
+def table_checks(
+    markdown: str, chunks: Sequence[Chunk], count: Any, limit: int
+) -> tuple[int, int, list[str]]:
+    """(few-rows chunks, rows in two chunks, examples) over the document's tables."""
+    few: set[int] = set()
+    spans = ([c.char_start for c in chunks], [c.char_end for c in chunks])
+    twice = 0
+    shown: list[str] = []
+    for table in tables(markdown):
+        rows = table.rows
+        holders = [_covering(chunks, spans, s, e) for s, e in rows]
+        twice += sum(len(h) > 1 for h in holders)
+        if len(rows) < 3:
+            continue
+        for k in sorted({k for h in holders for k in h}):
+            mine = [r for r, h in enumerate(holders) if k in h and _holds(chunks[k], *rows[r])]
+            if not 1 <= len(mine) <= 2 or len(mine) == len(rows):
+                continue
+            near = [r for r in (mine[0] - 1, mine[-1] + 1) if 0 <= r < len(rows)]
+            room = [count(markdown[rows[r][0] : rows[r][1]]) + 1 for r in near]
+            if room and chunks[k].token_count + min(room) <= limit:
+                few.add(k)
+                shown.append(chunks[k].text)
+    return len(few), twice, shown
+
+
+def table_answers(
+    markdown: str, chunks: Sequence[Chunk], answers: Sequence[str]
+) -> tuple[int, int]:
+    """(answers inside a table row, of those in a chunk with that row and its table's header)."""
+    found = held = 0
+    tabs = tables(markdown)
+    bodies = [body_of(c) for c in chunks]
+    for answer in answers:
+        need = words(answer)
+        hit = next(
+            (
+                (t, markdown[s:e].strip())
+                for t in tabs
+                for s, e in t.rows
+                if contains(words(markdown[s:e]), need)
+            ),
+            None,
+        )
+        if hit is None:
+            continue
+        found += 1
+        table, row = hit
+        head = table.header or markdown[table.rows[0][0] : table.rows[0][1]].strip()
+        if any(row in b and (head in b) for b in bodies):
+            held += 1
+    return found, held
+
+
+def documents(out: Path) -> Iterator[tuple[str, Path]]:
+    seen: set[str] = set()
+    for row in read_records(out / "chunks"):
+        rel = str(row["markdown_file"])
+        if rel not in seen:
+            seen.add(rel)
+            yield PurePosixPath(str(row["source_file"])).name, out / rel
+
+
+def record(c: Chunk, source: str, markdown_file: str) -> dict[str, Any]:
+    rec = {
+        "text": c.text,
+        "source_file": source,
+        "markdown_file": markdown_file,
+        "first_page": c.first_page,
+        "last_page": c.last_page,
+        "heading_path": list(c.heading_path),
+        "token_count": c.token_count,
+        "chunk_index": c.chunk_index,
+        "char_start": c.char_start,
+        "char_end": c.char_end,
+        "role": chunk_role(c.body),
+    }
+    kind = getattr(c, "kind", None)
+    if kind is not None:
+        rec["kind"] = kind
+    return rec
+
+
+def measure_set(
+    name: str, out: Path, questions: Path | None, write: Path | None, show: str
+) -> Tally:
+    cfg = load_config()
+    spec = resolve_embedder(cfg.chunk.embedder)
+    count, limit = spec.counter.count, spec.limit
+    asked: dict[str, list[str]] = {}
+    if questions is not None:
+        for line in questions.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                q = json.loads(line)
+                asked.setdefault(PurePosixPath(q["pdf"]).name, []).append(q["answer"])
+    tally = Tally()
+    for source, md_path in documents(out):
+        markdown = read_markdown(md_path)
+        chunks = chunk_markdown(markdown, cfg.chunk, saved_title(md_path))
+        tally.docs += 1
+        tally.chunks += len(chunks)
+        few, twice, few_shown = table_checks(markdown, chunks, count, limit)
+        tiny = [c for c in chunks if len(words(body_of(c))) < MIN_WORDS]
+        lead = [c for c in chunks if ends_lead(body_of(c))]
+        over = [c for c in chunks if count(c.text) > limit]
+        tally.few_rows += few
+        tally.row_twice += twice
+        tally.tiny += len(tiny)
+        tally.ends_lead += len(lead)
+        tally.over += len(over)
+        doc = {"chunks": len(chunks), "few-rows": few, "row-twice": twice}
+        doc.update({"tiny": len(tiny), "ends-lead": len(lead), "over": len(over)})
+        if source in asked:
+            found, held = table_answers(markdown, chunks, asked[source])
+            tally.table_q += found
+            tally.in_table += held
+            doc.update({"table-q": found, "in-table": held})
+        tally.by_doc[source] = doc
+        examples = {
+            "few-rows": few_shown,
+            "tiny": [c.text for c in tiny],
+            "ends-lead": [c.text for c in lead],
+        }
+        for kind in ("few-rows", "tiny", "ends-lead"):
+            if show == kind:
+                tally.shown.setdefault(source, []).extend(examples[kind][:3])
+        if write is not None:
+            rel = md_path.relative_to(out).as_posix()
+            target = write / name / "records" / (md_path.stem + ".jsonl")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with target.open("w", encoding="utf-8") as fh:
+                for c in chunks:
+                    fh.write(json.dumps(record(c, source, rel), ensure_ascii=False) + "\n")
+    return tally
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("sets", nargs="+", help="NAME=OUT or NAME=OUT:QUESTIONS")
+    parser.add_argument("--write", type=Path)
+    parser.add_argument("--show", default="", choices=["", "few-rows", "tiny", "ends-lead"])
+    parser.add_argument("--json", type=Path, help="write per-set and per-document figures here")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    results: dict[str, Any] = {}
+    for item in args.sets:
+        name, _, rest = item.partition("=")
+        out, _, q = rest.partition(":")
+        tally = measure_set(name, Path(out), Path(q) if q else None, args.write, args.show)
+        results[name] = {"total": tally.row(), "docs": tally.by_doc}
+        log.info("%s %s", name, json.dumps(tally.row()))
+        for source, texts in tally.shown.items():
+            for text in texts:
+                log.info("--- %s\n%s\n", source, text)
+    if args.json is not None:
+        args.json.write_text(json.dumps(results, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""The chunker keeps the author's units (issue 51), on built Markdown: a table whole with its
+caption or in row groups under its real header, no row in two chunks, short sections packed,
+no chunk ending on a lead-in line or made of a heading, the path line within a quarter of the
+window, and each chunk's ``kind``."""
+
+from __future__ import annotations
+
+from citechunk import ChunkOptions, chunk_markdown
+from citechunk.chunking import resolve_embedder
+from citechunk.chunking.split import is_header_row
+from citechunk.markers import strip_markers
+from citechunk.models import Chunk
+
+MINILM = ChunkOptions()  # the default embedder and window
+LIMIT = resolve_embedder(MINILM.embedder).limit
+COUNT = resolve_embedder(MINILM.embedder).counter.count
+
+
+def chunks_of(markdown: str, options: ChunkOptions = MINILM) -> list[Chunk]:
+    chunks = chunk_markdown(markdown, options)
+    for c in chunks:
+        assert c.token_count == COUNT(c.text) <= LIMIT
+    return chunks
+
+
+def price_table(rows: int, header: str = "| Item | Unit | Price |") -> str:
+    lines = [header, "|---|---|---|"]
+    lines += [
+        f"| Part number {i} for the pump | box of {i % 7 + 2} | {10 + i}.50 |" for i in range(rows)
+    ]
+    return "\n".join(lines)
+
+
+def row_lines(md: str) -> list[str]:
+    return [ln for ln in md.split("\n") if ln.startswith("| Part number")]
+
+
+def test_a_table_that_fits_is_one_chunk_with_its_caption() -> None:
+    md = (
+        "# Prices\n\n" + "The pump is serviced yearly by the supplier. " * 60 + "\n\n"
+        "Table 3: Spare parts and prices\n\n" + price_table(6) + "\n"
+    )
+    chunks = chunks_of(md)
+    table = [c for c in chunks if "| Part number" in c.body]
+    assert len(table) == 1 and table[0].kind == "table"
+    assert table[0].body.startswith("Table 3: Spare parts and prices\n\n| Item | Unit | Price |")
+
+
+def test_a_long_table_is_cut_into_full_row_groups_under_its_header() -> None:
+    md = "# Prices\n\nTable 3: Spare parts and prices\n\n" + price_table(70) + "\n"
+    chunks = chunks_of(md)
+    assert len(chunks) > 3 and {c.kind for c in chunks} == {"table-rows"}
+    seen: list[str] = []
+    for k, c in enumerate(chunks):
+        assert "| Item | Unit | Price |\n|---|---|---|" in c.body
+        assert c.body.startswith("Table 3: Spare parts and prices\n\n| Item |")
+        rows = row_lines(c.body)
+        assert len(rows) >= 3
+        seen += rows
+        if k + 1 < len(chunks):  # as large as the window allows: the next row would not fit
+            nxt = row_lines(chunks[k + 1].body)[0]
+            assert COUNT(c.text + "\n" + nxt) > LIMIT or len(row_lines(chunks[k + 1].body)) <= 3
+    assert seen == row_lines(md)  # every row once, in order: no row in two chunks
+    spans = [(c.char_start, c.char_end) for c in chunks]
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False))
+    for c in chunks:  # the offset rule: the body is the repeated head, then the cited span
+        span = strip_markers(md[c.char_start : c.char_end]).strip()
+        assert c.body.endswith(span)
+
+
+def test_a_first_row_that_is_data_is_not_repeated_as_a_header() -> None:
+    """A menu-like table whose Markdown header row is a dish (figures in the same columns as
+    the rows below): later pieces repeat no header row at all."""
+    rows = [f"|Dish of the house number {i}|{100 + i}г | {200 + i}|" for i in range(90)]
+    md = "# Menu\n\n" + "\n".join([rows[0], "|---|---|---|", *rows[1:]]) + "\n"
+    chunks = chunks_of(md)
+    assert len(chunks) > 2
+    for c in chunks[1:]:
+        assert rows[0] not in c.body and "|---|" not in c.body
+        assert c.body.startswith("|Dish of the house number")
+    assert not is_header_row(rows[0], rows[1])
+    assert not is_header_row("|Col1|Col2|Col3|", rows[1])
+    assert is_header_row("| Item | 2022 | 2021 |", "| Revenue | 1,234 | 999 |")
+
+
+def test_a_row_that_fits_alone_is_never_cut() -> None:
+    """Rows too long to share a chunk with the header stay whole, without it."""
+    cell = "The applicant shall provide the certificate within thirty days of the request. " * 8
+    rows = [f"| Article {i} | {cell} |" for i in range(4)]
+    md = "# Articles\n\n| Old text | New text |\n|---|---|\n" + "\n".join(rows) + "\n"
+    chunks = chunks_of(md)
+    for row in rows:
+        assert sum(row in c.body for c in chunks) == 1
+
+
+def test_short_sections_are_packed_under_their_parent() -> None:
+    entries = "".join(f"## Term {i}\n\nThe meaning of term {i}.\n\n" for i in range(12))
+    md = "# Glossary\n\n" + entries
+    chunks = chunks_of(md)
+    assert len(chunks) == 1
+    (c,) = chunks
+    assert c.heading_path == ("Glossary",)
+    assert c.body.startswith("## Term 0\n\nThe meaning of term 0.\n\n## Term 1")
+    unpacked = chunk_markdown(md, MINILM, pack_short=False)
+    assert len(unpacked) == 12
+
+
+def test_a_bold_label_section_is_never_a_chunk_alone() -> None:
+    body = "The tenant pays the fee before the first day of each month. " * 3
+    md = "# Fees\n\n## Article 1\n\n**Article 1712**\n\n## Article 2\n\n" + body + "\n"
+    chunks = chunks_of(md)
+    assert len(chunks) == 1 and "**Article 1712**" in chunks[0].body
+
+
+def test_a_list_stays_with_its_lead_in_and_no_chunk_ends_on_one() -> None:
+    para = "The committee reviewed the budget and the plan for the coming year in detail. " * 6
+    items = "\n".join(
+        f"- Item {i}: the school shall report the figure for area {i}." for i in range(40)
+    )
+    md = f"# Rules\n\n{para}\n\n{para}\n\nThe requirements are as follows:\n\n{items}\n"
+    chunks = chunks_of(md)
+    assert len(chunks) > 2
+    for c in chunks:
+        assert not c.body.rstrip().endswith(":"), c.body
+    lead = next(c for c in chunks if "as follows:" in c.body)
+    assert lead.body.startswith("The requirements are as follows:\n\n- Item 0")
+    assert lead.kind == "list"
+
+
+def test_a_long_path_line_takes_at_most_a_quarter_of_the_window() -> None:
+    heads = "".join(
+        f"{'#' * (k + 1)} Part {k} of the regulation on the safety of pressure equipment and vessels\n\n"
+        for k in range(5)
+    )
+    md = heads + "The equipment shall be inspected every two years by a notified body.\n"
+    (c,) = chunks_of(md)
+    line = c.text.split("\n\n", 1)[0]
+    assert COUNT(line + "\n\n") <= LIMIT // 4
+    assert line.endswith("Part 4 of the regulation on the safety of pressure equipment and vessels")
+    assert "…" in line  # outer headings shortened before any is dropped
+
+
+def test_cjk_text_is_cut_at_sentence_ends_not_at_line_breaks() -> None:
+    """A line break inside a CJK sentence (no case, no space) is no place to cut: every piece
+    of a long section starts after a 。 (or at the section's start)."""
+    sentence = "機械学習はデータの集合から傾向を学習してモデル化し、\n目的変数への適合可能性を評価する仕組みです。"
+    md = "# 用語\n\n" + "".join(sentence for _ in range(40)) + "\n"
+    chunks = chunks_of(md)
+    assert len(chunks) > 1
+    for c in chunks[1:]:
+        assert md[: c.char_start].rstrip().endswith("。"), c.body[:20]
