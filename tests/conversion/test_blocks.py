@@ -98,3 +98,6 @@ def test_running_headers_are_furniture_and_their_other_lines_stay_in_the_body() 
     out = furniture_layer([mixed, body], {"annual report #": 2})
     assert [b.layer for b in out] == [Layer.FURNITURE, Layer.BODY, None]
     assert render_page(out).text == "Draft for the board \n\nBody text. \n\n"
+    # the layout path reads the text layer's control characters as U+FFFD
+    cited = _header(2, ("J. Phys. 126, \ufffd2007\ufffd", 0, 30.0))
+    assert furniture_layer([cited], {"j. phys. #, \x01#\x02": 1})[0].layer is Layer.FURNITURE

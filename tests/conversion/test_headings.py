@@ -114,15 +114,3 @@ def test_a_deeper_number_of_one_size_is_a_level_below() -> None:
     }
     levels = {n: [b.level for b in blocks] for n, blocks in level_headings(pages).items()}
     assert levels == {1: [1, 2], 2: [3, 2], 3: [2, 2]}
-
-
-def test_text_layer_sizes_keep_ranks_whatever_a_model_calls_a_heading() -> None:
-    """One model reads the 23-pt cover title as a heading, the other as text: with the text
-    layer's larger sizes on the scale, the sections below it keep their levels."""
-    title_read = {1: (_block(1, "section-header", 23), _block(1, "section-header", 11))}
-    title_missed = {1: (_block(1, "text", 23), _block(1, "section-header", 11))}
-    sizes = (23, 17, 11)
-    read = level_headings(title_read, sizes)[1]
-    missed = level_headings(title_missed, sizes)[1]
-    assert [b.level for b in read] == [1, 3] and [b.level for b in missed] == [None, 3]
-    assert level_headings(title_missed)[1][1].level == 1  # without them: ranked first

@@ -3,22 +3,18 @@
 The rule: headings are grouped by style, their type size (`blocks.Block.size`, whole points)
 and, within one size, the depth of the number they open with (`numbers.heading_number`, or a
 word and a dotted number such as "Guideline 1.2:"; an unnumbered heading takes the smallest
-depth of its size). A heading's level is the rank of its style on the document's scale:
-the styles of every heading block of the document and the text layer's sizes larger than
-the body size (`plaintext.BodyFont`: a size no heading block has counts once), larger size
-first, then shallower number (level 1); styles below the sixth are level 6. The scale is read
-once over all pages, whichever parse, model or page group read them, and the text layer's
-sizes are on it whatever a model calls a heading, so headings set alike are peers wherever
-they stand and a heading's level never depends on which model read its page (one model may
-call the cover's title a heading and the other not: the sizes below it keep their rank). The
-Markdown passes after rendering (outline, numbering) still repair levels where the document
-says more.
+depth of its size). A heading's level is the rank of its style among the styles of every
+heading block of the document, larger size first, then shallower number (level 1); styles
+below the sixth are level 6. The scale is read once over all pages, whichever parse, model or
+page group read them, so headings set alike are peers wherever they stand, and a heading's
+level never depends on which model read its page. The Markdown passes after rendering
+(outline, numbering) still repair levels where the document says more.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .blocks import Block
@@ -57,16 +53,12 @@ def styles(blocks: Sequence[Block]) -> dict[int, Style]:
     }
 
 
-def level_headings(
-    pages: Mapping[int, Sequence[Block]], sizes: Iterable[int] = ()
-) -> dict[int, tuple[Block, ...]]:
+def level_headings(pages: Mapping[int, Sequence[Block]]) -> dict[int, tuple[Block, ...]]:
     """Each page's blocks with every heading's level set from the document's style scale
-    (module docstring; `sizes`: the text layer's sizes larger than the body, whole points);
-    other blocks unchanged."""
+    (module docstring); other blocks unchanged."""
     flat = [(n, b) for n, blocks in pages.items() for b in blocks]
     style = styles([b for _, b in flat])
-    headed = {-size for size, _ in style.values()}
-    scale = sorted(set(style.values()) | {(-s, 1) for s in sizes if s not in headed})
+    scale = sorted(set(style.values()))
     out: dict[int, list[Block]] = {n: [] for n in pages}
     for i, (n, block) in enumerate(flat):
         if i in style:

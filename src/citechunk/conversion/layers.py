@@ -3,15 +3,16 @@ furniture, out of the text (pymupdf layout path, with ``strip_headers_footers``)
 
 The layout model calls any short line in the top or bottom band a page header or footer, so
 a page-header/page-footer block goes to the furniture layer only when one of its text-layer
-lines is a running line of its page (its `runninglines.line_signature`, blanks aside, among
-the page's running lines), or when it holds over `MAX_RUNNING_CHARS` characters (body text
-the model misread). Its other lines stay in the body: one "text" block per text-layer block,
+lines is a running line of its page (its `runninglines.line_signature`, blanks and unreadable
+characters aside, among the page's running lines), or when it holds over `MAX_RUNNING_CHARS`
+characters (body text the model misread). Its other lines stay in the body: one "text" block per text-layer block,
 placed after the last body block above them that shares their column (else where the header
 or footer stood). A short header or footer without a running line stays in the body as read.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import groupby
@@ -23,10 +24,13 @@ from .runninglines import line_signature
 #: A page-header/-footer block longer than this is body text the layout model misclassified.
 MAX_RUNNING_CHARS = 200
 RUNNING_KINDS = frozenset({"page-header", "page-footer"})
+_UNREAD = re.compile(r"[\s\x00-\x1f\ufffd]+")
 
 
 def _key(text: str) -> str:
-    return line_signature(text).replace(" ", "")
+    """The line's signature without blanks, control characters and U+FFFD (the layout path
+    reads a control character of the text layer as U+FFFD)."""
+    return _UNREAD.sub("", line_signature(text))
 
 
 def layer_lines(block: Block) -> list[Line]:

@@ -216,12 +216,10 @@ def _extract(
     failures: list[PassFailure] | None = None,
     layer: TextLayer | None = None,
     running: Callable[[], RunningLines] | None = None,
-    sizes: Sequence[int] = (),
 ) -> list[str]:
     """Markdown of `pages` in page order: those in `written` (the fast path) as given, the
     others read as blocks by the layout model (`page_model` of each, one parse per model),
-    their heading levels set once over all of them and `sizes` (the text layer's sizes above
-    the body's, `headings.level_headings`), with
+    their heading levels set once over all of them (`headings.level_headings`), with
     `running` (the document's running lines, read when needed) their running headers and
     footers put in the furniture layer (`layers.furniture_layer`), and rendered
     (`render.render_page`), when the model is in use, else by pymupdf4llm's classic path.
@@ -238,7 +236,7 @@ def _extract(
             if group:
                 done = _layout(doc, group, model, options, meter, failures)
                 read.update(zip(group, done, strict=True))
-        read = level_headings(read, sizes)
+        read = level_headings(read)
         if running and any(b.kind in RUNNING_KINDS for bs in read.values() for b in bs):
             lines = running()
             read = {p: furniture_layer(bs, lines.on_page(p)) for p, bs in read.items()}
@@ -246,13 +244,6 @@ def _extract(
     elif rest:
         texts.update(zip(rest, _classic(doc, rest), strict=True))
     return [texts[p] for p in pages if p in texts]
-
-
-def _larger_sizes(layer: TextLayer | None) -> tuple[int, ...]:
-    """The text layer's sizes above the body size (`plaintext.BodyFont`), whole points."""
-    if layer is None:
-        return ()
-    return tuple({round(s) for s in BodyFont.of(layer.page(n) for n in layer.numbers).larger})
 
 
 def _classic(doc: Any, pages: Sequence[int]) -> list[str]:
@@ -374,7 +365,7 @@ class PyMuPDFBackend(Backend):
         running = None
         if options.strip_headers_footers:
             running = (lambda: facts.running) if upright else (lambda: _running_after_parse(pdf))
-        read = (written, reasons, failures, layer, running, _larger_sizes(facts.layer))
+        read = (written, reasons, failures, layer, running)
         texts = tuple(self._run(path, pdf, pages, options, meter, *read))
         recorded: dict[str, Any] = {"layout_active": layout}
         if layout:
