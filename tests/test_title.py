@@ -415,3 +415,25 @@ def test_a_kind_only_title_takes_a_foundation_as_its_issuer(tmp_path):
     lines = [("Annual Report 2023", 30, False), ("The Harbour Foundation", 12, False)]
     label = _label(_styled_pdf(tmp_path, lines + [(_BODY, 10, False)] * 6, "ar.pdf"))
     assert label == Label("The Harbour Foundation — Annual Report 2023", "cover facts")
+
+
+def test_a_scanners_generic_metadata_title_is_no_evidence(tmp_path):
+    path = _pdf(tmp_path, [(_BODY, 10)] * 5, title="Immagine scansionata")
+    assert _label(path).source == "file name"
+    assert meaningful_metadata_title("Scanned image", path) == ""
+
+
+def test_a_running_footer_naming_the_issuer_before_the_title_completes_it(tmp_path):
+    doc = pymupdf.open()
+    cover = doc.new_page()
+    cover.insert_text((300, 200), "Sustainability Report 2023", fontsize=24)
+    for number in (2, 3):
+        page = doc.new_page()
+        for i in range(6):
+            page.insert_text((72, 100 + 16 * i), _BODY, fontsize=10)
+        page.insert_text(
+            (400, 800), f"Harbour Lines Sustainability Report 2023 {number}", fontsize=8
+        )
+    path = tmp_path / "sr.pdf"
+    doc.save(path)
+    assert _label(path) == Label("Harbour Lines Sustainability Report 2023", "display title")

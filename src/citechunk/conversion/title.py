@@ -42,7 +42,8 @@ The rule (`document_label`), the same for every document, to apply by hand:
      that a regular body line follows (a notice's "Airworthiness Directives; ..." under
      "Proposed Rules"). Only a specific (not generic) display title is a candidate.
    - The *outline's root* (its only top-level entry), when it names a document specifically.
-   - The *metadata title*, unless it is a placeholder ("untitled"), the file name, an
+   - The *metadata title*, unless it is a placeholder ("untitled", a scanner's "Scanned
+     image" in any language), the file name, an
      identifier (letters fewer than `MIN_LETTER_SHARE` of its letters and digits, unless it
      ends with an organisation's name; a copy mark "(1)"; a long digit group), one word, or
      generic. It is *printed large* when the first page prints at least 80% of its words and a
@@ -86,7 +87,11 @@ The rule (`document_label`), the same for every document, to apply by hand:
    made of the others, nor the file name) shares half its words (token F1 >= `AGREEING_F1`).
    The highest score is the label (the first listed on a tie), so the file name is the last
    resort and a label is never empty.
-3. Banner and repetition. A phrase repeated right after itself is said once ("The Minuteman
+3. Running lines, banner and repetition. A display title that a running line (a header or
+   footer printed at one height on two or more of the first `RUNNING_PAGES` pages, its page
+   number aside) ends after words of its own, within `MAX_LABEL_WORDS` words, gives way to
+   that line: the issuer the cover leaves out ("CSR Report 2014": "NTT DATA CSR Report
+   2014"). A phrase repeated right after itself is said once ("The Minuteman
    The Minuteman Repeater Association": "The Minuteman Repeater Association"). A display
    title or opening lines read under an institution's banner take the banner's first line
    after `LABEL_SEPARATOR` when the label does not already agree with it and both fit
@@ -160,6 +165,10 @@ MIN_CUT_WORDS = 4
 #: A metadata title whose letters are fewer than this share of its letters and digits is
 #: an identifier ("Meta-03.31.2024 - Exhibit 99.1").
 MIN_LETTER_SHARE = 0.6
+#: Pages searched for running lines (headers and footers).
+RUNNING_PAGES = 6
+#: Running lines on two pages start within this many points of the same height.
+RUNNING_TOLERANCE = 4.0
 #: Between the parts of a label made of cover facts.
 LABEL_SEPARATOR = " — "
 
@@ -182,7 +191,16 @@ _WORD_RE = re.compile(r"[^\W\d_]{2,}")
 #: A word of a metadata title: a blank-separated token holding a letter ("3M", "10-K").
 _LETTERED_RE = re.compile(r"\S*[^\W\d_]\S*")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ufffd]")
-_PLACEHOLDER_RE = re.compile(r"^(?:untitled|none|null|title|document\d*)$", re.IGNORECASE)
+#: A title a producer or a scanner writes for any document: a placeholder ("untitled") or a
+#: scanned page's generic name ("Scanned image", "Immagine scansionata", "Image numérisée").
+_PLACEHOLDER_RE = re.compile(
+    r"^(?:untitled|none|null|title|document\d*"
+    r"|(?:scan(?:ned)?|digitali[sz]ed) (?:image|document|page|file)s?(?: \d+)?|scan \d+"
+    r"|immagine (?:scansionata|acquisita)|documento (?:scansionato|escaneado|digitalizado)"
+    r"|imagen escaneada|image numérisée|document numérisé|gescannte[sn]? (?:bild|dokument)"
+    r"|scan(?:ned)? (?:from|by) .*)$",
+    re.IGNORECASE,
+)
 _EXTENSIONS = r"docx?|pdf|tex|dvi|indd|rtf|odt|pptx?|xlsx?|pub|ps|txt|html?"
 #: A metadata title holding a file name: its last part after " - " ends with an extension.
 _FILE_NAME_RE = re.compile(rf"^(?:.* - )?(?P<stem>[^/\\]+?)\.(?:{_EXTENSIONS})$", re.IGNORECASE)
@@ -548,6 +566,9 @@ def document_label(
         found.append(Candidate(subject, "metadata", EVIDENCE["metadata subject"]))
     found.append(Candidate(readable_stem(source), "file name", 0.0))
     best = max(found, key=lambda c: c.score + (AGREEMENT if _agrees(c, found) else 0.0))
+    if best.source == "display title":
+        fuller = _fuller_running_line(best.text, running_lines(layer, skip))
+        best = Candidate(fuller, best.source, best.score) if fuller else best
     return _shortened(_with_banner(best, banner(first, body)), best.source)
 
 
@@ -702,6 +723,47 @@ def opening_lines(first: Sequence[Line], body: float) -> str:
         return ""
     ends = (m.group(1) for m in _SENTENCE_END_RE.finditer(text))
     return "" if any(letter.islower() for letter in ends) else text
+
+
+def running_lines(layer: TextLayer, skip: Collection[int] = ()) -> list[str]:
+    """The running lines of the first `RUNNING_PAGES` readable pages: texts printed at the
+    same height (within `RUNNING_TOLERANCE` points) on two or more pages, page numbers aside
+    (compared without their figures), in the order first seen; figures that stand alone at
+    either end (a page number) are dropped."""
+    seen: dict[tuple[str, int], set[int]] = {}
+    texts: dict[tuple[str, int], str] = {}
+    for number in [n for n in layer.numbers if n not in skip][:RUNNING_PAGES]:
+        for line in layer.page(number).lines:
+            text = clean(line.text)
+            key = (re.sub(r"\d+", "", compact_key(text)), round(line.box[1] / RUNNING_TOLERANCE))
+            if key[0]:
+                seen.setdefault(key, set()).add(number)
+                texts.setdefault(key, text)
+    return [_unnumbered(texts[k]) for k, pages in seen.items() if len(pages) >= 2]
+
+
+def _unnumbered(text: str) -> str:
+    """`text` without a page number (a figure of at most three digits) at either end."""
+    words = text.split()
+    if words and words[-1].isdigit() and len(words[-1]) <= 3:
+        words.pop()
+    if words and words[0].isdigit() and len(words[0]) <= 3:
+        words.pop(0)
+    return " ".join(words)
+
+
+def _fuller_running_line(title: str, running: Sequence[str]) -> str:
+    """The running line that ends with `title` after words of its own, within
+    `MAX_LABEL_WORDS` words (a footer "NTT DATA CSR Report 2014" naming the issuer a cover's
+    "CSR Report 2014" leaves out; a release or version after the title is no part of its
+    name), else ""."""
+    words = _tokens(title)
+    for line in running:
+        held = _tokens(line)
+        longer = len(held) > len(words) and held[-len(words) :] == words
+        if longer and len(line.split()) <= MAX_LABEL_WORDS and names_document(line):
+            return line
+    return ""
 
 
 def _with_banner(best: Candidate, issuer: str) -> str:
