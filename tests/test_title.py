@@ -437,3 +437,11 @@ def test_a_running_footer_naming_the_issuer_before_the_title_completes_it(tmp_pa
     path = tmp_path / "sr.pdf"
     doc.save(path)
     assert _label(path) == Label("Harbour Lines Sustainability Report 2023", "display title")
+
+
+def test_a_patents_title_field_names_it_and_other_field_codes_do_not(tmp_path):
+    lines = [("(12) United States Patent", 15, False), ("US 9,999,999 B1", 14, False)]
+    lines += [("(54) HARBOUR CRANE WITH", 9, False), ("TWIN BOOMS", 9, False)]
+    lines += [("(75) Inventor: Ann Smith, Northland", 9, False)]
+    label = _label(_styled_pdf(tmp_path, lines + [(_BODY, 8, False)] * 8, "patent.pdf"))
+    assert label.text == "HARBOUR CRANE WITH TWIN BOOMS"

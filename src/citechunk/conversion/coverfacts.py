@@ -25,7 +25,8 @@ The vocabulary `conversion.title` labels documents with (its module docstring st
   at most `MAX_SUBJECT_WORDS` words (a council note's or a letter's own title). A citation
   label ("Neutral Citation:", "Citation:") introduces a judgment's own name the same way; a
   citation runs on over the next line when its line ends without a stop and the next line is
-  not labelled itself.
+  not labelled itself. So does a front page's title field, the bibliographic code "(54)"
+  (WIPO ST.9: a patent's title).
 - An *institution banner* ("THE SUPREME COURT OF APPEAL OF SOUTH AFRICA", "Tweede Kamer der
   Staten-Generaal") is a short capitalised name holding an institution word
   (`INSTITUTION_WORDS`: court, chamber, ministry, university, ...): it names the issuer set
@@ -95,7 +96,8 @@ MAX_BANNER_WORDS = 16
 #: A subject line's text is cut to this many words.
 MAX_SUBJECT_WORDS = 40
 _SUBJECT_RE = re.compile(
-    r"^\s*(?:subject|re|betreff|objet|oggetto|asunto|(?:neutral\s+)?citation)\s*:\s*(?P<rest>.*)$",
+    r"^\s*(?:(?:subject|re|betreff|objet|oggetto|asunto|(?P<cited>(?:neutral\s+)?citation))"
+    r"\s*:|(?P<coded>\(54\)))\s*(?P<rest>.*)$",
     re.I,
 )
 #: Lines of a cover page read for facts (the first page's lines, in reading order).
@@ -303,8 +305,12 @@ def find_subject(lines: Sequence[Line]) -> str:
         if not m:
             continue
         rest = m.group("rest").strip()
-        cited = "citation" in line.text[: m.start("rest")].casefold()
-        if cited and rest and i + 1 < len(lines) and _continues(line, lines[i + 1]):
+        if (
+            (m.group("cited") or m.group("coded"))
+            and rest
+            and i + 1 < len(lines)
+            and _continues(line, lines[i + 1])
+        ):
             rest = f"{rest} {lines[i + 1].text.strip()}"
         if not rest:
             after = lines[i + 1 : i + 12]

@@ -27,7 +27,10 @@ The rule (`document_label`), the same for every document, to apply by hand:
      a line stating figures (`figures_only`: a unit line wholly in brackets, "(In crores of
      Rupees)"; a statement of counts, "267 people from 57 countries applied") and an
      institution's banner (`coverfacts.is_institution`: "THE SUPREME COURT OF APPEAL OF SOUTH
-     AFRICA", "Tweede Kamer der Staten-Generaal"): the issuer, the title is read after it. A
+     AFRICA", "Tweede Kamer der Staten-Generaal"): the issuer, the title is read after it.
+     A run opening with a bibliographic field code (a bracketed two-digit number, WIPO ST.9:
+     "(12) United States Patent") is a field, except the title's code `TITLE_FIELD_CODE`
+     (54), read without its code. A
      one-word run holding a letter and a digit is a model or part name: it is the title
      together with the line after it ("CX57C MINI EXCAVATOR"). The first other run that names
      a document is the title. A title of at most `SHORT_TITLE_WORDS` words takes the smaller
@@ -165,6 +168,11 @@ MIN_CUT_WORDS = 4
 #: A metadata title whose letters are fewer than this share of its letters and digits is
 #: an identifier ("Meta-03.31.2024 - Exhibit 99.1").
 MIN_LETTER_SHARE = 0.6
+#: A front page's bibliographic field code (a bracketed two-digit number opening a line,
+#: WIPO ST.9: "(12) United States Patent", "(45) Date of Patent"); the field with this code
+#: holds the title ("(54) Method for node ranking in a linked database").
+TITLE_FIELD_CODE = "54"
+_FIELD_CODE_RE = re.compile(r"^\((?P<code>\d{2})\)\s*")
 #: Pages searched for running lines (headers and footers).
 RUNNING_PAGES = 6
 #: Running lines on two pages start within this many points of the same height.
@@ -346,6 +354,11 @@ def _pick(
     base = ""
     for _, text in runs:
         flat = clean(text)
+        code = _FIELD_CODE_RE.match(flat)
+        if code and code.group("code") != TITLE_FIELD_CODE:
+            continue
+        flat = flat[code.end() :] if code else flat
+        text = text[text.index(")") + 1 :].strip() if code else text
         if _identifier(flat):
             following = _line_after(first, flat)
             if following:
