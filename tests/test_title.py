@@ -445,3 +445,22 @@ def test_a_patents_title_field_names_it_and_other_field_codes_do_not(tmp_path):
     lines += [("(75) Inventor: Ann Smith, Northland", 9, False)]
     label = _label(_styled_pdf(tmp_path, lines + [(_BODY, 8, False)] * 8, "patent.pdf"))
     assert label.text == "HARBOUR CRANE WITH TWIN BOOMS"
+
+
+def test_a_part_title_follows_the_running_lines_naming_the_whole(tmp_path):
+    doc = pymupdf.open()
+    for number in (1, 2, 3):
+        page = doc.new_page()
+        page.insert_text((72, 40), "Vol A, Pt 3", fontsize=9)
+        if number == 1:
+            page.insert_text((72, 70), "CHAPTER 4", fontsize=16)
+            page.insert_text((72, 90), "WINCHES", fontsize=16)
+        for i in range(6):
+            page.insert_text((72, 120 + 16 * i), _BODY, fontsize=9)
+        page.insert_text((72, 800), "Harbour Register", fontsize=7)
+        page.insert_text((300, 800), "January 2024", fontsize=7)
+        page.insert_text((500, 800), str(number), fontsize=7)
+    path = tmp_path / "rules.pdf"
+    doc.save(path)
+    label = _label(path)
+    assert label == Label("Vol A, Pt 3 — Harbour Register — CHAPTER 4 WINCHES", "display title")

@@ -90,16 +90,19 @@ The rule (`document_label`), the same for every document, to apply by hand:
    made of the others, nor the file name) shares half its words (token F1 >= `AGREEING_F1`).
    The highest score is the label (the first listed on a tie), so the file name is the last
    resort and a label is never empty.
-3. Running lines, banner and repetition. A display title that a running line (a header or
-   footer printed at one height on two or more of the first `RUNNING_PAGES` pages, its page
-   number aside) ends after words of its own, within `MAX_LABEL_WORDS` words, gives way to
-   that line: the issuer the cover leaves out ("CSR Report 2014": "NTT DATA CSR Report
-   2014"). A phrase repeated right after itself is said once ("The Minuteman
-   The Minuteman Repeater Association": "The Minuteman Repeater Association"). A display
-   title or opening lines read under an institution's banner take the banner's first line
-   after `LABEL_SEPARATOR` when the label does not already agree with it and both fit
-   `MAX_LABEL_WORDS` words ("IIC2233 — Programación Avanzada — PONTIFICIA UNIVERSIDAD
-   CATÓLICA DE CHILE").
+3. Running lines, banner and repetition. The running lines are headers and footers: texts
+   printed in a page's top or bottom `RUNNING_MARGIN` at one height on two or more of the
+   first `RUNNING_PAGES` pages, a page number aside. A display title that a running line ends
+   after words of its own, within `MAX_LABEL_WORDS` words, gives way to that line: the issuer
+   the cover leaves out ("CSR Report 2014": "NTT DATA CSR Report 2014"). A display title
+   naming a part of a larger document ("SECTION 2 DIESEL ENGINES": a part word and its
+   number) follows the undated running lines that share no word with it, which name the
+   whole ("Pt C, Ch 1, Sec 2 — Bureau Veritas — SECTION 2 DIESEL ENGINES"). A phrase
+   repeated right after itself is said once ("The Minuteman The Minuteman Repeater
+   Association": "The Minuteman Repeater Association"). A display title or opening lines
+   read under an institution's banner take the banner's first line after `LABEL_SEPARATOR`
+   when the label does not already agree with it and both fit `MAX_LABEL_WORDS` words
+   ("IIC2233 — Programación Avanzada — PONTIFICIA UNIVERSIDAD CATÓLICA DE CHILE").
 4. Length. A label of more than `MAX_LABEL_WORDS` words (blank-separated tokens holding a
    letter or digit) is cut at the last clause mark (",", ";", ":", a dash) after at least
    `MIN_CUT_WORDS` words within the first `MAX_LABEL_WORDS`, else after `MAX_LABEL_WORDS`
@@ -173,8 +176,16 @@ MIN_LETTER_SHARE = 0.6
 #: holds the title ("(54) Method for node ranking in a linked database").
 TITLE_FIELD_CODE = "54"
 _FIELD_CODE_RE = re.compile(r"^\((?P<code>\d{2})\)\s*")
+#: A title naming a part of a larger document: a part word and its number or letter.
+_PART_RE = re.compile(
+    r"^(?:section|chapter|part|annex|appendix|kapitel|abschnitt|chapitre|capitolo|capítulo|"
+    r"sección|sezione|teil|anhang|annexe)\s+[\dIVXLC]+[A-Z]?\b",
+    re.IGNORECASE,
+)
 #: Pages searched for running lines (headers and footers).
 RUNNING_PAGES = 6
+#: Running lines stand in this share of the page's height at its top or bottom.
+RUNNING_MARGIN = 0.12
 #: Running lines on two pages start within this many points of the same height.
 RUNNING_TOLERANCE = 4.0
 #: Between the parts of a label made of cover facts.
@@ -324,6 +335,11 @@ def _above_body(first: Sequence[Line], pieces: Sequence[str], body: float) -> bo
     ]
     starts = [ln.box[1] for ln in first if clean(ln.text) in {p.split("\n")[0] for p in pieces}]
     return bool(body_tops) and bool(starts) and max(starts) < min(body_tops)
+
+
+def _lettered(text: str) -> set[str]:
+    """The words of `text` of two or more letters, case-folded."""
+    return {w for w in _tokens(text) if _WORD_RE.fullmatch(w)}
 
 
 def _named_words(text: str) -> bool:
@@ -580,7 +596,8 @@ def document_label(
     found.append(Candidate(readable_stem(source), "file name", 0.0))
     best = max(found, key=lambda c: c.score + (AGREEMENT if _agrees(c, found) else 0.0))
     if best.source == "display title":
-        fuller = _fuller_running_line(best.text, running_lines(layer, skip))
+        running = running_lines(layer, skip)
+        fuller = _fuller_running_line(best.text, running) or _part_of_whole(best.text, running)
         best = Candidate(fuller, best.source, best.score) if fuller else best
     return _shortened(_with_banner(best, banner(first, body)), best.source)
 
@@ -739,30 +756,58 @@ def opening_lines(first: Sequence[Line], body: float) -> str:
 
 
 def running_lines(layer: TextLayer, skip: Collection[int] = ()) -> list[str]:
-    """The running lines of the first `RUNNING_PAGES` readable pages: texts printed at the
-    same height (within `RUNNING_TOLERANCE` points) on two or more pages, page numbers aside
-    (compared without their figures), in the order first seen; figures that stand alone at
-    either end (a page number) are dropped."""
-    seen: dict[tuple[str, int], set[int]] = {}
-    texts: dict[tuple[str, int], str] = {}
+    """The running lines of the first `RUNNING_PAGES` readable pages: texts printed in a
+    page's top or bottom margin (`RUNNING_MARGIN`) at the same height (within `RUNNING_TOLERANCE` points) on two or more pages, compared without
+    their figures, in the order first seen; a figure at either end that changes from page to
+    page (a page number) is dropped."""
+    seen: dict[tuple[str, int], dict[int, str]] = {}
     for number in [n for n in layer.numbers if n not in skip][:RUNNING_PAGES]:
-        for line in layer.page(number).lines:
+        page = layer.page(number)
+        for line in page.lines:
+            if not _in_margin(line, page.height):
+                continue
             text = clean(line.text)
             key = (re.sub(r"\d+", "", compact_key(text)), round(line.box[1] / RUNNING_TOLERANCE))
             if key[0]:
-                seen.setdefault(key, set()).add(number)
-                texts.setdefault(key, text)
-    return [_unnumbered(texts[k]) for k, pages in seen.items() if len(pages) >= 2]
+                seen.setdefault(key, {}).setdefault(number, text)
+    return [_unnumbered(list(pages.values())) for pages in seen.values() if len(pages) >= 2]
 
 
-def _unnumbered(text: str) -> str:
-    """`text` without a page number (a figure of at most three digits) at either end."""
-    words = text.split()
-    if words and words[-1].isdigit() and len(words[-1]) <= 3:
+def _in_margin(line: Line, height: float) -> bool:
+    """True when `line` stands in the top or bottom `RUNNING_MARGIN` share of a page of
+    `height` (any line when the height is unknown)."""
+    if height <= 0:
+        return True
+    return line.box[1] < RUNNING_MARGIN * height or line.box[3] > (1 - RUNNING_MARGIN) * height
+
+
+def _unnumbered(texts: Sequence[str]) -> str:
+    """The first of `texts` (one running line on several pages) without a figure at either
+    end that differs between them (a page number)."""
+    words = texts[0].split()
+    ends = {(t.split() or [""])[-1] for t in texts}
+    starts = {(t.split() or [""])[0] for t in texts}
+    if words and words[-1].isdigit() and len(ends) > 1:
         words.pop()
-    if words and words[0].isdigit() and len(words[0]) <= 3:
+    if words and words[0].isdigit() and len(starts) > 1:
         words.pop(0)
     return " ".join(words)
+
+
+def _part_of_whole(title: str, running: Sequence[str]) -> str:
+    """A display title naming a part of a larger document (`_PART_RE`: "SECTION 2 DIESEL
+    ENGINES") after the running lines that name the whole, its issuer or its place (those
+    of two or more words with letters, no date, sharing no word of letters with the title:
+    "Pt C, Ch 1, Sec 2", "Bureau Veritas"), joined by
+    `LABEL_SEPARATOR`; else ""."""
+    if not _PART_RE.match(title):
+        return ""
+    whole = [
+        line
+        for line in running
+        if _named_words(line) and not find_date([line]) and not _lettered(line) & _lettered(title)
+    ]
+    return LABEL_SEPARATOR.join([*whole, title]) if whole else ""
 
 
 def _fuller_running_line(title: str, running: Sequence[str]) -> str:
