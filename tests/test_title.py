@@ -360,3 +360,109 @@ def test_memo_header_lines_are_fields_not_a_title(sample_pdfs):
         label = pdf_label(doc, sample_pdfs / "relocation_memo.pdf")
     assert label.source == "metadata"
     assert label.text == "Move of the Leeds office to Canal Wharf"
+
+
+_BODY = "The harbour board met twice this year and agreed the budget for the north basin."
+
+
+def test_a_unit_line_set_large_is_never_the_title(tmp_path):
+    lines = [("(In thousands of euros)", 16, False), ("Harbour Budget Estimates 2024", 14, True)]
+    label = _label(_styled_pdf(tmp_path, lines + [(_BODY, 10, False)] * 6, "budget.pdf"))
+    assert label == Label("Harbour Budget Estimates 2024", "display title")
+
+
+def test_a_statement_of_counts_set_large_is_never_the_title(tmp_path):
+    lines = [("312 ships from 40 ports called here", 30, False)]
+    lines += [("Harbour Master's Review 2023", 20, True)]
+    label = _label(_styled_pdf(tmp_path, lines + [(_BODY, 10, False)] * 6, "review.pdf"))
+    assert label.text == "Harbour Master's Review 2023"
+
+
+def test_an_institution_banner_names_the_issuer_after_the_title(tmp_path):
+    lines = [("THE HIGH COURT OF NORTHLAND", 18, True)]
+    lines += [("Harbour Board v Seaside Shipping Limited", 14, True)]
+    label = _label(_styled_pdf(tmp_path, lines + [(_BODY, 10, False)] * 6, "judgment.pdf"))
+    assert label == Label(
+        "Harbour Board v Seaside Shipping Limited — THE HIGH COURT OF NORTHLAND", "display title"
+    )
+
+
+def test_opening_lines_under_a_body_size_banner_are_read_after_it(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "NORTHLAND UNIVERSITY OF TECHNOLOGY", fontsize=10)
+    page.insert_text((72, 110), "NAV2233 Coastal Navigation", fontsize=10)
+    for i in range(6):
+        page.insert_text((72, 150 + 16 * i), _BODY, fontsize=10)
+    path = tmp_path / "syllabus.pdf"
+    doc.save(path)
+    label = _label(path)
+    assert label.text == "NAV2233 Coastal Navigation — NORTHLAND UNIVERSITY OF TECHNOLOGY"
+
+
+def test_a_citation_line_names_a_judgment_and_runs_on_over_its_next_line(tmp_path):
+    lines = [("Reportable", 11, True), ("Neutral Citation: Harbour Board v Seaside", 11, False)]
+    lines += [("Shipping (12/2024) [2024] NHC 3", 11, False)]
+    label = _label(_styled_pdf(tmp_path, lines + [(_BODY, 11, False)] * 6, "j.pdf"))
+    assert label.text == "Harbour Board v Seaside Shipping (12/2024) [2024] NHC 3"
+
+
+def test_a_phrase_repeated_in_a_label_is_said_once(tmp_path):
+    lines = [("The Beacon", 40, False), ("The Beacon Sailing Club", 14, False)]
+    label = _label(_styled_pdf(tmp_path, lines + [(_BODY, 10, False)] * 6, "news.pdf"))
+    assert label.text == "The Beacon Sailing Club"
+
+
+def test_a_kind_only_title_takes_a_foundation_as_its_issuer(tmp_path):
+    lines = [("Annual Report 2023", 30, False), ("The Harbour Foundation", 12, False)]
+    label = _label(_styled_pdf(tmp_path, lines + [(_BODY, 10, False)] * 6, "ar.pdf"))
+    assert label == Label("The Harbour Foundation — Annual Report 2023", "cover facts")
+
+
+def test_a_scanners_generic_metadata_title_is_no_evidence(tmp_path):
+    path = _pdf(tmp_path, [(_BODY, 10)] * 5, title="Immagine scansionata")
+    assert _label(path).source == "file name"
+    assert meaningful_metadata_title("Scanned image", path) == ""
+
+
+def test_a_running_footer_naming_the_issuer_before_the_title_completes_it(tmp_path):
+    doc = pymupdf.open()
+    cover = doc.new_page()
+    cover.insert_text((300, 200), "Sustainability Report 2023", fontsize=24)
+    for number in (2, 3):
+        page = doc.new_page()
+        for i in range(6):
+            page.insert_text((72, 100 + 16 * i), _BODY, fontsize=10)
+        page.insert_text(
+            (400, 800), f"Harbour Lines Sustainability Report 2023 {number}", fontsize=8
+        )
+    path = tmp_path / "sr.pdf"
+    doc.save(path)
+    assert _label(path) == Label("Harbour Lines Sustainability Report 2023", "display title")
+
+
+def test_a_patents_title_field_names_it_and_other_field_codes_do_not(tmp_path):
+    lines = [("(12) United States Patent", 15, False), ("US 9,999,999 B1", 14, False)]
+    lines += [("(54) HARBOUR CRANE WITH", 9, False), ("TWIN BOOMS", 9, False)]
+    lines += [("(75) Inventor: Ann Smith, Northland", 9, False)]
+    label = _label(_styled_pdf(tmp_path, lines + [(_BODY, 8, False)] * 8, "patent.pdf"))
+    assert label.text == "HARBOUR CRANE WITH TWIN BOOMS"
+
+
+def test_a_part_title_follows_the_running_lines_naming_the_whole(tmp_path):
+    doc = pymupdf.open()
+    for number in (1, 2, 3):
+        page = doc.new_page()
+        page.insert_text((72, 40), "Vol A, Pt 3", fontsize=9)
+        if number == 1:
+            page.insert_text((72, 70), "CHAPTER 4", fontsize=16)
+            page.insert_text((72, 90), "WINCHES", fontsize=16)
+        for i in range(6):
+            page.insert_text((72, 120 + 16 * i), _BODY, fontsize=9)
+        page.insert_text((72, 800), "Harbour Register", fontsize=7)
+        page.insert_text((300, 800), "January 2024", fontsize=7)
+        page.insert_text((500, 800), str(number), fontsize=7)
+    path = tmp_path / "rules.pdf"
+    doc.save(path)
+    label = _label(path)
+    assert label == Label("Vol A, Pt 3 — Harbour Register — CHAPTER 4 WINCHES", "display title")

@@ -22,7 +22,17 @@ The vocabulary `conversion.title` labels documents with (its module docstring st
   of 4") are no identifiers.
 - The *subject* is the text a subject label introduces ("Subject:", "Re:", "Betreff:",
   "Objet :", "Oggetto:"): the rest of its line, else the lines after it in the same text block,
-  at most `MAX_SUBJECT_WORDS` words (a council note's or a letter's own title).
+  at most `MAX_SUBJECT_WORDS` words (a council note's or a letter's own title). A citation
+  label ("Neutral Citation:", "Citation:") introduces a judgment's own name the same way; a
+  citation runs on over the next line when its line ends without a stop and the next line is
+  not labelled itself. So does a front page's title field, the bibliographic code "(54)"
+  (WIPO ST.9: a patent's title).
+- An *institution banner* ("THE SUPREME COURT OF APPEAL OF SOUTH AFRICA", "Tweede Kamer der
+  Staten-Generaal") is a short capitalised name holding an institution word
+  (`INSTITUTION_WORDS`: court, chamber, ministry, university, ...): it names the issuer set
+  above the title, never the document.
+- Organisation suffixes include a foundation's, an association's, an institute's and a
+  society's name ("The Shuttleworth Foundation").
 - The *date* is the first date written on the page: "August 6, 2020", "6 August 2020",
   "31/12/2017", "2025-02-25" (English, German, French and Italian month names).
 """
@@ -63,7 +73,7 @@ ORG_SUFFIXES = frozenset(
     """
     inc inc. incorporated corp corp. corporation company co co. ltd ltd. limited llc l.l.c.
     llp lp l.p. plc gmbh ag kg se sa s.a. sas s.a.s. sarl spa s.p.a. srl s.r.l. nv n.v. bv
-    b.v. ab oy dac pvt pty asa
+    b.v. ab oy dac pvt pty asa foundation association institute society
     """.split()
 )
 #: Last words of a public body's name: an issuer only where no company is named.
@@ -71,10 +81,24 @@ BODY_SUFFIXES = frozenset(
     "commission department agency administration ministry board bureau authority council".split()
 )
 MAX_ISSUER_WORDS = 8
+#: Words naming an institution that issues documents under its own banner (a court, a
+#: chamber, a ministry, a university), in the languages of the corpus (lower case).
+INSTITUTION_WORDS = frozenset(
+    """
+    court courts tribunal chamber kamer parliament parlement parlamento senate senado sénat
+    congress assembly ministry ministerio ministère ministero ministerie university
+    universidad universität università université universiteit universidade department
+    departamento government gobierno
+    """.split()
+)
+#: An institution banner holds at most this many words.
+MAX_BANNER_WORDS = 16
 #: A subject line's text is cut to this many words.
 MAX_SUBJECT_WORDS = 40
 _SUBJECT_RE = re.compile(
-    r"^\s*(?:subject|re|betreff|objet|oggetto|asunto)\s*:\s*(?P<rest>.*)$", re.I
+    r"^\s*(?:(?:subject|re|betreff|objet|oggetto|asunto|(?P<cited>(?:neutral\s+)?citation))"
+    r"\s*:|(?P<coded>\(54\)))\s*(?P<rest>.*)$",
+    re.I,
 )
 #: Lines of a cover page read for facts (the first page's lines, in reading order).
 MAX_FACT_LINES = 120
@@ -158,14 +182,38 @@ def ends_with_kind(text: str) -> bool:
     return bool(words) and _kind_word(words[-1]) and not any(ch.isdigit() for ch in text)
 
 
+_VERSUS = frozenset(("v", "v.", "vs", "vs.", "versus", "gegen", "contre", "contro"))
+
+
 def is_issuer(text: str, suffixes: frozenset[str] = ORG_SUFFIXES | BODY_SUFFIXES) -> bool:
     """True when `text` is only an organisation's or public body's name (module docstring):
-    at most `MAX_ISSUER_WORDS` words, no digit, the last one a suffix of `suffixes`."""
+    at most `MAX_ISSUER_WORDS` words, no digit, the last one a suffix of `suffixes`, and no
+    "v" between parties (a case name, "Harbour Board v Seaside Shipping Limited")."""
     raw = text.split()
     if not raw or len(raw) > MAX_ISSUER_WORDS or any(ch.isdigit() for ch in text):
         return False
+    if any(t.casefold() in _VERSUS for t in raw):
+        return False  # a case name: one party against another
     last = raw[-1].strip("()[]{}\"'“”‘’,;:!?*").casefold()
     return last in suffixes or last.rstrip(".") in suffixes
+
+
+def is_institution(text: str) -> bool:
+    """True when `text` is an institution's banner ("THE SUPREME COURT OF APPEAL OF SOUTH
+    AFRICA", "Tweede Kamer der Staten-Generaal"): at most `MAX_BANNER_WORDS` words, no digit,
+    an `INSTITUTION_WORDS` word, and every other word capitalised or a stop word (a name, not
+    a sentence)."""
+    words = _tokens(text)
+    raw = [t for t in text.split() if t.strip(_TOKEN_STRIP)]
+    if not words or len(words) > MAX_BANNER_WORDS or any(ch.isdigit() for ch in text):
+        return False
+    named = all(
+        w in STOP_WORDS
+        or not t.strip(_TOKEN_STRIP)[:1].isalpha()
+        or t.strip(_TOKEN_STRIP)[0].isupper()
+        for w, t in zip(words, raw, strict=True)
+    )
+    return named and any(w in INSTITUTION_WORDS for w in words)
 
 
 def is_field(text: str) -> bool:
@@ -257,6 +305,13 @@ def find_subject(lines: Sequence[Line]) -> str:
         if not m:
             continue
         rest = m.group("rest").strip()
+        if (
+            (m.group("cited") or m.group("coded"))
+            and rest
+            and i + 1 < len(lines)
+            and _continues(line, lines[i + 1])
+        ):
+            rest = f"{rest} {lines[i + 1].text.strip()}"
         if not rest:
             after = lines[i + 1 : i + 12]
             block = after[0].block if after else None
@@ -264,3 +319,17 @@ def find_subject(lines: Sequence[Line]) -> str:
         words = rest.split()
         return " ".join(words[:MAX_SUBJECT_WORDS])
     return ""
+
+
+_LABEL_RE = re.compile(r"^\s*[^\W\d][\w .]{0,24}:")
+
+
+def _continues(line: Line, after: Line) -> bool:
+    """True when `after` carries on the text of labelled `line` (a citation runs on over its
+    lines; a subject is read from its own line only): the line ends without a
+    stop (".", ";", ":"), `after` is no labelled line itself and starts within two line
+    heights below it."""
+    height = line.box[3] - line.box[1]
+    below = 0 < after.box[1] - line.box[1] <= 2 * height
+    ends = line.text.rstrip()[-1:] in ".;:"
+    return below and not ends and not _LABEL_RE.match(after.text) and bool(after.text.strip())

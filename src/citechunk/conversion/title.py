@@ -23,7 +23,14 @@ The rule (`document_label`), the same for every document, to apply by hand:
      Total 319.00", "Ordered Through :"), a contents list's title ("Table of Contents") and a
      *kind* run, one that names only a kind of document ("Proposed Rules", "Data Sheet", "FORM
      10-K", "ANNUAL REPORT 2022"; `coverfacts.is_kind` and its closed vocabulary), also as the
-     last line of a banner ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION / FORM 10-K"). A
+     last line of a banner ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION / FORM 10-K"),
+     a line stating figures (`figures_only`: a unit line wholly in brackets, "(In crores of
+     Rupees)"; a statement of counts, "267 people from 57 countries applied") and an
+     institution's banner (`coverfacts.is_institution`: "THE SUPREME COURT OF APPEAL OF SOUTH
+     AFRICA", "Tweede Kamer der Staten-Generaal"): the issuer, the title is read after it.
+     A run opening with a bibliographic field code (a bracketed two-digit number, WIPO ST.9:
+     "(12) United States Patent") is a field, except the title's code `TITLE_FIELD_CODE`
+     (54), read without its code. A
      one-word run holding a letter and a digit is a model or part name: it is the title
      together with the line after it ("CX57C MINI EXCAVATOR"). The first other run that names
      a document is the title. A title of at most `SHORT_TITLE_WORDS` words takes the smaller
@@ -38,7 +45,8 @@ The rule (`document_label`), the same for every document, to apply by hand:
      that a regular body line follows (a notice's "Airworthiness Directives; ..." under
      "Proposed Rules"). Only a specific (not generic) display title is a candidate.
    - The *outline's root* (its only top-level entry), when it names a document specifically.
-   - The *metadata title*, unless it is a placeholder ("untitled"), the file name, an
+   - The *metadata title*, unless it is a placeholder ("untitled", a scanner's "Scanned
+     image" in any language), the file name, an
      identifier (letters fewer than `MIN_LETTER_SHARE` of its letters and digits, unless it
      ends with an organisation's name; a copy mark "(1)"; a long digit group), one word, or
      generic. It is *printed large* when the first page prints at least 80% of its words and a
@@ -51,7 +59,8 @@ The rule (`document_label`), the same for every document, to apply by hand:
      title that is a file name (its last part after " - " ends with a file extension: an
      editor's "Application - name.docx") gives that name, as a weak candidate (stronger when
      the page prints half its words).
-   - The *subject line* ("Subject: ...", `coverfacts.find_subject`), without a display title.
+   - The *subject line* ("Subject: ...", "Neutral Citation: ...", `coverfacts.find_subject`),
+     without a display title.
    - The *cover facts* (`coverfacts.cover_facts`: the first page's issuer, kind, the
      document's own number and date) completing what was found: the issuer, the generic title
      (or the kind when the title is only an issuer or missing; a generic metadata title when
@@ -62,7 +71,8 @@ The rule (`document_label`), the same for every document, to apply by hand:
      2020"). When that leaves a kind or an issuer alone, the readable file name is added and
      the candidate is weak.
    - The *opening lines*, without a display title: the lines of the first page's first text
-     block set at body size or larger in the size of its first line, when that line stands on
+     block set at body size or larger in the size of its first line (of the next block when
+     the first is an institution's banner), when that line stands on
      top of the page's text set at body size or larger and holds a word, they are at most
      `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer: "Hackathon
      Terms of Service" counts), are no field nor a contents list's title, hold no web address
@@ -80,7 +90,20 @@ The rule (`document_label`), the same for every document, to apply by hand:
    made of the others, nor the file name) shares half its words (token F1 >= `AGREEING_F1`).
    The highest score is the label (the first listed on a tie), so the file name is the last
    resort and a label is never empty.
-3. Length. A label of more than `MAX_LABEL_WORDS` words (blank-separated tokens holding a
+3. Running lines, banner and repetition. The running lines are headers and footers: texts
+   printed in a page's top or bottom `RUNNING_MARGIN` at one height on two or more of the
+   first `RUNNING_PAGES` pages, a page number aside. A display title that a running line ends
+   after words of its own, within `MAX_LABEL_WORDS` words, gives way to that line: the issuer
+   the cover leaves out ("CSR Report 2014": "NTT DATA CSR Report 2014"). A display title
+   naming a part of a larger document ("SECTION 2 DIESEL ENGINES": a part word and its
+   number) follows the undated running lines that share no word with it, which name the
+   whole ("Pt C, Ch 1, Sec 2 — Bureau Veritas — SECTION 2 DIESEL ENGINES"). A phrase
+   repeated right after itself is said once ("The Minuteman The Minuteman Repeater
+   Association": "The Minuteman Repeater Association"). A display title or opening lines
+   read under an institution's banner take the banner's first line after `LABEL_SEPARATOR`
+   when the label does not already agree with it and both fit `MAX_LABEL_WORDS` words
+   ("IIC2233 — Programación Avanzada — PONTIFICIA UNIVERSIDAD CATÓLICA DE CHILE").
+4. Length. A label of more than `MAX_LABEL_WORDS` words (blank-separated tokens holding a
    letter or digit) is cut at the last clause mark (",", ";", ":", a dash) after at least
    `MIN_CUT_WORDS` words within the first `MAX_LABEL_WORDS`, else after `MAX_LABEL_WORDS`
    words, without a last word of one or two characters (a particle left hanging); the whole
@@ -113,6 +136,7 @@ from .coverfacts import (
     find_date,
     find_subject,
     is_field,
+    is_institution,
     is_issuer,
     is_kind,
 )
@@ -147,6 +171,23 @@ MIN_CUT_WORDS = 4
 #: A metadata title whose letters are fewer than this share of its letters and digits is
 #: an identifier ("Meta-03.31.2024 - Exhibit 99.1").
 MIN_LETTER_SHARE = 0.6
+#: A front page's bibliographic field code (a bracketed two-digit number opening a line,
+#: WIPO ST.9: "(12) United States Patent", "(45) Date of Patent"); the field with this code
+#: holds the title ("(54) Method for node ranking in a linked database").
+TITLE_FIELD_CODE = "54"
+_FIELD_CODE_RE = re.compile(r"^\((?P<code>\d{2})\)\s*")
+#: A title naming a part of a larger document: a part word and its number or letter.
+_PART_RE = re.compile(
+    r"^(?:section|chapter|part|annex|appendix|kapitel|abschnitt|chapitre|capitolo|capítulo|"
+    r"sección|sezione|teil|anhang|annexe)\s+[\dIVXLC]+[A-Z]?\b",
+    re.IGNORECASE,
+)
+#: Pages searched for running lines (headers and footers).
+RUNNING_PAGES = 6
+#: Running lines stand in this share of the page's height at its top or bottom.
+RUNNING_MARGIN = 0.12
+#: Running lines on two pages start within this many points of the same height.
+RUNNING_TOLERANCE = 4.0
 #: Between the parts of a label made of cover facts.
 LABEL_SEPARATOR = " — "
 
@@ -169,7 +210,16 @@ _WORD_RE = re.compile(r"[^\W\d_]{2,}")
 #: A word of a metadata title: a blank-separated token holding a letter ("3M", "10-K").
 _LETTERED_RE = re.compile(r"\S*[^\W\d_]\S*")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\ufffd]")
-_PLACEHOLDER_RE = re.compile(r"^(?:untitled|none|null|title|document\d*)$", re.IGNORECASE)
+#: A title a producer or a scanner writes for any document: a placeholder ("untitled") or a
+#: scanned page's generic name ("Scanned image", "Immagine scansionata", "Image numérisée").
+_PLACEHOLDER_RE = re.compile(
+    r"^(?:untitled|none|null|title|document\d*"
+    r"|(?:scan(?:ned)?|digitali[sz]ed) (?:image|document|page|file)s?(?: \d+)?|scan \d+"
+    r"|immagine (?:scansionata|acquisita)|documento (?:scansionato|escaneado|digitalizado)"
+    r"|imagen escaneada|image numérisée|document numérisé|gescannte[sn]? (?:bild|dokument)"
+    r"|scan(?:ned)? (?:from|by) .*)$",
+    re.IGNORECASE,
+)
 _EXTENSIONS = r"docx?|pdf|tex|dvi|indd|rtf|odt|pptx?|xlsx?|pub|ps|txt|html?"
 #: A metadata title holding a file name: its last part after " - " ends with an extension.
 _FILE_NAME_RE = re.compile(rf"^(?:.* - )?(?P<stem>[^/\\]+?)\.(?:{_EXTENSIONS})$", re.IGNORECASE)
@@ -287,6 +337,11 @@ def _above_body(first: Sequence[Line], pieces: Sequence[str], body: float) -> bo
     return bool(body_tops) and bool(starts) and max(starts) < min(body_tops)
 
 
+def _lettered(text: str) -> set[str]:
+    """The words of `text` of two or more letters, case-folded."""
+    return {w for w in _tokens(text) if _WORD_RE.fullmatch(w)}
+
+
 def _named_words(text: str) -> bool:
     return len(_WORD_RE.findall(text)) >= 2
 
@@ -315,6 +370,11 @@ def _pick(
     base = ""
     for _, text in runs:
         flat = clean(text)
+        code = _FIELD_CODE_RE.match(flat)
+        if code and code.group("code") != TITLE_FIELD_CODE:
+            continue
+        flat = flat[code.end() :] if code else flat
+        text = text[text.index(")") + 1 :].strip() if code else text
         if _identifier(flat):
             following = _line_after(first, flat)
             if following:
@@ -322,7 +382,7 @@ def _pick(
             continue
         if not names_document(flat, numbered="\n" in text) or is_field(flat):
             continue
-        if is_list_title(flat):
+        if is_list_title(flat) or figures_only(flat) or is_institution(flat):
             continue
         last = text.split("\n")[-1]
         if is_kind(flat) or (len(last.split()) > 1 and is_kind(last)):
@@ -337,6 +397,25 @@ def _pick(
             return clean(f"{flat} {_subtitle(first, text, body)}"), False
         return flat, False
     return base, True
+
+
+def figures_only(text: str) -> bool:
+    """True for a line that states figures, not a name: a unit line wholly in brackets ("(In
+    crores of Rupees)", "[in EUR m]") or a statement of counts (two or more figures, the first
+    opening the line before a lower-case word: "267 people from 57 countries applied")."""
+    figures = _FIGURE_RE.findall(text)
+    words = text.split()
+    counted = (
+        len(figures) >= 2
+        and len(words) > 1
+        and _FIGURE_RE.fullmatch(words[0]) is not None
+        and words[1][:1].islower()
+    )
+    return bool(_BRACKETED_RE.fullmatch(text)) or counted
+
+
+_FIGURE_RE = re.compile(r"\d[\d.,]*")
+_BRACKETED_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
 def _subtitle(first: Sequence[Line], run: str, body: float) -> str:
@@ -516,7 +595,11 @@ def document_label(
         found.append(Candidate(subject, "metadata", EVIDENCE["metadata subject"]))
     found.append(Candidate(readable_stem(source), "file name", 0.0))
     best = max(found, key=lambda c: c.score + (AGREEMENT if _agrees(c, found) else 0.0))
-    return _shortened(best.text, best.source)
+    if best.source == "display title":
+        running = running_lines(layer, skip)
+        fuller = _fuller_running_line(best.text, running) or _part_of_whole(best.text, running)
+        best = Candidate(fuller, best.source, best.score) if fuller else best
+    return _shortened(_with_banner(best, banner(first, body)), best.source)
 
 
 #: The evidence a candidate's source gives it (module rules, step 2).
@@ -647,18 +730,20 @@ def _agrees(candidate: Candidate, found: Sequence[Candidate]) -> bool:
 
 def opening_lines(first: Sequence[Line], body: float) -> str:
     """The opening lines of the first page (module rules, step 1): the first text block's
-    lines at body size or larger in the size of its first line, when that line is on top of
-    the page's text of body size or larger and holds a word, at most `MAX_OPENING_LINES`
-    lines naming a document (not only a kind or an issuer), no field and no sentence (a full
-    stop after a lower-case letter, at the end or before the next word); else ""."""
+    lines at body size or larger in the size of its first line (the next block's when the
+    first is an institution's banner, `banner`), when that line is on top of the page's text
+    of body size or larger and holds a word, at most `MAX_OPENING_LINES` lines naming a
+    document (not only a kind or an issuer), no field and no sentence (a full stop after a
+    lower-case letter, at the end or before the next word); else ""."""
     lines = [ln for ln in first if _size(ln) >= body and any(ch.isalnum() for ch in ln.text)]
     if not lines or lines[0].box[1] > min(ln.box[1] for ln in lines) + 1:
         return ""
     if not _WORD_RE.search(lines[0].text):
         return ""
-    block = [ln for ln in first if ln.block == lines[0].block and _size(ln) >= body]
-    size = _size(block[0])
-    block = block[: next((i for i, ln in enumerate(block) if _size(ln) != size), len(block))]
+    block = _block(first, lines[0].block, body)
+    if is_institution(clean(" ".join(ln.text for ln in block))):
+        after = [ln for ln in lines if ln.block != lines[0].block and ln.box[1] > block[-1].box[1]]
+        block = _block(first, after[0].block, body) if after else []
     text = clean(" ".join(ln.text for ln in block))
     if len(block) > MAX_OPENING_LINES or not text or is_field(text):
         return ""
@@ -668,6 +753,122 @@ def opening_lines(first: Sequence[Line], body: float) -> str:
         return ""
     ends = (m.group(1) for m in _SENTENCE_END_RE.finditer(text))
     return "" if any(letter.islower() for letter in ends) else text
+
+
+def running_lines(layer: TextLayer, skip: Collection[int] = ()) -> list[str]:
+    """The running lines of the first `RUNNING_PAGES` readable pages: texts printed in a
+    page's top or bottom margin (`RUNNING_MARGIN`) at the same height (within `RUNNING_TOLERANCE` points) on two or more pages, compared without
+    their figures, in the order first seen; a figure at either end that changes from page to
+    page (a page number) is dropped."""
+    seen: dict[tuple[str, int], dict[int, str]] = {}
+    for number in [n for n in layer.numbers if n not in skip][:RUNNING_PAGES]:
+        page = layer.page(number)
+        for line in page.lines:
+            if not _in_margin(line, page.height):
+                continue
+            text = clean(line.text)
+            key = (re.sub(r"\d+", "", compact_key(text)), round(line.box[1] / RUNNING_TOLERANCE))
+            if key[0]:
+                seen.setdefault(key, {}).setdefault(number, text)
+    return [_unnumbered(list(pages.values())) for pages in seen.values() if len(pages) >= 2]
+
+
+def _in_margin(line: Line, height: float) -> bool:
+    """True when `line` stands in the top or bottom `RUNNING_MARGIN` share of a page of
+    `height` (any line when the height is unknown)."""
+    if height <= 0:
+        return True
+    return line.box[1] < RUNNING_MARGIN * height or line.box[3] > (1 - RUNNING_MARGIN) * height
+
+
+def _unnumbered(texts: Sequence[str]) -> str:
+    """The first of `texts` (one running line on several pages) without a figure at either
+    end that differs between them (a page number)."""
+    words = texts[0].split()
+    ends = {(t.split() or [""])[-1] for t in texts}
+    starts = {(t.split() or [""])[0] for t in texts}
+    if words and words[-1].isdigit() and len(ends) > 1:
+        words.pop()
+    if words and words[0].isdigit() and len(starts) > 1:
+        words.pop(0)
+    return " ".join(words)
+
+
+def _part_of_whole(title: str, running: Sequence[str]) -> str:
+    """A display title naming a part of a larger document (`_PART_RE`: "SECTION 2 DIESEL
+    ENGINES") after the running lines that name the whole, its issuer or its place (those
+    of two or more words with letters, no date, sharing no word of letters with the title:
+    "Pt C, Ch 1, Sec 2", "Bureau Veritas"), joined by
+    `LABEL_SEPARATOR`; else ""."""
+    if not _PART_RE.match(title):
+        return ""
+    whole = [
+        line
+        for line in running
+        if _named_words(line) and not find_date([line]) and not _lettered(line) & _lettered(title)
+    ]
+    return LABEL_SEPARATOR.join([*whole, title]) if whole else ""
+
+
+def _fuller_running_line(title: str, running: Sequence[str]) -> str:
+    """The running line that ends with `title` after words of its own, within
+    `MAX_LABEL_WORDS` words (a footer "NTT DATA CSR Report 2014" naming the issuer a cover's
+    "CSR Report 2014" leaves out; a release or version after the title is no part of its
+    name), else ""."""
+    words = _tokens(title)
+    for line in running:
+        held = _tokens(line)
+        longer = len(held) > len(words) and held[-len(words) :] == words
+        if longer and len(line.split()) <= MAX_LABEL_WORDS and names_document(line):
+            return line
+    return ""
+
+
+def _with_banner(best: Candidate, issuer: str) -> str:
+    """The label read under an institution's banner with the banner after it ("Title —
+    Issuer"), when the label is a display title or opening lines that do not already hold the
+    banner's words and both fit `MAX_LABEL_WORDS` words; else the label alone."""
+    text = _said_once(best.text)
+    if not issuer or best.source not in ("display title", "opening lines"):
+        return text
+    if _f1(text, issuer) >= AGREEING_F1 or len(f"{text} {issuer}".split()) > MAX_LABEL_WORDS:
+        return text
+    return f"{text}{LABEL_SEPARATOR}{issuer}"
+
+
+def _said_once(text: str) -> str:
+    """`text` with a phrase repeated right after itself said once ("The Minuteman The
+    Minuteman Repeater Association": "The Minuteman Repeater Association")."""
+    words = text.split()
+    keys = [compact_key(w) for w in words]
+    for n in range(len(words) // 2, 0, -1):
+        for i in range(len(words) - 2 * n + 1):
+            if keys[i : i + n] == keys[i + n : i + 2 * n] and any(keys[i : i + n]):
+                return _said_once(" ".join(words[: i + n] + words[i + 2 * n :]))
+    return text
+
+
+def _block(first: Sequence[Line], number: int, body: float) -> list[Line]:
+    """The lines of text block `number` at body size or larger, up to the first line of
+    another size than its first."""
+    block = [ln for ln in first if ln.block == number and _size(ln) >= body]
+    if not block:
+        return []
+    size = _size(block[0])
+    return block[: next((i for i, ln in enumerate(block) if _size(ln) != size), len(block))]
+
+
+def banner(first: Sequence[Line], body: float) -> str:
+    """The institution's banner set on top of the page (`coverfacts.is_institution`): the
+    first line of the first display run or of the first text block at body size or larger,
+    when that run or block is a banner; else "". The banner names the issuer, not the
+    document."""
+    for line in first:
+        if _size(line) < body or not _WORD_RE.search(line.text):
+            continue
+        texts = [ln.text for ln in first if ln.block == line.block and _size(ln) == _size(line)]
+        return clean(texts[0]) if is_institution(clean(" ".join(texts))) else ""
+    return ""
 
 
 def _shortened(text: str, source: LabelSource) -> Label:
