@@ -24,7 +24,7 @@ $(VENV)/.all: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.base
 	rm -rf out
 	$(BIN)/citechunk -v ingest sample_pdfs --out out
-	$(BIN)/citechunk inspect out --doc report_outline.pdf --chunk 2
+	$(BIN)/citechunk inspect out --doc report_outline.pdf --chunk 1
 	@echo "review page (open it in a browser):"
 	$(BIN)/citechunk review out --doc report_outline.pdf
 

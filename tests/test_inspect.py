@@ -247,7 +247,7 @@ def test_inspect_on_ingested_samples(ingested: Path, sample_expected: dict) -> N
 
 def test_demo_command_shows_a_cited_chunk(ingested: Path) -> None:
     result = CliRunner().invoke(
-        main, ["inspect", str(ingested), "--doc", "report_outline.pdf", "--chunk", "2"]
+        main, ["inspect", str(ingested), "--doc", "report_outline.pdf", "--chunk", "1"]
     )  # the Makefile's `make demo` command
     assert result.exit_code == 0, result.output
     assert "Currency Exposure Review > Hedging policy" in result.output
