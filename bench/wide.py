@@ -61,6 +61,8 @@ def label_word_count(label: str) -> int:
     """Words of a label as `conversion.title` counts them: blank-separated tokens holding a
     letter or digit (a dash between parts is no word)."""
     return sum(1 for t in label.split() if any(ch.isalnum() for ch in t))
+
+
 Row = dict[str, Any]
 
 
@@ -182,7 +184,9 @@ def check_document(pdf: Path, ctx: Mapping[str, Any]) -> Row:
     page1 = layer.get(1, "").strip()
     label = records[0].text.split("\n\n", 1)[0].split(" > ")[0]
     title = ctx["titles"].get(pdf.name)
-    row.update(label=label, label_words=label_word_count(label), label_source=meta.get("title_source"))
+    row.update(
+        label=label, label_words=label_word_count(label), label_source=meta.get("title_source")
+    )
     row["label_f1"] = None if title is None else round(label_f1(label, title), 3)
     row["label_from_file"] = meta.get("title_source") == "file name" and bool(page1)
     spans = long_spans(markdown, str(meta.get("title") or ""), outline)
