@@ -44,7 +44,7 @@ from .passcontext import PassContext
 from .pipeline import run_passes
 from .runninglines import RunningLines, find_running
 from .textlayer import TextLayer
-from .title import pdf_label
+from .title import TITLE_PAGES, pdf_label, title_page
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,9 @@ class PdfFacts:
     garbled: tuple[int, ...]  # selected pages whose text is mostly control characters
     repaired: bool  # MuPDF repaired the file while opening it
     running: RunningLines = field(default_factory=RunningLines)  # `find_running` of all pages
-    title_source: str = ""  # where the label came from (`title.LabelSource`)
+    #: Where the label came from (`title.LabelSource`; "... (ocr)" when read from OCR text).
+    title_source: str = ""
+    title_evidence: float = 0.0  # the label's evidence (`title.Label.evidence`)
     full_title: str = ""  # the whole title when the label is shortened (`title.Label.full`)
     blank: tuple[int, ...] = ()  # the `empty` pages on which nothing is drawn (`ocr.is_blank`)
     #: The document's text layer as read for these facts (pages of the open PDF, cached).
@@ -132,6 +134,7 @@ class Backend(ABC):
             clock.carve("extract", "layout model", *extraction.model_seconds)
             with clock.stage("ocr"):
                 recognised = recognise(path, pdf, facts.pages, options)
+                facts = relabelled(path, pdf, facts, recognised)
             with clock.stage("text layer"):
                 layer.preload(facts.pages)
         finally:
@@ -212,9 +215,38 @@ def read_facts(
         repaired=bool(getattr(pdf, "is_repaired", False)),
         running=find_running(layer, toc),
         title_source=label.source,
+        title_evidence=label.evidence,
         full_title=label.full,
         blank=tuple(n for n in empty if is_blank(pdf[n - 1])),
         layer=layer,
+    )
+
+
+def relabelled(path: Path, pdf: Any, facts: PdfFacts, recognised: OcrOutcome) -> PdfFacts:
+    """`facts` with the label read again (`title.pdf_label`, the same rule) from the text
+    layer with the OCR'd pages' legible lines (`ocr.legible_text`) in place of their own,
+    when OCR read one of the first `title.TITLE_PAGES` pages and the page the text layer's
+    label was read from (`title.title_page`), if any, is one of them; the new label replaces the text layer's only with more evidence (`title.Label.evidence`:
+    never a file name), and its source says "(ocr)". Else `facts` unchanged."""
+    legible = {p.number: p.legible for p in recognised.pages if p.legible is not None}
+    if facts.layer is None or not legible.keys() & set(range(1, TITLE_PAGES + 1)):
+        return facts
+    read = title_page(facts.layer, facts.garbled)
+    if read is not None and read not in legible:
+        return facts
+    layer = facts.layer
+    for page in legible.values():
+        layer = layer.with_page(page)
+    skip = frozenset(n for n in facts.garbled if n not in legible)
+    label = pdf_label(pdf, path, layer, skip=skip)
+    if label.evidence <= facts.title_evidence:
+        return facts
+    return dataclasses.replace(
+        facts,
+        title=label.text,
+        title_source=f"{label.source} (ocr)",
+        title_evidence=label.evidence,
+        full_title=label.full,
     )
 
 
