@@ -11,7 +11,9 @@
    and the running lines of the text layer (`runninglines.find_running`);
 3. `Backend.extract`, the only backend-specific step: raw Markdown per selected page;
    `ocr.recognise` reads the pages `convert.ocr` selects (no usable text layer, or every page
-   under "force") and their Markdown replaces the extracted text of those pages;
+   under "force") and their Markdown replaces the extracted text of those pages; when OCR
+   read the page the label is read from, the label is read again from the legible OCR lines
+   and kept only with more evidence (`relabelled`);
 4. `finish`: `pipeline.run_passes` (tidy, cross-page fixes, structure repairs, the self-check
    against the `TextLayer` read before the PDF closed; a pass that raises is skipped for the
    document, or the page, it raised on: `passguard`), page markers (`markers.render_pages`),

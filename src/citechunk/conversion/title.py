@@ -114,7 +114,9 @@ Text is NFKC-normalised (ligature glyphs spelled out, as in the body; a spacing 
 before its letter goes onto it), control and replacement characters are dropped and
 whitespace collapsed; the label is read from the text layer, so it keeps its text's characters
 (a superscript is its character, never a footnote mark: "I2C"), in the document's own
-language. Two documents of a set that share a template differ in their number or date, which
+language. A page without a usable text layer that OCR reads is read in the lines the
+engine read with confidence (`base.relabelled`: that label replaces the text layer's only with
+more evidence). Two documents of a set that share a template differ in their number or date, which
 generic titles carry.
 """
 
