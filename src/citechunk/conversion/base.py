@@ -136,8 +136,8 @@ class Backend(ABC):
             clock.carve("extract", "layout model", *extraction.model_seconds)
             with clock.stage("ocr"):
                 recognised = recognise(path, pdf, facts.pages, options)
-                facts = relabelled(path, pdf, facts, recognised)
             with clock.stage("text layer"):
+                facts = relabelled(path, pdf, facts, recognised)
                 layer.preload(facts.pages)
         finally:
             pdf.close()
@@ -228,8 +228,9 @@ def relabelled(path: Path, pdf: Any, facts: PdfFacts, recognised: OcrOutcome) ->
     """`facts` with the label read again (`title.pdf_label`, the same rule) from the text
     layer with the OCR'd pages' legible lines (`ocr.legible_text`) in place of their own,
     when OCR read one of the first `title.TITLE_PAGES` pages and the page the text layer's
-    label was read from (`title.title_page`), if any, is one of them; the new label replaces the text layer's only with more evidence (`title.Label.evidence`:
-    never a file name), and its source says "(ocr)". Else `facts` unchanged."""
+    label was read from (`title.title_page`), if any, is one of them. The new label replaces
+    the text layer's only with more evidence (`title.Label.evidence`; so never a file name)
+    and its source says so ("display title (ocr)"); else `facts` come back unchanged."""
     legible = {p.number: p.legible for p in recognised.pages if p.legible is not None}
     if facts.layer is None or not legible.keys() & set(range(1, TITLE_PAGES + 1)):
         return facts

@@ -114,10 +114,10 @@ Text is NFKC-normalised (ligature glyphs spelled out, as in the body; a spacing 
 before its letter goes onto it), control and replacement characters are dropped and
 whitespace collapsed; the label is read from the text layer, so it keeps its text's characters
 (a superscript is its character, never a footnote mark: "I2C"), in the document's own
-language. A page without a usable text layer that OCR reads is read in the lines the
-engine read with confidence (`base.relabelled`: that label replaces the text layer's only with
-more evidence). Two documents of a set that share a template differ in their number or date, which
-generic titles carry.
+language. When OCR reads the page the label is read from (no usable text layer), the label
+is read again from the lines the engine read with confidence (`base.relabelled`) and replaces
+the text layer's only with more evidence. Two documents of a set that share a template differ
+in their number or date, which generic titles carry.
 """
 
 from __future__ import annotations
@@ -605,8 +605,9 @@ def document_label(
     if subject:
         found.append(Candidate(subject, "metadata", EVIDENCE["metadata subject"]))
     found.append(Candidate(readable_stem(source), "file name", 0.0))
-    best = max(found, key=lambda c: c.score + (AGREEMENT if _agrees(c, found) else 0.0))
-    evidence = best.score + (AGREEMENT if _agrees(best, found) else 0.0)
+    scores = [c.score + (AGREEMENT if _agrees(c, found) else 0.0) for c in found]
+    evidence = max(scores)
+    best = found[scores.index(evidence)]
     if best.source == "display title":
         running = running_lines(layer, skip)
         fuller = _fuller_running_line(best.text, running) or _part_of_whole(best.text, running)
