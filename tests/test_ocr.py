@@ -19,7 +19,13 @@ from citechunk import ingest
 from citechunk.cli import main
 from citechunk.config import ConvertOptions, load_config
 from citechunk.conversion import convert
-from citechunk.conversion.ocr import OcrWord, recognise, to_markdown, unavailable
+from citechunk.conversion.ocr import (
+    OcrWord,
+    legible_text,
+    recognise,
+    to_markdown,
+    unavailable,
+)
 from citechunk.errors import ConversionError
 from citechunk.evaluation.scans import make_scan, page_words, word_error_rate, word_recall, words
 from citechunk.export import read_chunks
@@ -220,3 +226,59 @@ def test_large_ocr_text_is_a_heading_only_when_read_with_confidence(
     first = to_markdown(words).split("\n\n")[0]
     assert first.startswith("#") is heading
     assert first.lstrip("# ") == "Terms and Conditions"  # the text stays either way
+
+
+def _scanned_cover(tmp_path: Path, name: str) -> Path:
+    """A one-page PDF with no text layer: a picture of a cover page (a display title over
+    body text) rendered here, in a file whose name says nothing of the title."""
+    cover = tmp_path / "cover.pdf"
+    with pymupdf.open() as doc:
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 120), "Harbour Dredging Review", fontsize=28)
+        body = "The dredging programme kept the channel open to deep-draught vessels all year."
+        for i in range(12):
+            page.insert_text((72, 200 + 16 * i), body, fontsize=11)
+        doc.save(cover)
+    return make_scan(cover, tmp_path / name)
+
+
+@needs_tesseract
+def test_a_scanned_cover_is_labelled_from_its_ocr_text(tmp_path: Path) -> None:
+    scan = _scanned_cover(tmp_path, "img_0042.pdf")
+    with pymupdf.open(scan) as doc:
+        assert doc[0].get_text("text").strip() == "" and not doc.metadata.get("title")
+    doc = convert(scan)
+    assert doc.provenance.ocr_pages == (1,)
+    assert doc.provenance.title == "Harbour Dredging Review"
+    assert doc.provenance.title_source == "display title (ocr)"
+    off = convert(scan, ConvertOptions(ocr="off"))  # no OCR: the file name is all there is
+    assert (off.provenance.title, off.provenance.title_source) == ("img 0042", "file name")
+
+
+@needs_tesseract
+def test_a_born_digital_first_page_keeps_its_label_over_a_scanned_second(
+    tmp_path: Path, sample_pdfs: Path
+) -> None:
+    mixed = tmp_path / "mixed.pdf"
+    scan = _scanned_cover(tmp_path, "cover_scan.pdf")
+    with pymupdf.open(sample_pdfs / "refund_policy.pdf") as doc, pymupdf.open(scan) as scanned:
+        doc.insert_pdf(scanned)
+        doc.save(mixed)
+    auto = convert(mixed)
+    off = convert(mixed, ConvertOptions(ocr="off"))
+    pages = auto.provenance.page_count
+    assert pages > 1 and auto.provenance.ocr_pages == (pages,)
+    assert (auto.provenance.title, auto.provenance.title_source) == (
+        off.provenance.title,
+        off.provenance.title_source,
+    )
+
+
+def test_only_lines_read_with_confidence_are_legible() -> None:
+    """The label is read from the legible lines only: a line in a script the engine has no
+    data for comes back as Latin letters read with low confidence."""
+    body = "These are ordinary body words of the page set at the common size of its text"
+    words = _words("SULUBUTESUNELY frees eMSLURLE", 0, 40, 20, 0) + _words(body, 60, 20, 95, 1)
+    legible = legible_text(1, words, pymupdf.Identity)
+    assert [line.text for line in legible.lines] == [body]
+    assert {w.text for w in legible.words} == set(body.split())

@@ -56,7 +56,8 @@ class Provenance:
     #: (page, lines) the text-layer self-check put back, for pages where it restored any.
     restored_lines: tuple[tuple[int, int], ...] = ()
     #: Where `title` came from: "display title", "outline", "metadata", "cover facts" or
-    #: "file name" (`conversion.title.LabelSource`); "" when not recorded.
+    #: "file name" (`conversion.title.LabelSource`), followed by " (ocr)" when read from the
+    #: OCR'd text of the first pages (`conversion.base.relabelled`); "" when not recorded.
     title_source: str = ""
     #: Passes that raised and were skipped (`PassFailure`), in the order they ran.
     pass_failures: tuple[PassFailure, ...] = ()

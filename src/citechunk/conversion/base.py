@@ -11,7 +11,9 @@
    and the running lines of the text layer (`runninglines.find_running`);
 3. `Backend.extract`, the only backend-specific step: raw Markdown per selected page;
    `ocr.recognise` reads the pages `convert.ocr` selects (no usable text layer, or every page
-   under "force") and their Markdown replaces the extracted text of those pages;
+   under "force") and their Markdown replaces the extracted text of those pages; when OCR
+   read the page the label is read from, the label is read again from the legible OCR lines
+   and kept only with more evidence (`relabelled`);
 4. `finish`: `pipeline.run_passes` (tidy, cross-page fixes, structure repairs, the self-check
    against the `TextLayer` read before the PDF closed; a pass that raises is skipped for the
    document, or the page, it raised on: `passguard`), page markers (`markers.render_pages`),
@@ -44,7 +46,7 @@ from .passcontext import PassContext
 from .pipeline import run_passes
 from .runninglines import RunningLines, find_running
 from .textlayer import TextLayer
-from .title import pdf_label
+from .title import TITLE_PAGES, pdf_label, title_page
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,9 @@ class PdfFacts:
     garbled: tuple[int, ...]  # selected pages whose text is mostly control characters
     repaired: bool  # MuPDF repaired the file while opening it
     running: RunningLines = field(default_factory=RunningLines)  # `find_running` of all pages
-    title_source: str = ""  # where the label came from (`title.LabelSource`)
+    #: Where the label came from (`title.LabelSource`; "... (ocr)" when read from OCR text).
+    title_source: str = ""
+    title_evidence: float = 0.0  # the label's evidence (`title.Label.evidence`)
     full_title: str = ""  # the whole title when the label is shortened (`title.Label.full`)
     blank: tuple[int, ...] = ()  # the `empty` pages on which nothing is drawn (`ocr.is_blank`)
     #: The document's text layer as read for these facts (pages of the open PDF, cached).
@@ -133,6 +137,7 @@ class Backend(ABC):
             with clock.stage("ocr"):
                 recognised = recognise(path, pdf, facts.pages, options)
             with clock.stage("text layer"):
+                facts = relabelled(path, pdf, facts, recognised)
                 layer.preload(facts.pages)
         finally:
             pdf.close()
@@ -212,9 +217,39 @@ def read_facts(
         repaired=bool(getattr(pdf, "is_repaired", False)),
         running=find_running(layer, toc),
         title_source=label.source,
+        title_evidence=label.evidence,
         full_title=label.full,
         blank=tuple(n for n in empty if is_blank(pdf[n - 1])),
         layer=layer,
+    )
+
+
+def relabelled(path: Path, pdf: Any, facts: PdfFacts, recognised: OcrOutcome) -> PdfFacts:
+    """`facts` with the label read again (`title.pdf_label`, the same rule) from the text
+    layer with the OCR'd pages' legible lines (`ocr.legible_text`) in place of their own,
+    when OCR read one of the first `title.TITLE_PAGES` pages and the page the text layer's
+    label was read from (`title.title_page`), if any, is one of them. The new label replaces
+    the text layer's only with more evidence (`title.Label.evidence`; so never a file name)
+    and its source says so ("display title (ocr)"); else `facts` come back unchanged."""
+    legible = {p.number: p.legible for p in recognised.pages if p.legible is not None}
+    if facts.layer is None or not legible.keys() & set(range(1, TITLE_PAGES + 1)):
+        return facts
+    read = title_page(facts.layer, facts.garbled)
+    if read is not None and read not in legible:
+        return facts
+    layer = facts.layer
+    for page in legible.values():
+        layer = layer.with_page(page)
+    skip = frozenset(n for n in facts.garbled if n not in legible)
+    label = pdf_label(pdf, path, layer, skip=skip)
+    if label.evidence <= facts.title_evidence:
+        return facts
+    return dataclasses.replace(
+        facts,
+        title=label.text,
+        title_source=f"{label.source} (ocr)",
+        title_evidence=label.evidence,
+        full_title=label.full,
     )
 
 

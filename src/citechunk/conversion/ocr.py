@@ -94,6 +94,8 @@ TITLE_RATIO = 1.7
 HEADING_WORDS = 12
 #: Mean word confidence (0-100) an OCR'd paragraph needs to become a heading.
 HEADING_CONFIDENCE = 80
+#: Mean word confidence (0-100) an OCR'd line needs to be legible (read for the label).
+LEGIBLE_CONFIDENCE = 80
 RAPIDOCR_LANGUAGES = ("eng", "chi_sim")
 TESSERACT_APT = "apt-get install tesseract-ocr tesseract-ocr-eng"
 RAPIDOCR_PIP = "pip install 'citechunk[ocr]'"
@@ -127,6 +129,8 @@ class RecognisedPage:
     words: PageText
     confidence: float
     turned: int = 0
+    #: The lines read with a mean confidence of at least `LEGIBLE_CONFIDENCE` (`legible_text`).
+    legible: PageText | None = None
 
 
 @dataclass(frozen=True)
@@ -569,6 +573,18 @@ def page_text(number: int, words: Sequence[OcrWord], to_page: Any) -> PageText:
     return PageText(number, out_words, tuple(lines))
 
 
+def legible_text(number: int, words: Sequence[OcrWord], to_page: Any) -> PageText:
+    """`page_text` of the lines read with a mean confidence (`confidence`) of at least
+    `LEGIBLE_CONFIDENCE`: what the document's label may be read from (text in a script the
+    engine has no data for, a stamp or a signature is read with low confidence)."""
+    lines = _groups(_kept(words), "line")
+    return page_text(
+        number,
+        [w for line in lines if confidence(line) >= LEGIBLE_CONFIDENCE for w in line],
+        to_page,
+    )
+
+
 # ----------------------------------------------------------------------------- entry point
 
 
@@ -608,6 +624,7 @@ def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOption
             page_text(n, words, image.to_page),
             confidence(words),
             image.turned,
+            legible_text(n, words, image.to_page),
         )
         for n, (image, words) in zip(numbers, results, strict=True)
     )

@@ -114,8 +114,10 @@ Text is NFKC-normalised (ligature glyphs spelled out, as in the body; a spacing 
 before its letter goes onto it), control and replacement characters are dropped and
 whitespace collapsed; the label is read from the text layer, so it keeps its text's characters
 (a superscript is its character, never a footnote mark: "I2C"), in the document's own
-language. Two documents of a set that share a template differ in their number or date, which
-generic titles carry.
+language. When OCR reads the page the label is read from (no usable text layer), the label
+is read again from the lines the engine read with confidence (`base.relabelled`) and replaces
+the text layer's only with more evidence. Two documents of a set that share a template differ
+in their number or date, which generic titles carry.
 """
 
 from __future__ import annotations
@@ -124,7 +126,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -199,11 +201,13 @@ LabelSource = Literal[
 @dataclass(frozen=True)
 class Label:
     """A document's label (the head of every chunk's path line), where it came from and,
-    when the label is shortened, the whole title (`full`, kept in the record's provenance)."""
+    when the label is shortened, the whole title (`full`, kept in the record's provenance);
+    `evidence` is the score it won with (module rules, step 2: 0 for the file name)."""
 
     text: str
     source: LabelSource
     full: str = ""
+    evidence: float = field(default=0.0, compare=False)
 
 
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")
@@ -297,6 +301,13 @@ def _first_page(layer: TextLayer, skip: Collection[int]) -> tuple[list[Line], fl
     pages = [_main_direction(layer.page(n).lines) for n in numbers]
     first = next((lines for lines in pages if lines), [])
     return first, _body_size(pages)
+
+
+def title_page(layer: TextLayer, skip: Collection[int] = ()) -> int | None:
+    """The page the label is read from: the first of the first `TITLE_PAGES` pages, `skip`
+    aside, that holds a line (None when none does)."""
+    numbers = [n for n in layer.numbers[:TITLE_PAGES] if n not in skip]
+    return next((n for n in numbers if _main_direction(layer.page(n).lines)), None)
 
 
 def _display_runs(first: Sequence[Line], body: float) -> list[tuple[float, str]]:
@@ -594,12 +605,14 @@ def document_label(
     if subject:
         found.append(Candidate(subject, "metadata", EVIDENCE["metadata subject"]))
     found.append(Candidate(readable_stem(source), "file name", 0.0))
-    best = max(found, key=lambda c: c.score + (AGREEMENT if _agrees(c, found) else 0.0))
+    scores = [c.score + (AGREEMENT if _agrees(c, found) else 0.0) for c in found]
+    evidence = max(scores)
+    best = found[scores.index(evidence)]
     if best.source == "display title":
         running = running_lines(layer, skip)
         fuller = _fuller_running_line(best.text, running) or _part_of_whole(best.text, running)
         best = Candidate(fuller, best.source, best.score) if fuller else best
-    return _shortened(_with_banner(best, banner(first, body)), best.source)
+    return _shortened(_with_banner(best, banner(first, body)), best.source, evidence)
 
 
 #: The evidence a candidate's source gives it (module rules, step 2).
@@ -871,12 +884,12 @@ def banner(first: Sequence[Line], body: float) -> str:
     return ""
 
 
-def _shortened(text: str, source: LabelSource) -> Label:
+def _shortened(text: str, source: LabelSource, evidence: float = 0.0) -> Label:
     """`text` as a label of at most `MAX_LABEL_WORDS` words (module rules, step 3)."""
     words = text.split()
     counted = [i for i, w in enumerate(words) if any(ch.isalnum() for ch in w)]
     if len(counted) <= MAX_LABEL_WORDS:
-        return Label(text, source)
+        return Label(text, source, evidence=evidence)
     end = counted[MAX_LABEL_WORDS - 1] + 1
     cut = next(
         (
@@ -890,7 +903,7 @@ def _shortened(text: str, source: LabelSource) -> Label:
     while len(kept) > MIN_CUT_WORDS and len(kept[-1].strip(",;:")) <= 2:
         kept.pop()  # a particle left hanging ("... IN HOSPITALS IN")
     short = " ".join(kept).rstrip(" ,;:")
-    return Label(short, source, text)
+    return Label(short, source, text, evidence)
 
 
 def _issued(text: str) -> bool:
