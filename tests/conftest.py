@@ -41,6 +41,11 @@ def _require(path: Path) -> Path:
     return path
 
 
+def wide_pdf(name: str) -> Path:
+    """``shared/eval/wide/<name>``; skips the test when absent."""
+    return _require(SHARED_DIR / "eval" / "wide" / name)
+
+
 @pytest.fixture(scope="session")
 def sample_pdfs() -> Path:
     """The folder of generated sample PDFs (always present in the repository)."""

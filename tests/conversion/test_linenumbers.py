@@ -20,6 +20,7 @@ from citechunk.conversion import convert
 from citechunk.conversion.furniture import numbered_spans
 from citechunk.conversion.plaintext import BodyFont, page_markdown
 from citechunk.conversion.textlayer import TextLayer
+from conftest import wide_pdf
 
 SENTENCE = (
     "The member shall be compensated for travel and subsistence at the rates set under "
@@ -209,22 +210,12 @@ def test_numbered_items_stay(tmp_path: Path) -> None:
         assert not numbered_spans(doc[0].get_text("dict")["blocks"])
 
 
-WIDE = Path(__file__).resolve().parents[3] / "shared" / "eval" / "wide"
-
-
-def wide(name: str) -> Path:
-    path = WIDE / name
-    if not path.exists():
-        pytest.skip(f"{path} not available (the shared corpus sits beside the repository)")
-    return path
-
-
 @pytest.mark.corpus
 def test_a_patent_s_gutter_numbers_leave_its_columns() -> None:
     """A patent scan's OCR layer numbers every fifth line in the gutter between its columns
     (5, 10, ... 65, in smaller type): on pages 6-8 none of them is read into the text, and
     provenance counts them."""
-    path = wide("tech_us6285999_pagerank_patent.pdf")
+    path = wide_pdf("tech_us6285999_pagerank_patent.pdf")
     doc = convert(path, ConvertOptions(backend="pymupdf", pages="6-8"))
     assert "line numbers left out of the text: 24 on pages 6-8" in doc.provenance.warnings
     bodies = doc.markdown.split("<!-- page ")

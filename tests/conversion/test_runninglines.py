@@ -19,6 +19,7 @@ from citechunk.conversion.runninglines import (
     line_signature,
 )
 from citechunk.conversion.textlayer import TextLayer
+from conftest import wide_pdf
 
 TOPICS = ["budgets", "staffing", "ethics", "schedules"]
 FOOTER = "Northwind Quarterly Review - Confidential"
@@ -269,21 +270,11 @@ def test_a_large_sideways_stamp_reaching_into_the_text_column_runs_on_every_page
     assert "quarter totals" not in running.on_page(2)
 
 
-WIDE = Path(__file__).resolve().parents[3] / "shared" / "eval" / "wide"
-
-
-def wide(name: str) -> Path:
-    path = WIDE / name
-    if not path.exists():
-        pytest.skip(f"{path} not available (the shared corpus sits beside the repository)")
-    return path
-
-
 @pytest.mark.corpus
 def test_a_large_running_title_heads_its_first_page_only() -> None:
     """An annual report's notes repeat their title, set large, at the top of pages 21-46: it
     heads page 21 and is gone from the pages after."""
-    path = wide("biz_emetals_annual_financial_report_fy2022.pdf")
+    path = wide_pdf("biz_emetals_annual_financial_report_fy2022.pdf")
     markdown = convert(path, ConvertOptions(pages="21-24")).markdown
     first, *later = markdown.split("<!-- page ")[1:]
     title = "NOTES TO THE CONSOLIDATED FINANCIAL STATEMENTS"
@@ -295,5 +286,5 @@ def test_a_large_running_title_heads_its_first_page_only() -> None:
 def test_a_large_footer_on_every_second_page_runs() -> None:
     """A report's footer "NTT DATA CSR Report 2014 02", set larger than its body text, stands
     at the foot of every second page: it leaves them all."""
-    path = wide("biz_ntt_data_csr_report_2014_highlights.pdf")
+    path = wide_pdf("biz_ntt_data_csr_report_2014_highlights.pdf")
     assert "CSR Report 2014" not in convert(path, ConvertOptions(pages="3-8")).markdown
