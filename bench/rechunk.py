@@ -18,6 +18,7 @@ import argparse
 import json
 import shutil
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from citechunk.chunking import chunk_markdown
 from citechunk.config import load_config
@@ -26,6 +27,23 @@ from citechunk.conversion.passcontext import PassContext
 from citechunk.conversion.pipeline import PASSES
 from citechunk.evaluation.data import read_records
 from citechunk.markers import page_bodies, render_pages
+from citechunk.models import Chunk
+
+
+def chunk_fields(c: Chunk, source: str, markdown_file: str) -> dict[str, Any]:
+    """The fields of a chunk record that `check_retrieval.py` reads, for a re-chunked file."""
+    return {
+        "text": c.text,
+        "source_file": source,
+        "markdown_file": markdown_file,
+        "first_page": c.first_page,
+        "last_page": c.last_page,
+        "heading_path": list(c.heading_path),
+        "token_count": c.token_count,
+        "chunk_index": c.chunk_index,
+        "char_start": c.char_start,
+        "char_end": c.char_end,
+    }
 
 
 def _pages(markdown: str) -> dict[int, str]:
@@ -78,18 +96,7 @@ def main() -> None:
         out = args.new / "records" / (PurePosixPath(rel).stem + ".jsonl")
         with out.open("w", encoding="utf-8") as fh:
             for c in chunk_markdown(markdown, cfg.chunk, title):
-                rec = {
-                    "text": c.text,
-                    "source_file": row["source_file"],
-                    "markdown_file": rel,
-                    "first_page": c.first_page,
-                    "last_page": c.last_page,
-                    "heading_path": list(c.heading_path),
-                    "token_count": c.token_count,
-                    "chunk_index": c.chunk_index,
-                    "char_start": c.char_start,
-                    "char_end": c.char_end,
-                }
+                rec = chunk_fields(c, str(row["source_file"]), rel)
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
 
 

@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from rechunk import chunk_fields
+
 from citechunk.chunking import chunk_markdown, resolve_embedder
 from citechunk.chunking.navigation import chunk_role
 from citechunk.config import load_config
@@ -222,19 +224,8 @@ def documents(out: Path) -> Iterator[tuple[str, Path]]:
 
 
 def record(c: Chunk, source: str, markdown_file: str) -> dict[str, Any]:
-    rec = {
-        "text": c.text,
-        "source_file": source,
-        "markdown_file": markdown_file,
-        "first_page": c.first_page,
-        "last_page": c.last_page,
-        "heading_path": list(c.heading_path),
-        "token_count": c.token_count,
-        "chunk_index": c.chunk_index,
-        "char_start": c.char_start,
-        "char_end": c.char_end,
-        "role": chunk_role(c.body),
-    }
+    rec = chunk_fields(c, source, markdown_file)
+    rec["role"] = chunk_role(c.body)
     kind = getattr(c, "kind", None)
     if kind is not None:
         rec["kind"] = kind
