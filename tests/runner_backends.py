@@ -5,7 +5,7 @@ Registered at test time with `citechunk.conversion.registry.register(name,
 sys.path and spawned children inherit the parent's sys.path (a CLI subprocess gets PYTHONPATH).
 
 `ChaosBackend` extracts like the default backend ("pymupdf"), except on a file whose name
-contains "hang" (sleeps far past any timeout), "crash" (kills its own process with SIGSEGV, as a
+contains "hang" (writes `<file>.hanging` beside it, then sleeps far past any timeout), "crash" (kills its own process with SIGSEGV, as a
 segfault in a C extension would) or "abort" (calls abort()).
 """
 
@@ -31,12 +31,18 @@ class ChaosBackend(Backend):
 
     def extract(self, path: Path, pdf: Any, facts: PdfFacts, options: ConvertOptions) -> Extraction:
         if "hang" in path.name:
+            hanging_mark(path).touch()
             time.sleep(3600)
         if "crash" in path.name:
             os.kill(os.getpid(), signal.SIGSEGV)
         if "abort" in path.name:
             os.abort()
         return get_backend("pymupdf").extract(path, pdf, facts, options)
+
+
+def hanging_mark(path: Path) -> Path:
+    """The file ChaosBackend writes once a worker is on `path` and hangs there."""
+    return path.with_name(path.name + ".hanging")
 
 
 def chaos_input(folder: Path, sample_pdfs: Path, bad_names: tuple[str, ...]) -> list[Path]:

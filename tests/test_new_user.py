@@ -24,6 +24,7 @@ import citechunk
 from citechunk.errors import ConfigError
 from citechunk.evaluation.data import ChunkSet, EvalChunk, load_questions
 from conftest import REPO
+from runner_backends import hanging_mark
 
 SRC = Path(citechunk.__file__).resolve().parents[1]  # the citechunk this test imports
 TESTS = REPO / "tests"
@@ -153,16 +154,17 @@ def hanging_input(tmp_path: Path, sample_pdfs: Path) -> tuple[Path, Path]:
     return src, out
 
 
-def stopped_run(cmd: list[str], out: Path, signum: int) -> tuple[int, str]:
-    """Start `cmd` (an ingest into `out` that hangs on its file), send `signum` once its worker
-    is on the file; (exit status, stderr)."""
+def stopped_run(cmd: list[str], src: Path, signum: int) -> tuple[int, str]:
+    """Start `cmd` (an ingest of `src`, whose one file the test-chaos backend hangs on), send
+    `signum` once its worker is on the file (the backend's mark is written); (status, stderr)."""
     proc = subprocess.Popen(cmd, env=env(), stderr=subprocess.PIPE, text=True)
-    report = out / "run.json"
+    mark = hanging_mark(src / "hang_me.pdf")
     deadline = time.monotonic() + 300
-    while not (report.is_file() and '"running"' in report.read_text()):
-        assert time.monotonic() < deadline and proc.poll() is None, "run did not start"
+    while not mark.is_file():
+        assert time.monotonic() < deadline and proc.poll() is None, (
+            "the worker never reached the file"
+        )
         time.sleep(0.05)
-    time.sleep(3)  # the worker is on the file now (it hangs there)
     proc.send_signal(signum)
     try:
         _, err = proc.communicate(timeout=180)  # generous: the suite shares two busy cores
@@ -195,7 +197,7 @@ def test_interrupted_run_is_marked_aborted_not_running(
     script = tmp_path / "job.py"
     script.write_text(INTERRUPTED_SCRIPT.format(src=str(src), out=str(out)))
 
-    code, _ = stopped_run([sys.executable, str(script)], out, signum)
+    code, _ = stopped_run([sys.executable, str(script)], src, signum)
 
     assert code != 0
     data = json.loads((out / "run.json").read_text())
@@ -549,7 +551,7 @@ def test_ingest_stopped_by_a_signal_exits_128_plus_its_number(
     src, out = hanging_input(tmp_path, sample_pdfs)
     args = ["ingest", str(src), "--out", str(out), "--backend", "test-chaos", "--workers", "1"]
 
-    got, err = stopped_run([sys.executable, "-c", CLI_WITH_CHAOS, *args], out, signum)
+    got, err = stopped_run([sys.executable, "-c", CLI_WITH_CHAOS, *args], src, signum)
 
     assert got == code, err  # not 1, the code of files that failed
     assert "Traceback" not in err
