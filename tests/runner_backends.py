@@ -5,8 +5,9 @@ Registered at test time with `citechunk.conversion.registry.register(name,
 sys.path and spawned children inherit the parent's sys.path (a CLI subprocess gets PYTHONPATH).
 
 `ChaosBackend` extracts like the default backend ("pymupdf"), except on a file whose name
-contains "hang" (writes `<file>.hanging` beside it, then sleeps far past any timeout), "crash" (kills its own process with SIGSEGV, as a
-segfault in a C extension would) or "abort" (calls abort()).
+contains "hang" (writes `<folder>.<file>.hanging` beside its folder, then sleeps far past any
+timeout), "crash" (kills its own process with SIGSEGV, as a segfault in a C extension would) or
+"abort" (calls abort()).
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ class ChaosBackend(Backend):
 
 
 def hanging_mark(path: Path) -> Path:
-    """The file ChaosBackend writes once a worker is on `path` and hangs there."""
-    return path.with_name(path.name + ".hanging")
+    """The file ChaosBackend writes once a worker is on `path` and hangs there: beside the input
+    folder, not in it, so a listing of the input holds only the PDFs."""
+    return path.parent.with_name(f"{path.parent.name}.{path.name}.hanging")
 
 
 def chaos_input(folder: Path, sample_pdfs: Path, bad_names: tuple[str, ...]) -> list[Path]:

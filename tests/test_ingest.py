@@ -75,7 +75,9 @@ def test_layout_records_and_byte_identical_reruns(tmp_path: Path, sample_pdfs: P
     assert list(stages) == [s for s in STAGES if s in stages]
     assert {"text layer", "extract", "passes", "source map", "chunking", "writing"} <= set(stages)
     for row in report["files"]:
-        assert 0 < sum(row["stage_seconds"].values()) <= row["seconds"]
+        # each figure is rounded to 3 places: allow half a millisecond of rounding per figure
+        slack = 0.0005 * (len(row["stage_seconds"]) + 1)
+        assert 0 < sum(row["stage_seconds"].values()) <= row["seconds"] + slack
     assert stages["extract"] == pytest.approx(
         sum(r["stage_seconds"]["extract"] for r in report["files"]), abs=0.01
     )
