@@ -17,7 +17,8 @@ run.json is finished and --reuse is given), then per document:
               than half of it without a top outline entry or numbering behind them
               (`evaluation.headings.long_spans`)
   furniture   chunks holding a running line of the PDF (a top or bottom line repeated on 3+ pages,
-              digits blurred), margin line numbers of their pages, or strikethrough (~~)
+              digits blurred), margin line numbers of their pages (one a line at the line
+              pitch: `line_numbers`), or strikethrough (~~)
   navigation  chunks marked navigation
 Writes OUT/wide.json (one row per document). --compare BEFORE.json AFTER.json prints the documents
 that got worse on any check, worst first.
@@ -108,18 +109,29 @@ def running_lines(doc: pymupdf.Document) -> set[str]:
 
 
 def line_numbers(page: pymupdf.Page) -> set[str]:
-    """Bare numbers left of all other text on the page, when 5+ of them count up by one."""
-    nums, others = [], []
+    """Bare numbers left of all other text on the page, when 5+ of them, top to bottom, count
+    up by one with no other line of text between them: one number a line at the line pitch (a
+    table's index column numbers rows that may hold several lines)."""
+    nums: list[tuple[Any, int]] = []
+    others: list[Any] = []
     for block in page.get_text("dict")["blocks"]:
         for line in block.get("lines", []):
             text = " ".join(s["text"] for s in line["spans"]).strip()
-            (nums if text.isdigit() else others).append((line["bbox"][0], line["bbox"][2], text))
+            if text.isdigit():
+                nums.append((line["bbox"], int(text)))
+            elif text:
+                others.append(line["bbox"])
     if not others:
         return set()
-    left = min(x0 for x0, _, _ in others)
-    margin = sorted(int(t) for _, x1, t in nums if x1 <= left)
-    steps = sum(1 for a, b in zip(margin, margin[1:], strict=False) if b == a + 1)
-    return {str(n) for n in margin} if steps >= 4 else set()
+    left = min(box[0] for box in others)
+    margin = sorted(((box, n) for box, n in nums if box[2] <= left), key=lambda m: m[0][1])
+    middles = [(box[1] + box[3]) / 2 for box in others]
+    steps = sum(
+        1
+        for (a, n), (b, m) in zip(margin, margin[1:], strict=False)
+        if m == n + 1 and not any(a[3] < y < b[1] for y in middles)
+    )
+    return {str(n) for _, n in margin} if steps >= 4 else set()
 
 
 def furniture(records: Sequence[ChunkRecord], doc: pymupdf.Document) -> dict[str, int]:

@@ -19,6 +19,7 @@ from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
 from citechunk.conversion.furniture import numbered_spans
 from citechunk.conversion.plaintext import BodyFont, page_markdown
+from citechunk.conversion.runninglines import find_running
 from citechunk.conversion.textlayer import TextLayer
 from conftest import wide_pdf
 
@@ -234,3 +235,53 @@ def test_a_patent_s_gutter_numbers_leave_its_columns() -> None:
             for value in gutter:
                 own = len(re.findall(rf"(?<!\d){value}(?!\d)", rest))
                 assert len(re.findall(rf"(?<!\d){value}(?!\d)", body)) <= own, (number, value)
+
+
+def _sparse_scan(path: Path) -> str:
+    """Three pages of prose, every line numbered left of the text (1 upwards on each page, in
+    smaller type): page 1 holds every number, page 2 only three of them (a scan's text layer
+    that missed the rest), page 3 a numbered table in the text's type, its index column
+    inside the text frame under a "No." header, its rows at the places of page 1's line
+    numbers; returns the text of pages 1 and 2."""
+    lines = _lines(SENTENCE * 20, 70)[:50]
+    doc = pymupdf.open()
+    for first, kept in ((0, range(1, 26)), (25, (3, 9, 17))):
+        page = doc.new_page()
+        for k, line in enumerate(lines[first : first + 25]):
+            y = 90 + 26 * k
+            page.insert_text((112, y), line, fontsize=12, fontname="times-roman")
+            if k + 1 in kept:
+                width = pymupdf.get_text_length(str(k + 1), fontname="helv", fontsize=9)
+                page.insert_text((100 - width, y), str(k + 1), fontsize=9, fontname="helv")
+    page = doc.new_page()
+    page.insert_text((112, 64), "No.", fontsize=12, fontname="helv")
+    page.insert_text((150, 64), "Item", fontsize=12, fontname="helv")
+    for k in range(10):
+        y = 90 + 26 * k
+        width = pymupdf.get_text_length(str(k + 1), fontname="helv", fontsize=12)
+        page.insert_text((130 - width, y), str(k + 1), fontsize=12, fontname="helv")
+        page.insert_text((150, y), f"Connecting rod assembly part {chr(65 + k)}", fontsize=12)
+    doc.save(path)
+    return " ".join(lines)
+
+
+def test_a_number_where_another_page_has_that_line_number_is_one(tmp_path: Path) -> None:
+    """Rule 9: page 2's three numbers are too few for a run, but stand where page 1's line
+    numbers of the same values stand; page 3's table keeps its index column."""
+    pdf = tmp_path / "sparse.pdf"
+    source = _sparse_scan(pdf)
+    with pymupdf.open(pdf) as doc:
+        running = find_running(TextLayer.of_document(doc))
+        assert dict(running.numbered) == {1: 25, 2: 3}
+        blocks = [doc[n].get_text("dict")["blocks"] for n in range(3)]
+    assert len(numbered_spans(blocks[1])) == 0
+    assert len(numbered_spans(blocks[1], running.places)) == 3
+    assert not numbered_spans(blocks[2], running.places)
+    for path, options in OPTIONS.items():
+        converted = convert(pdf, options)
+        pages = re.split(r"<!-- page \d+ -->", converted.markdown)
+        assert _expected(source) in _text(pages[1] + pages[2]), path
+        assert not re.search(r"(?<![\w.])(?:3|9|17)(?![\w.])", _text(pages[2])), path
+        table = _text(pages[3])
+        assert re.findall(r"(?<![\w.])\d+(?![\w.])", table) == [str(k) for k in range(1, 11)]
+        assert "line numbers left out of the text: 28 on pages 1-2" in converted.provenance.warnings

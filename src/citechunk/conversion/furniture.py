@@ -33,6 +33,15 @@ text, box and font size: a *column of line numbers* is a run of at least `MIN_RU
    numbers opening every line; a table's index column has its header above it, cells on
    both sides, or rows of cells).
 
+A line-numbered document prints the same numbers in the same places on every page, so a page
+whose run is too short or broken for the rule (a scan's text layer that missed some of its
+numbers) keeps the places of the others:
+
+9. a bare number (rule 1) apart from the text of its row (rule 4) is a line number too where
+   another page of the document holds a line number of the same value in the same place
+   (`NumberPlaces`: its right or left edge within `ALIGN`, its middle within `PLACE_DRIFT`
+   of its height).
+
 A numbered list ("1. ", "(2)") is no bare number; a column of page numbers in a contents
 list does not count up by a fixed step. The table cell reader applies the rule too (a column
 of line numbers the layout model boxed as a table), so rule 8 keeps tables' index columns.
@@ -43,8 +52,8 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from .textlayer import Box, Line, PageText, Word
@@ -75,6 +84,8 @@ RUNNING_ON = 1 / 3
 BAND = 10.0
 #: Share of a row's height two pieces must overlap vertically to share the row.
 ROW_OVERLAP = 0.5
+#: Share of a number's height by which the middles of one place on two pages may stray.
+PLACE_DRIFT = 0.5
 
 _NUMBER_RE = re.compile(rf"\d{{1,{MAX_DIGITS}}}")
 
@@ -88,16 +99,54 @@ class Piece:
     size: float
 
 
-def line_numbers(pieces: Sequence[Piece]) -> list[int]:
-    """Indexes into `pieces` of the page's line numbers, top to bottom (module docstring)."""
+@dataclass(frozen=True)
+class NumberPlaces:
+    """Where a document prints its line numbers (rule 9): per value, the boxes it stands in
+    on the pages where the rule found it."""
+
+    boxes: Mapping[int, tuple[Box, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, found: Iterable[tuple[str, Box]]) -> NumberPlaces:
+        """The places of line numbers given as (text, box)."""
+        boxes: dict[int, list[Box]] = {}
+        for text, box in found:
+            boxes.setdefault(int(text.strip()), []).append(box)
+        return cls({value: tuple(b) for value, b in boxes.items()})
+
+    def __bool__(self) -> bool:
+        return bool(self.boxes)
+
+    def holds(self, piece: Piece) -> bool:
+        """Whether bare number `piece` stands where a line number of its value stood."""
+        return any(
+            _same_place(box, piece.box) for box in self.boxes.get(int(piece.text.strip()), ())
+        )
+
+
+def _same_place(a: Box, b: Box) -> bool:
+    """Boxes sharing a right or left edge within `ALIGN` and a middle within `PLACE_DRIFT`."""
+    edge = abs(a[2] - b[2]) <= ALIGN or abs(a[0] - b[0]) <= ALIGN
+    drift = PLACE_DRIFT * min(a[3] - a[1], b[3] - b[1])
+    return edge and abs((a[1] + a[3]) / 2 - (b[1] + b[3]) / 2) <= drift
+
+
+def line_numbers(pieces: Sequence[Piece], places: NumberPlaces | None = None) -> list[int]:
+    """Indexes into `pieces` of the page's line numbers, top to bottom (module docstring;
+    rule 9 with `places`, the document's)."""
     numbers = [i for i, p in enumerate(pieces) if _NUMBER_RE.fullmatch(p.text.strip())]
-    if len(numbers) < MIN_RUN:
-        return []
     found: set[int] = set()
-    for column in _aligned(pieces, numbers):
-        for run in _counting_runs(pieces, column):
-            if _is_furniture(pieces, run):
-                found.update(run)
+    if len(numbers) >= MIN_RUN:
+        for column in _aligned(pieces, numbers):
+            for run in _counting_runs(pieces, column):
+                if _is_furniture(pieces, run):
+                    found.update(run)
+    if places:
+        found.update(
+            i
+            for i in numbers
+            if i not in found and places.holds(pieces[i]) and _apart(pieces, i, {i})
+        )
     return sorted(found, key=lambda i: (pieces[i].box[1], pieces[i].box[0]))
 
 
@@ -145,6 +194,23 @@ def _shares_row(a: Box, b: Box) -> bool:
     return height > 0 and overlap > ROW_OVERLAP * height
 
 
+def _row_of(pieces: Sequence[Piece], i: int, members: set[int]) -> list[Piece]:
+    """The pieces but `members` sharing piece `i`'s row."""
+    box = pieces[i].box
+    return [p for j, p in enumerate(pieces) if j not in members and _shares_row(p.box, box)]
+
+
+def _apart(pieces: Sequence[Piece], i: int, members: set[int]) -> bool:
+    """Rule 4: no piece of `i`'s row but `members` overlaps it or comes within `GAP` of its
+    size of it."""
+    number = pieces[i]
+    margin = GAP * number.size
+    return not any(
+        p.box[0] < number.box[2] + margin and p.box[2] > number.box[0] - margin
+        for p in _row_of(pieces, i, members)
+    )
+
+
 def _is_furniture(pieces: Sequence[Piece], run: list[int]) -> bool:
     """Rules 4-8 of the module docstring for one counting run."""
     members = set(run)
@@ -152,13 +218,8 @@ def _is_furniture(pieces: Sequence[Piece], run: list[int]) -> bool:
     sides: set[str] = set()
     for i in run:
         number = pieces[i]
-        row = [
-            p for j, p in enumerate(pieces) if j not in members and _shares_row(p.box, number.box)
-        ]
-        margin = GAP * number.size
-        if any(
-            p.box[0] < number.box[2] + margin and p.box[2] > number.box[0] - margin for p in row
-        ):
+        row = _row_of(pieces, i, members)
+        if not _apart(pieces, i, members):
             return False
         if row:
             beside += 1
@@ -295,10 +356,12 @@ def _span_text(span: Mapping[str, Any]) -> str:
     return "".join(str(c.get("c", "")) for c in span.get("chars", ()))
 
 
-def numbered_spans(blocks: Sequence[Mapping[str, Any]]) -> frozenset[tuple[int, int, int]]:
+def numbered_spans(
+    blocks: Sequence[Mapping[str, Any]], places: NumberPlaces | None = None
+) -> frozenset[tuple[int, int, int]]:
     """(block, line, span) indexes, in `blocks` (a page's text blocks in PyMuPDF's ``dict``
-    or ``rawdict`` form), of the spans that are line numbers (module docstring; horizontal spans with text
-    are the pieces)."""
+    or ``rawdict`` form), of the spans that are line numbers (module docstring, rule 9 with
+    the document's `places`; horizontal spans with text are the pieces)."""
     keys: list[tuple[int, int, int]] = []
     pieces: list[Piece] = []
     for bno, block in enumerate(blocks):
@@ -311,7 +374,7 @@ def numbered_spans(blocks: Sequence[Mapping[str, Any]]) -> frozenset[tuple[int, 
                     box = _trimmed(text, tuple(span["bbox"]))
                     keys.append((bno, lno, sno))
                     pieces.append(Piece(text.strip(), box, float(span.get("size", 0.0))))
-    return frozenset(keys[i] for i in line_numbers(pieces))
+    return frozenset(keys[i] for i in line_numbers(pieces, places))
 
 
 def without_numbers(
@@ -336,10 +399,12 @@ def without_numbers(
     return out
 
 
-def layer_numbers(page: PageText) -> list[Word]:
-    """The words of the page's text layer that are line numbers (module docstring; the pieces
-    are the words of horizontal lines, each with the size of the line holding its centre)."""
-    if sum(w.text.isdigit() for w in page.words) < MIN_RUN:
+def layer_numbers(page: PageText, places: NumberPlaces | None = None) -> list[Word]:
+    """The words of the page's text layer that are line numbers (module docstring, rule 9
+    with the document's `places`; the pieces are the words of horizontal lines, each with the
+    size of the line holding its centre)."""
+    digits = sum(w.text.isdigit() for w in page.words)
+    if not digits or digits < MIN_RUN and not places:
         return []
     bands: dict[int, list[Line]] = {}
     for line in page.lines:
@@ -353,7 +418,7 @@ def layer_numbers(page: PageText) -> list[Word]:
         if owner is not None and not owner.vertical:
             words.append(word)
             pieces.append(Piece(word.text, word.box, owner.size))
-    return [words[i] for i in line_numbers(pieces)]
+    return [words[i] for i in line_numbers(pieces, places)]
 
 
 def _line_of(lines: Sequence[Line], word: Word) -> Line | None:

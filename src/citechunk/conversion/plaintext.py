@@ -33,7 +33,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .furniture import numbered_spans, without_numbers
+from .furniture import NumberPlaces, numbered_spans, without_numbers
 from .runninglines import line_signature
 from .spans import readable
 from .textlayer import BOLD_FLAG, PageText
@@ -91,12 +91,14 @@ class _Line:
     mono: bool = False
 
 
-def page_markdown(page: Any, running: Mapping[str, int], font: BodyFont) -> str:
+def page_markdown(
+    page: Any, running: Mapping[str, int], font: BodyFont, places: NumberPlaces | None = None
+) -> str:
     """Markdown of PyMuPDF page `page` (module docstring); `running` holds the signatures of
-    the page's running lines."""
+    the page's running lines, `places` where the document prints its line numbers."""
     blocks = []
     found = page.get_text("dict", sort=True)["blocks"]
-    for block in without_numbers(found, numbered_spans(found)):
+    for block in without_numbers(found, numbered_spans(found, places)):
         lines = [ln for ln in (_line(raw) for raw in block.get("lines", ())) if ln is not None]
         lines = [ln for ln in lines if line_signature(ln.plain) not in running]
         if lines:

@@ -51,6 +51,7 @@ from ..errors import ConversionError
 from ..models import PassFailure
 from .base import Backend, Extraction, PdfFacts
 from .blocks import Block, page_blocks
+from .furniture import NumberPlaces
 from .headings import level_headings
 from .layers import RUNNING_KINDS, furniture_layer
 from .layoutpasses import LayoutPage, run_layout_passes
@@ -203,7 +204,8 @@ def _plain_markdown(doc: Any, facts: PdfFacts, pages: Sequence[int]) -> dict[int
         return {}
     layer = facts.layer or TextLayer.of_document(doc)
     font = BodyFont.of(layer.page(n) for n in layer.numbers)
-    return {n: page_markdown(doc[n - 1], facts.running.on_page(n), font) for n in pages}
+    places = facts.running.places
+    return {n: page_markdown(doc[n - 1], facts.running.on_page(n), font, places) for n in pages}
 
 
 def _extract(
@@ -216,13 +218,15 @@ def _extract(
     failures: list[PassFailure] | None = None,
     layer: TextLayer | None = None,
     running: Callable[[], RunningLines] | None = None,
+    places: NumberPlaces | None = None,
 ) -> list[str]:
     """Markdown of `pages` in page order: those in `written` (the fast path) as given, the
     others read as blocks by the layout model (`page_model` of each, one parse per model),
     their heading levels set once over all of them (`headings.level_headings`), with
     `running` (the document's running lines, read when needed) their running headers and
     footers put in the furniture layer (`layers.furniture_layer`), and rendered
-    (`render.render_page`), when the model is in use, else by pymupdf4llm's classic path.
+    (`render.render_page`), when the model is in use, else by pymupdf4llm's classic path;
+    both read the text without its line numbers (`furniture`, with the document's `places`).
     Layout passes that raised are added to `failures`."""
     written = written or {}
     rest = [p for p in pages if p not in written]
@@ -234,7 +238,7 @@ def _extract(
         for model in FEATURE_SETS:
             group = [p for p in rest if page_model(p, reasons or {}, options, layer) == model]
             if group:
-                done = _layout(doc, group, model, options, meter, failures)
+                done = _layout(doc, group, model, options, meter, failures, places)
                 read.update(zip(group, done, strict=True))
         read = level_headings(read)
         if running and any(b.kind in RUNNING_KINDS for bs in read.values() for b in bs):
@@ -242,15 +246,15 @@ def _extract(
             read = {p: furniture_layer(bs, lines.on_page(p)) for p, bs in read.items()}
         texts.update((p, render_page(blocks).text) for p, blocks in read.items())
     elif rest:
-        texts.update(zip(rest, _classic(doc, rest), strict=True))
+        texts.update(zip(rest, _classic(doc, rest, places), strict=True))
     return [texts[p] for p in pages if p in texts]
 
 
-def _classic(doc: Any, pages: Sequence[int]) -> list[str]:
+def _classic(doc: Any, pages: Sequence[int], places: NumberPlaces | None = None) -> list[str]:
     """pymupdf4llm's classic path (``pymupdf_rag``): headings from font sizes."""
     from pymupdf4llm.helpers import pymupdf_rag
 
-    with numbered_reading():  # line numbers are not read (rawlines)
+    with numbered_reading(places):  # line numbers are not read (rawlines)
         chunks = pymupdf_rag.to_markdown(
             doc, pages=[p - 1 for p in pages], page_chunks=True, show_progress=False
         )
@@ -264,13 +268,14 @@ def _layout(
     options: ConvertOptions,
     meter: LayoutMeter,
     failures: list[PassFailure],
+    places: NumberPlaces | None = None,
 ) -> list[tuple[Block, ...]]:
     """The layout model path: the pages parsed (`_parse`) and read once as blocks
     (`blocks.page_blocks`), per page; their heading levels are set later, over the document
     (`headings.level_headings`)."""
     from pymupdf4llm.helpers.document_layout import create_list_item_levels
 
-    parsed = _parse(doc, pages, model, options, meter, failures)
+    parsed = _parse(doc, pages, model, options, meter, failures, places)
     return [page_blocks(page, create_list_item_levels(page.boxes)) for page in parsed.pages]
 
 
@@ -281,6 +286,7 @@ def _parse(
     options: ConvertOptions,
     meter: LayoutMeter,
     failures: list[PassFailure],
+    places: NumberPlaces | None = None,
 ) -> Any:
     """pymupdf4llm's parse of `pages` by the layout model, its boxes fixed by the layout passes.
 
@@ -302,7 +308,7 @@ def _parse(
         previous = pymupdf._get_layout
         pymupdf._get_layout = meter.timed(analyzer)
         try:
-            with layer_reading():
+            with layer_reading(places):
                 parsed = document_layout.parse_document(
                     doc, pages=[p - 1 for p in pages], use_ocr=False, force_text=True
                 )
@@ -365,7 +371,8 @@ class PyMuPDFBackend(Backend):
         running = None
         if options.strip_headers_footers:
             running = (lambda: facts.running) if upright else (lambda: _running_after_parse(pdf))
-        read = (written, reasons, failures, layer, running)
+        places = facts.running.places if upright else None  # the parse may turn pages
+        read = (written, reasons, failures, layer, running, places)
         texts = tuple(self._run(path, pdf, pages, options, meter, *read))
         recorded: dict[str, Any] = {"layout_active": layout}
         if layout:

@@ -46,7 +46,7 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .furniture import numbered_spans, without_numbers
+from .furniture import NumberPlaces, numbered_spans, without_numbers
 
 #: Pieces of one text-layer line this close (in font sizes) with no space between them are one
 #: word; a wider gap is a word break the text layer left unmarked.
@@ -253,9 +253,10 @@ def _separator(s0: dict[str, Any], s1: dict[str, Any]) -> str:
     return " " if other_line and s0["text"][-1:].isalnum() and s1["text"][:1].isalnum() else ""
 
 
-def _page_reader() -> Any:
+def _page_reader(places: NumberPlaces | None = None) -> Any:
     """`raw_lines` with pymupdf4llm's ``get_raw_lines`` signature; the line numbers of the last
-    list of blocks read are kept (the layout path reads a page's one list once per box)."""
+    list of blocks read are kept (the layout path reads a page's one list once per box);
+    `places`: where the document prints its line numbers (`furniture.NumberPlaces`)."""
     last: list[Any] = [None, frozenset()]
 
     def read(textpage: Any = None, blocks: Any = None, clip: Any = None, **options: Any) -> Any:
@@ -264,7 +265,7 @@ def _page_reader() -> Any:
         if clip is None:
             clip = textpage.rect
         if last[0] is not blocks:
-            last[:] = [blocks, numbered_spans(blocks)]
+            last[:] = [blocks, numbered_spans(blocks, places)]
         return raw_lines(blocks, clip, numbered=last[1], **options)
 
     return read
@@ -278,19 +279,20 @@ def _text_blocks(textpage: Any) -> list[dict[str, Any]]:
     return [b for b in found if b["type"] == 0 and not bbox_is_empty(b["bbox"])]
 
 
-def _classic_reader(original: Any) -> Any:
+def _classic_reader(original: Any, places: NumberPlaces | None = None) -> Any:
     """pymupdf4llm's ``get_raw_lines`` for the classic path, reading each call's fresh blocks
-    (as it does) without their line numbers (found once per text page)."""
+    (as it does) without their line numbers (found once per text page; `places` as in
+    `_page_reader`)."""
     last: list[Any] = [None, frozenset()]
 
     def read(textpage: Any = None, blocks: Any = None, clip: Any = None, **options: Any) -> Any:
         if blocks is None:
             blocks = _text_blocks(textpage)
             if last[0] is not textpage:
-                last[:] = [textpage, numbered_spans(blocks)]
+                last[:] = [textpage, numbered_spans(blocks, places)]
             numbered = last[1]
         else:
-            numbered = numbered_spans(blocks)
+            numbered = numbered_spans(blocks, places)
         if clip is None:
             clip = textpage.rect
         return original(blocks=without_numbers(blocks, numbered), clip=clip, **options)
@@ -299,14 +301,15 @@ def _classic_reader(original: Any) -> Any:
 
 
 @contextlib.contextmanager
-def numbered_reading() -> Iterator[None]:
+def numbered_reading(places: NumberPlaces | None = None) -> Iterator[None]:
     """Within the block, pymupdf4llm's classic path (``pymupdf_rag``) reads its lines without
-    line numbers (`furniture`); its own reader is put back afterwards. The caller serialises
+    line numbers (`furniture`, with the document's `places`); its own reader is put back
+    afterwards. The caller serialises
     conversions in one process (the reader is a module global of pymupdf4llm)."""
     from pymupdf4llm.helpers import pymupdf_rag
 
     reader = pymupdf_rag.get_raw_lines
-    pymupdf_rag.get_raw_lines = _classic_reader(reader)
+    pymupdf_rag.get_raw_lines = _classic_reader(reader, places)
     try:
         yield
     finally:
@@ -358,7 +361,7 @@ def spaced_blocks(blocks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _cell_reader(original: Any) -> Any:
+def _cell_reader(original: Any, places: NumberPlaces | None = None) -> Any:
     """pymupdf4llm's ``extract_cells`` reading blocks without their line numbers (`furniture`:
     a column of line numbers the model read as a table, or as a table's column, stays out of
     its cells) and, for styled cells, with the spans' edge spaces apart: its styled (Markdown)
@@ -370,7 +373,7 @@ def _cell_reader(original: Any) -> Any:
     def read(table_blocks: Any, cell: Any, markdown: bool = False, ocrpage: bool = False) -> Any:
         if not ocrpage:
             if last[0] is not table_blocks:
-                plain = without_numbers(table_blocks, numbered_spans(table_blocks))
+                plain = without_numbers(table_blocks, numbered_spans(table_blocks, places))
                 last[:] = [table_blocks, plain, spaced_blocks(plain)]
             table_blocks = last[2] if markdown else last[1]
         return original(table_blocks, cell, markdown=markdown, ocrpage=ocrpage)
@@ -379,17 +382,18 @@ def _cell_reader(original: Any) -> Any:
 
 
 @contextlib.contextmanager
-def layer_reading() -> Iterator[None]:
+def layer_reading(places: NumberPlaces | None = None) -> Iterator[None]:
     """Within the block, pymupdf4llm's layout path honours replacement text and reads lines
-    through copies of the spans (module docstring); its own reader and flags are put back
+    through copies of the spans (module docstring) without line numbers (`furniture`, with
+    the document's `places`); its own reader and flags are put back
     afterwards. The caller serialises parses (both are module globals of pymupdf4llm)."""
     import pymupdf
     from pymupdf4llm.helpers import document_layout, utils
 
     reader, flags, cells = document_layout.get_raw_lines, document_layout.FLAGS, utils.extract_cells
-    document_layout.get_raw_lines = _page_reader()
+    document_layout.get_raw_lines = _page_reader(places)
     document_layout.FLAGS = flags & ~pymupdf.TEXT_IGNORE_ACTUALTEXT
-    utils.extract_cells = _cell_reader(cells)
+    utils.extract_cells = _cell_reader(cells, places)
     try:
         yield
     finally:

@@ -112,11 +112,14 @@ class RunningLines:
     page holds each (module docstring); `body`: per page, how many of its other lines (not
     running) have one of those signatures (a chapter heading "Diagnosis" on the page whose
     footer reads "Diagnosis"); `numbered`: per page, how many line numbers its text layer
-    holds (`furniture`; the readers leave them out of the text). Empty when nothing runs."""
+    holds (`furniture`; the readers leave them out of the text); `places`: where the document
+    prints its line numbers (`furniture.NumberPlaces`, for the readers). Empty when nothing
+    runs."""
 
     pages: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     body: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     numbered: Mapping[int, int] = field(default_factory=dict)
+    places: furniture.NumberPlaces = field(default_factory=furniture.NumberPlaces)
 
     def on_page(self, number: int) -> Mapping[str, int]:
         """Signature -> count of the running lines of page `number`."""
@@ -393,6 +396,8 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
     result: dict[int, dict[str, int]] = {}
     body: dict[int, dict[str, int]] = {}
     numbered: dict[int, int] = {}
+    first = {page.number: furniture.layer_numbers(page) for page in pages}
+    places = furniture.NumberPlaces.of((w.text, w.box) for ws in first.values() for w in ws)
     for page in pages:
         stamps = margin_stamps(page)  # all of them among the page's side lines
         found: Counter[str] = Counter(
@@ -402,7 +407,7 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
         )
         outside = [ln for ln in folio.get(page.number, ()) if ln not in edges[page.number]]
         found.update(line_signature(ln.text) for ln in outside)
-        words = furniture.layer_numbers(page)
+        words = furniture.layer_numbers(page, places) if places else first[page.number]
         found.update(line_signature(ln.text) for ln, _ in _number_lines(page, words))
         if words:
             numbered[page.number] = len(words)
@@ -427,4 +432,4 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
             others = {sig: same[sig] - n for sig, n in found.items() if same[sig] > n}
             if others:
                 body[page.number] = others
-    return RunningLines(result, body, numbered)
+    return RunningLines(result, body, numbered, places)
