@@ -17,7 +17,7 @@ import pytest
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.furniture import numbered_spans
+from citechunk.conversion.furniture import NumberPlaces, Piece, line_numbers, numbered_spans
 from citechunk.conversion.plaintext import BodyFont, page_markdown
 from citechunk.conversion.runninglines import find_running
 from citechunk.conversion.textlayer import TextLayer
@@ -294,3 +294,21 @@ def test_a_number_where_another_page_has_that_line_number_is_one(tmp_path: Path)
         table = _text(pages[3])
         assert re.findall(r"(?<![\w.])\d+(?![\w.])", table) == [str(k) for k in range(1, 11)]
         assert "line numbers left out of the text: 28 on pages 1-2" in converted.provenance.warnings
+
+
+def test_a_place_takes_only_its_own_value_apart_from_the_text() -> None:
+    """Rule 9 on pieces: where page one had line number 7 (right edge 100, row 300-309), a
+    bare 7 there apart from its row's text is one; an 8 there, a 7 a line lower, a 7 whose
+    row's text runs into it, and "7." are not."""
+    places = NumberPlaces.of([("7", (94.0, 300.0, 100.0, 309.0))])
+    text = Piece("the member shall be compensated", (112.0, 298.0, 400.0, 310.0), 12.0)
+
+    def found(number: str, box: tuple[float, float, float, float], row: Piece = text) -> bool:
+        return line_numbers([Piece(number, box, 9.0), row], places) == [0]
+
+    assert found("7", (94.5, 300.5, 100.2, 309.5))
+    assert not line_numbers([Piece("7", (94.5, 300.5, 100.2, 309.5), 9.0), text])
+    assert not found("8", (94.5, 300.5, 100.2, 309.5))
+    assert not found("7", (94.5, 314.0, 100.2, 323.0))
+    assert not found("7.", (94.5, 300.5, 102.0, 309.5))
+    assert not found("7", (94.5, 300.5, 100.2, 309.5), Piece("x", (101.0, 298.0, 400.0, 310.0), 12))
