@@ -8,6 +8,8 @@ Per folder (NAME=OUT, an ingest output folder with ``markdown/`` and ``chunks/``
   unit-head     heading lines that are a unit line (`tables.labels.is_unit_line`)
   period-head   heading lines that are a bare period or date (`tables.labels.is_period_line`)
   label-path    chunks whose heading path holds a unit or period line
+  caption-path  chunks whose heading path's last part is a table or figure caption
+                (`captionheads.is_caption`: "Table 3 ...", "Fig. 4", "表1")
   flattened     tables the conversion read as lines, by reason: counted from a conversion log
                 at debug level (``--log FILE``, lines "table flattened: page N: REASON"); "-"
                 without a log
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citechunk.conversion import read_markdown
+from citechunk.conversion.captionheads import is_caption
 from citechunk.conversion.mdlines import heading_text
 from citechunk.conversion.tables.labels import is_period_line, is_unit_line
 from citechunk.evaluation.data import EvalChunk, load_chunk_set
@@ -51,6 +54,7 @@ class Tally:
     unit_head: int = 0
     period_head: int = 0
     label_path: int = 0
+    caption_path: int = 0
     chunks: int = 0
     flattened: Counter[str] | None = None
     questions: Counter[str] = field(default_factory=Counter)
@@ -107,6 +111,11 @@ def _chunks(out: Path, tally: Tally, show: int) -> list[EvalChunk]:
     for c in chunks:
         if any(is_unit_line(h) or is_period_line(h) for h in c.heading_path):
             tally.label_path += 1
+            if shown < show:
+                print(f"  {c.document} p.{c.first_page}: {' > '.join(c.heading_path)}")
+                shown += 1
+        if c.heading_path and is_caption(c.heading_path[-1]):
+            tally.caption_path += 1
             if shown < show:
                 print(f"  {c.document} p.{c.first_page}: {' > '.join(c.heading_path)}")
                 shown += 1
@@ -172,7 +181,7 @@ def _row(name: str, t: Tally) -> str:
     )
     return (
         f"| {name} | {t.docs} | {t.tables} | {t.line_tables} | {t.unit_head} | "
-        f"{t.period_head} | {t.label_path}/{t.chunks} | {flat} | {q['table-q'] or '-'} | "
+        f"{t.period_head} | {t.label_path}/{t.chunks} | {t.caption_path} | {flat} | {q['table-q'] or '-'} | "
         f"{intact if q['table-q'] else '-'} | {share} | {q['in-lines'] if q['table-q'] else '-'} |"
     )
 
@@ -186,9 +195,10 @@ def main() -> None:
     logs = dict(item.split("=", 1) for item in args.log)
     print(
         "| set | docs | tables | line-tables | unit-head | period-head | label-path/chunks | "
+        "caption-path | "
         "flattened (reason: n) | table-q | intact | in-table/intact | in-lines |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for item in args.sets:
         name, _, rest = item.partition("=")
         out, _, qs = rest.partition(":")
