@@ -40,7 +40,8 @@ def is_caption(text: str) -> bool:
     return bool(_CAPTION_RE.match(text.strip()))
 
 
-def _box_text(box: Any) -> str:
+def box_text(box: Any) -> str:
+    """The text of a layout box, its lines joined by a space."""
     return " ".join("".join(span["text"] for span in line["spans"]) for line in box.textlines or ())
 
 
@@ -48,7 +49,7 @@ def caption_heads(boxes: list[Any]) -> list[Any]:
     """A title or section-header box whose text opens with a caption label and its number
     becomes a caption box (module docstring); boxes are edited in place and returned."""
     for box in boxes:
-        if box.boxclass in HEADING_CLASSES and is_caption(_box_text(box)):
-            log.debug("caption set as a heading read as a caption: %s", _box_text(box)[:80])
+        if box.boxclass in HEADING_CLASSES and is_caption(box_text(box)):
+            log.debug("caption set as a heading read as a caption: %s", box_text(box)[:80])
             box.boxclass = "caption"
     return boxes
