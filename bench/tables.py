@@ -8,6 +8,9 @@ Per folder (NAME=OUT, an ingest output folder with ``markdown/`` and ``chunks/``
   unit-head     heading lines that are a unit line (`tables.labels.is_unit_line`)
   period-head   heading lines that are a bare period or date (`tables.labels.is_period_line`)
   label-path    chunks whose heading path holds a unit or period line
+  caption-path  chunks whose heading path's last part is a table or figure caption
+                (`captionheads.is_caption`: "Table 3 ...", "Fig. 4", "表1")
+  letterless    chunks whose heading path's last part has no letter ("$9.24", "193", "＊")
   flattened     tables the conversion read as lines, by reason: counted from a conversion log
                 at debug level (``--log FILE``, lines "table flattened: page N: REASON"); "-"
                 without a log
@@ -32,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from citechunk.conversion import read_markdown
+from citechunk.conversion.captionheads import is_caption
 from citechunk.conversion.mdlines import heading_text
 from citechunk.conversion.tables.labels import is_period_line, is_unit_line
 from citechunk.evaluation.data import EvalChunk, load_chunk_set
@@ -41,6 +45,7 @@ from citechunk.mdsyntax import fenced_lines
 _FIGURE_RE = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?!\w)")
 _FLATTENED_RE = re.compile(r"table flattened: page \d+: (.*)$")
 MIN_LINE_TABLE = 3
+_LETTER_RE = re.compile(r"[^\W\d_]")
 
 
 @dataclass
@@ -51,6 +56,8 @@ class Tally:
     unit_head: int = 0
     period_head: int = 0
     label_path: int = 0
+    caption_path: int = 0
+    letterless_path: int = 0
     chunks: int = 0
     flattened: Counter[str] | None = None
     questions: Counter[str] = field(default_factory=Counter)
@@ -107,6 +114,13 @@ def _chunks(out: Path, tally: Tally, show: int) -> list[EvalChunk]:
     for c in chunks:
         if any(is_unit_line(h) or is_period_line(h) for h in c.heading_path):
             tally.label_path += 1
+            if shown < show:
+                print(f"  {c.document} p.{c.first_page}: {' > '.join(c.heading_path)}")
+                shown += 1
+        last = c.heading_path[-1] if c.heading_path else ""
+        tally.letterless_path += bool(last) and not _LETTER_RE.search(last)
+        if last and is_caption(last):
+            tally.caption_path += 1
             if shown < show:
                 print(f"  {c.document} p.{c.first_page}: {' > '.join(c.heading_path)}")
                 shown += 1
@@ -172,7 +186,7 @@ def _row(name: str, t: Tally) -> str:
     )
     return (
         f"| {name} | {t.docs} | {t.tables} | {t.line_tables} | {t.unit_head} | "
-        f"{t.period_head} | {t.label_path}/{t.chunks} | {flat} | {q['table-q'] or '-'} | "
+        f"{t.period_head} | {t.label_path}/{t.chunks} | {t.caption_path} | {t.letterless_path} | {flat} | {q['table-q'] or '-'} | "
         f"{intact if q['table-q'] else '-'} | {share} | {q['in-lines'] if q['table-q'] else '-'} |"
     )
 
@@ -186,9 +200,10 @@ def main() -> None:
     logs = dict(item.split("=", 1) for item in args.log)
     print(
         "| set | docs | tables | line-tables | unit-head | period-head | label-path/chunks | "
+        "caption-path | letterless | "
         "flattened (reason: n) | table-q | intact | in-table/intact | in-lines |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for item in args.sets:
         name, _, rest = item.partition("=")
         out, _, qs = rest.partition(":")

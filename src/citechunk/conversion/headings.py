@@ -21,11 +21,9 @@ from .blocks import Block
 from .numbers import heading_number
 
 MAX_LEVEL = 6
-# A word (no caption word) and a number of two to five dotted parts: "Richtlijn 1.2:".
-_DOTTED_RE = re.compile(
-    r"^(?!(?:table|figure|fig|chart|tab)\b)[^\W\d_]{2,}\s+(\d{1,3}(?:\.\d{1,2}){1,4})\.?(?=$|[\s:)])",
-    re.IGNORECASE,
-)
+# A word and a number of two to five dotted parts: "Richtlijn 1.2:" (captions set as headings
+# are caption blocks by now: `captionheads`).
+_DOTTED_RE = re.compile(r"^[^\W\d_]{2,}\s+(\d{1,3}(?:\.\d{1,2}){1,4})\.?(?=$|[\s:)])")
 
 Style = tuple[int, int]  # (-size, number depth): sorts as the levels go
 

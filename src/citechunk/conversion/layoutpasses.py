@@ -21,8 +21,10 @@ from typing import Any
 
 from ..models import PassFailure
 from .boxspans import read_once
+from .captionheads import caption_heads
 from .geometry import ProseRule, gutters, prose_columns
 from .glyphgaps import is_code_box, rebuild_code_spaces
+from .letterless import letterless_heads
 from .passguard import guarded
 from .reading_order import read_columns
 from .spans import drop_unreadable, join_subscripts
@@ -232,6 +234,8 @@ LAYOUT_PASSES: tuple[LayoutPass, ...] = (
     LayoutPass("margin-notes", _with_box_type(detach_margin_notes)),
     LayoutPass("subscripts", _boxes_only(join_subscripts)),
     LayoutPass("code-spaces", code_spaces),
+    LayoutPass("caption-heads", _boxes_only(caption_heads)),
+    LayoutPass("letterless-heads", _boxes_only(letterless_heads)),
 )
 
 
