@@ -7,12 +7,13 @@ section-header box whose text opens with a caption label and its number (`is_cap
 becomes a caption box, rendered as a body line (a one-line paragraph right before a table is
 the table's caption for the chunker), so it opens no section.
 
-A caption label is a word naming a table, figure, chart or exhibit (in English, German, French,
+A caption label is a word naming a table, figure or chart (in English, German, French,
 Spanish, Italian, Portuguese or Dutch; "Fig.", "Abb." and "Tab." abbreviated, "Tab." only with
 its period) followed by a number: arabic with dotted or dashed parts ("2.1", "3-2", an optional
 letter "4a"), roman ("IV"), or a letter and digits ("A.1", "S2"); or a Chinese, Japanese or
 Korean label (表, 図, 図表, 图, 圖, 표, 그림, "第1表") with its digits. "Table of Contents",
-"Figures" and a label with a bare letter ("Exhibit A", an agreement's schedule) are not captions.
+"Figures" alone and "Exhibit N" are not captions: an exhibit label opens an appended document
+(a filing's "EXHIBIT 31.1"), a section of its own.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ log = logging.getLogger(__name__)
 
 _LATIN_LABEL = (
     r"(?i:table|tableau|tabelle|tabla|tabella|tabela|tabel|tab\.|figure|figura|figur|figuur"
-    r"|fig\.?|abbildung|abb\.|chart|graph|graphique|gr[aá]fico|diagram|exhibit|cuadro|quadro)"
+    r"|fig\.?|abbildung|abb\.|chart|graph|graphique|gr[aá]fico|diagram|cuadro|quadro)"
 )
 _NUMBER = r"(?:\d+(?:[.\-\u2010\u2013]\d+)*[a-z]?|[IVXLC]+|[A-Z]\.?\d+(?:[.\-]\d+)*)"
 _CAPTION_RE = re.compile(
