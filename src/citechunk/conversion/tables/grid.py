@@ -261,7 +261,7 @@ def check_grid(grid: Grid, layer: Counter[str]) -> Checked:
     caption, labelled = take_captions(mended_grid)
     title, untitled = take_title(labelled)
     joined, stacked = join_headers(untitled)
-    headed = head(joined)
+    headed = head(joined, titled=bool(title))
     captions = (*caption, *title)
     changed = bool(mended) or stacked or bool(captions) or headed.changed
     return Checked(headed.grid, changed=changed, mended=mended, caption=captions)

@@ -4,11 +4,15 @@ A grid's first row is its header only when it reads like one. The rules, in orde
 
 * A first row that is empty, or only a converter's placeholders ("Col1", "Column 2"), says
   the table has no header: it is kept as an empty header row (placeholders blanked).
-* A title row leaves the table and becomes its caption (`take_title`): the first row holds one
-  text, in its first cell or repeated in every filled cell, in a table of two or more columns
-  and two or more rows below it, no other row has that shape (one text in the first cell
-  only: then it is a group label, like the others), the row below it is not of that shape
-  either, and the text is no figure.
+* A title row leaves the table and becomes its caption (`take_title`): the first row holds
+  text in its first cell only, in a table of two or more columns and two or more rows below
+  it, no other row has that shape (then it is a group label, like the others), and the text
+  is no figure. So is a first row that is not styled and holds no figure over a styled row
+  of two or more filled cells and no amount, over rows none of which is styled: the layout
+  cut a title line at the column lines, and its pieces, joined by a space, are the caption.
+  The row below a title is a header only on evidence for one: styled (next
+  rule), or labels over values (no amount in it, and a filled cell over a column whose cells
+  are mostly amounts); else the table has no header.
 * A styled first row (every filled cell bold) holding no amount, over rows none of which is
   styled, is a header. When its second row is styled too, holds no amount, is no label in its
   first cell only, and two or more
@@ -24,11 +28,13 @@ A grid's first row is its header only when it reads like one. The rules, in orde
   - a long text over long texts: the cell has `LONG_WORDS` or more words and the cells
     below it have as many at the median;
   - a value that repeats: the cell's text (two or more characters, a letter) is also the text
-    of a cell below it in that column, while no row below repeats half or more of the first
-    row's filled cells (a repeated header row: then the first row is the header).
-
-  Contents entries (a title, then a page number) are data by the first rule: page number
-  over page numbers.
+    of a cell below it in that column, while no row below repeats every filled cell of the
+    first row (a repeated header row: then the first row is the header);
+  - a contents entry over contents entries: the cell ends in a leader and a page number
+    ("Overview ... 3"), and so do most cells below it (a page number in a cell of its own
+    is an amount over amounts);
+  - an enumeration: the cell holds a number, and most cells below it hold the same words
+    with other numbers ("Week 1" over "Week 2", "Week 3").
 * A first row that is data gets an empty header row above it (``| | |`` then ``|---|---|``), so
   the Markdown stays a pipe table and no data row is read as the header; a table whose first
   row reads as labels over values keeps it.
@@ -50,11 +56,14 @@ LONG_WORDS = 8
 _PLACEHOLDER_RE = re.compile(r"(?:Col(?:umn)?)\s*\d+", re.IGNORECASE)
 _AMOUNT_RE = re.compile(
     r"(?P<neg>[-−–(+]?)\s*(?P<cur>[$€£¥₹]?)\s*(?P<num>\d[\d,.\s]*?\d|\d)"
-    r"(?P<frac>[.,]\d+)?\s*\)?\s*(?P<unit>%|[^\W\d_]{1,3}\.?)?",
+    r"\s*\)?\s*(?P<unit>%|[^\W\d_]{1,3}\.?)?",
 )
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 _DASH_RE = re.compile(r"[-−–—]+|n/?a|nil", re.IGNORECASE)
 _LETTER_RE = re.compile(r"[^\W\d_]")
+_PAGE_END_RE = re.compile(r"(?:\.\s*){2,}\s*\d{1,4}$|…\s*\d{1,4}$")
+_DIGITS_RE = re.compile(r"\d+")
+_FIGURE_RE = re.compile(r"\d")
 
 
 @dataclass(frozen=True)
@@ -114,8 +123,13 @@ def amount_shape(text: str) -> tuple[str, str, bool] | None:
     if not m:
         return None
     unit = (m["unit"] or "").lower().rstrip(".")
-    decimals = bool(m["frac"]) or ("." in m["num"] and "," not in m["num"])
-    return (m["cur"], unit, decimals)
+    return (m["cur"], unit, _has_decimals(m["num"]))
+
+
+def _has_decimals(figure: str) -> bool:
+    """The digits after the figure's last "." or "," are not a group of three (thousands)."""
+    last = max(figure.rfind("."), figure.rfind(","))
+    return last >= 0 and len(figure) - last - 1 != 3
 
 
 def _is_year(text: str) -> bool:
@@ -147,7 +161,7 @@ def _amount_over_amounts(text: str, column: list[str]) -> bool:
 
 def _long_over_long(text: str, column: list[str]) -> bool:
     below = [len(t.split()) for t in column if t]
-    if len(text.split()) < LONG_WORDS or len(below) < 2:
+    if len(text.split()) < LONG_WORDS or not below:
         return False
     return statistics.median(below) >= LONG_WORDS
 
@@ -160,13 +174,37 @@ def _repeats(text: str, column: list[str]) -> bool:
 
 
 def _repeated_header(first: list[str], body: list[list[str]]) -> bool:
-    """A row below holds half or more of the first row's filled cells in their columns."""
+    """A row below repeats every filled cell of the first row."""
     filled = [j for j, t in enumerate(first) if t]
-    for row in body:
-        same = sum(compact_key(row[j]) == compact_key(first[j]) for j in filled)
-        if filled and same * 2 >= len(filled):
-            return True
-    return False
+    return bool(filled) and any(
+        all(compact_key(row[j]) == compact_key(first[j]) for j in filled) for row in body
+    )
+
+
+def _contents_entry(text: str) -> bool:
+    return bool(_PAGE_END_RE.search(text)) and bool(_LETTER_RE.search(text))
+
+
+def _contents_over_contents(text: str, column: list[str]) -> bool:
+    """An entry "title ... page" over cells most of which are such entries."""
+    below = [t for t in column if t]
+    entries = sum(_contents_entry(t) for t in below)
+    return _contents_entry(text) and entries * 2 > len(below)
+
+
+def _stem(text: str) -> str:
+    return compact_key(_DIGITS_RE.sub(" ", text))
+
+
+def _enumerated(text: str, column: list[str]) -> bool:
+    """A number with words that most cells below repeat with other numbers ("Week 1" over
+    "Week 2", "Week 3")."""
+    below = [t for t in column if t]
+    stem = _stem(text)
+    if not _DIGITS_RE.search(text) or not _LETTER_RE.search(stem) or len(below) < 2:
+        return False
+    same = sum(_stem(t) == stem and t != text and bool(_DIGITS_RE.search(t)) for t in below)
+    return same * 2 > len(below)
 
 
 def data_evidence(grid: Grid) -> str:
@@ -185,21 +223,13 @@ def data_evidence(grid: Grid) -> str:
             return f"amount over amounts in column {j + 1}"
         if _long_over_long(text, column):
             return f"long text over long texts in column {j + 1}"
+        if _contents_over_contents(text, column):
+            return f"contents entry over contents entries in column {j + 1}"
+        if _enumerated(text, column):
+            return f"numbered like the cells below in column {j + 1}"
         if not repeated and len(body) >= 2 and _repeats(text, column):
             return f"value repeated below in column {j + 1}"
     return ""
-
-
-def _one_text(row: list[Cell], width: int) -> str:
-    """The row's only text: in its first cell alone, or the same in every filled cell."""
-    texts = _texts(row, width)
-    filled = {t for t in texts if t}
-    if len(filled) != 1:
-        return ""
-    (text,) = filled
-    if texts[0] == text and sum(1 for t in texts if t) == 1:
-        return text
-    return text if sum(1 for t in texts if t) == width else ""
 
 
 def _first_cell_only(row: list[Cell], width: int) -> bool:
@@ -207,15 +237,32 @@ def _first_cell_only(row: list[Cell], width: int) -> bool:
     return bool(texts[0]) and not any(texts[1:])
 
 
+def _over_styled_header(grid: Grid, width: int) -> bool:
+    """An unstyled first row without a figure over a styled row of two or more filled cells
+    and no amount, over two or more rows none of which is styled."""
+    second = grid[1]
+    return (
+        len(grid) > 3
+        and not is_styled(grid[0])
+        and not _FIGURE_RE.search(" ".join(_texts(grid[0], width)))
+        and is_styled(second)
+        and sum(1 for t in _texts(second, width) if t) >= 2
+        and not _has_amount(second, width)
+        and not any(is_styled(r) for r in grid[2:])
+    )
+
+
 def take_title(grid: Grid) -> tuple[tuple[str, ...], Grid]:
     """A title row taken out of the grid (module docstring): (caption lines, grid)."""
     width = _width(grid)
     if width < 2 or len(grid) < 3:
         return (), grid
-    title = _one_text(grid[0], width)
-    if not title or amount_shape(title) is not None or _is_year(title):
+    if _over_styled_header(grid, width):
+        return (" ".join(t for t in _texts(grid[0], width) if t),), grid[1:]
+    title = plain(grid[0][0]) if grid[0] else ""
+    if not _first_cell_only(grid[0], width) or amount_shape(title) is not None:
         return (), grid
-    if any(_first_cell_only(r, width) or _one_text(r, width) for r in grid[1:]):
+    if _is_year(title) or any(_first_cell_only(r, width) for r in grid[1:]):
         return (), grid
     return (title,), grid[1:]
 
@@ -243,14 +290,33 @@ def _two_line_header(grid: Grid, width: int) -> bool:
 
 def _join_two(grid: Grid, width: int) -> Grid:
     top, low = _texts(grid[0], width), _texts(grid[1], width)
-    joined = [[" ".join(p for p in (a, b) if p)] if a or b else [] for a, b in zip(top, low)]
+    joined = [
+        [" ".join(p for p in (a, b) if p)] if a or b else [] for a, b in zip(top, low, strict=True)
+    ]
     return [joined, *grid[2:]]
 
 
-def head(grid: Grid) -> Header:
-    """The grid with its header row decided (module docstring, after the title rule)."""
+def _labels_over_values(grid: Grid, width: int) -> bool:
+    """The first row holds no amount and, in some column, a label over cells most of which
+    are amounts."""
+    if _has_amount(grid[0], width):
+        return False
+    first = _texts(grid[0], width)
+    body = [_texts(r, width) for r in grid[1:]]
+    for j, text in enumerate(first):
+        below = [r[j] for r in body if r[j] and not _DASH_RE.fullmatch(r[j])]
+        amounts = sum(amount_shape(t) is not None for t in below)
+        if text and below and amounts * 2 > len(below):
+            return True
+    return False
+
+
+def head(grid: Grid, titled: bool = False) -> Header:
+    """The grid with its header row decided (module docstring, after the title rule);
+    `titled`: a title row was taken out above it, so its first row is a header only on
+    evidence for one (styled, or labels over values)."""
     width = _width(grid)
-    if width < 2 or len(grid) < 2:
+    if len(grid) < 2:
         return Header(grid)
     if is_empty_row(grid[0]):
         if all(not plain(c) for c in grid[0]):
@@ -261,6 +327,6 @@ def head(grid: Grid) -> Header:
             return Header(_join_two(grid, width), changed=True)
         if not any(is_styled(r) for r in grid[1:]):
             return Header(grid)
-    if data_evidence(grid):
+    if data_evidence(grid) or (titled and not _labels_over_values(grid, width)):
         return Header([_empty_row(width), *grid], changed=True, headed=False)
     return Header(grid)
