@@ -189,3 +189,27 @@ def test_a_real_pdf_table_continued_on_the_next_page_has_its_header(canteen: str
     page_two = canteen.split("<!-- page 2 -->")[1]
     assert page_two.lstrip().startswith("|**Product**|**Supplier town**|**Price per kg**|\n|---|")
     assert "|Leeks grade A|Ghent|4.83|" in page_two
+
+
+def test_group_labels_over_a_styled_header_join_it_per_column() -> None:
+    rows = [
+        "||Board meetings|Board meetings|Audit meetings|Audit meetings|",
+        "|---|---|---|---|---|",
+        "|**Director**|**Eligible**|**Attended**|**Eligible**|**Attended**|",
+        "|Ann Lee|2|2|-|-|",
+        "|Bo Ek|2|1|1|1|",
+    ]
+    caption, lines = checked(rows)
+    assert caption == () and lines[0] == (
+        "|**Director**|**Board meetings Eligible**|**Board meetings Attended**"
+        "|**Audit meetings Eligible**|**Audit meetings Attended**|"
+    )
+    assert not check_grid(parse(lines), words(rows)).changed  # a header the rule keeps
+
+
+def test_a_contents_table_under_an_empty_header_is_navigation() -> None:
+    from citechunk.chunking.navigation import chunk_role
+
+    rows = ["|Overview ... 3|", "|---|", "|Install ... 5|", "|Usage ... 9|"]
+    _, lines = checked(rows)
+    assert lines[0] == "| |" and chunk_role("\n".join(lines)) == "navigation"

@@ -9,7 +9,10 @@ A grid's first row is its header only when it reads like one. The rules, in orde
   it, no other row has that shape (then it is a group label, like the others), and the text
   is no figure. So is a first row that is not styled and holds no figure over a styled row
   of two or more filled cells and no amount, over rows none of which is styled: the layout
-  cut a title line at the column lines, and its pieces, joined by a space, are the caption.
+  cut a title line at the column lines, and its pieces, joined by a space, are the caption,
+  when the row's first cell is filled and no piece repeats; when its first cell is empty and
+  two or more cells are filled, they are group labels over the column labels and join the
+  styled row per column (the next rule's join).
   The row below a title is a header only on evidence for one: styled (next
   rule), or labels over values (no amount in it, and a filled cell over a column whose cells
   are mostly amounts); else the table has no header.
@@ -17,7 +20,7 @@ A grid's first row is its header only when it reads like one. The rules, in orde
   styled, is a header. When its second row is styled too, holds no amount, is no label in its
   first cell only, and two or more
   unstyled rows follow, the two rows are the printed lines of one header: they are joined
-  into one row per column.
+  into one styled row per column (styled, so the rule finds it a header again).
 * Otherwise the first row is data when it looks like the rows under it (`data_evidence`), in
   any column:
 
@@ -257,8 +260,10 @@ def take_title(grid: Grid) -> tuple[tuple[str, ...], Grid]:
     width = _width(grid)
     if width < 2 or len(grid) < 3:
         return (), grid
-    if _over_styled_header(grid, width):
-        return (" ".join(t for t in _texts(grid[0], width) if t),), grid[1:]
+    pieces = [t for t in _texts(grid[0], width) if t]
+    first_filled = bool(_texts(grid[0], width)[0])
+    if _over_styled_header(grid, width) and first_filled and len(set(pieces)) == len(pieces):
+        return (" ".join(pieces),), grid[1:]
     title = plain(grid[0][0]) if grid[0] else ""
     if not _first_cell_only(grid[0], width) or amount_shape(title) is not None:
         return (), grid
@@ -291,9 +296,17 @@ def _two_line_header(grid: Grid, width: int) -> bool:
 def _join_two(grid: Grid, width: int) -> Grid:
     top, low = _texts(grid[0], width), _texts(grid[1], width)
     joined = [
-        [" ".join(p for p in (a, b) if p)] if a or b else [] for a, b in zip(top, low, strict=True)
+        [f"**{' '.join(p for p in (a, b) if p)}**"] if a or b else []
+        for a, b in zip(top, low, strict=True)
     ]
     return [joined, *grid[2:]]
+
+
+def _group_labels(grid: Grid, width: int) -> bool:
+    """An empty first cell and two or more filled cells over a styled header (group labels
+    over the column labels)."""
+    texts = _texts(grid[0], width)
+    return not texts[0] and sum(1 for t in texts if t) >= 2 and _over_styled_header(grid, width)
 
 
 def _labels_over_values(grid: Grid, width: int) -> bool:
@@ -322,6 +335,8 @@ def head(grid: Grid, titled: bool = False) -> Header:
         if all(not plain(c) for c in grid[0]):
             return Header(grid, headed=False)
         return Header([_empty_row(width), *grid[1:]], changed=True, headed=False)
+    if _group_labels(grid, width):
+        return Header(_join_two(grid, width), changed=True)
     if is_styled(grid[0]) and not _has_amount(grid[0], width):
         if _two_line_header(grid, width):
             return Header(_join_two(grid, width), changed=True)
