@@ -116,7 +116,7 @@ def test_a_styled_header_printed_on_two_lines_is_one_row() -> None:
         "|Bo Ek|2002|",
     ]
     assert checked(rows)[1][:3] == [
-        "|Name of employee|Date of birth|",
+        "|**Name of employee**|**Date of birth**|",
         "|---|---|",
         "|Ann Lee|2001|",
     ]
