@@ -7,7 +7,7 @@ conversion's `tables.header`), per table:
   tables       tables read
   data-head    the header row is a data row: some column where the header cell
                - is a number (digits with separators, a sign, a currency sign, "%" or a unit of
-                 up to three letters) other than a year, and the first data row's cell is one,
+                 up to three letters) not opening with a year, and the first data row's cell is one,
                - is text (three or more characters, a letter) that a data cell of the column
                  repeats, while no data row repeats the whole header row,
                - ends in a page number after a leader or a space ("Overview ... 3") and so does
@@ -34,7 +34,7 @@ from pathlib import Path
 
 _SEP = re.compile(r"\|(?:\s*:?-+:?\s*\|)+")
 _NUMBER = re.compile(r"[-−–(+]?\s*[$€£¥₹]?\s*\d[\d,.\s]*\)?\s*(?:%|[^\W\d_]{1,3}\.?)?")
-_YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR = re.compile(r"(?:19|20)\d\d(?!\d)")
 _PAGE_END = re.compile(r"(?:\.{2,}|…|\s)\s*\d{1,4}$")
 _MARKUP = re.compile(r"\*\*|__|<br\s*/?>|`|_")
 _WORD = re.compile(r"[^\W_]+")
@@ -56,7 +56,7 @@ def cells(row: str) -> list[str]:
 
 
 def _number(text: str) -> bool:
-    return bool(_NUMBER.fullmatch(text)) and not _YEAR.fullmatch(text)
+    return bool(_NUMBER.fullmatch(text)) and not _YEAR.match(text)
 
 
 def _key(text: str) -> str:
