@@ -95,16 +95,23 @@ class Pre:
 
 @dataclass(frozen=True)
 class Table:
+    """A table: `header` cells (bold), rows; no header row when `header` is empty; `title`: a
+    first row of one cell spanning the table, above the header."""
+
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    title: str = ""
 
     def html(self, ident: str) -> str:
+        width = len(self.rows[0]) if self.rows else len(self.header)
+        title = f'<tr><td colspan="{width}">{html.escape(self.title)}</td></tr>'
         head = "".join(f"<th>{html.escape(c)}</th>" for c in self.header)
         body = "".join(
             "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
             for row in self.rows
         )
-        return f'<table id="{ident}"><tr>{head}</tr>{body}</table>'
+        rows = (title if self.title else "") + (f"<tr>{head}</tr>" if self.header else "")
+        return f'<table id="{ident}">{rows}{body}</table>'
 
 
 Block = H | P | UL | Pre | Table
@@ -687,6 +694,68 @@ def printed_spec() -> Sample:
     )
 
 
+def canteen_prices() -> Sample:
+    """Canteen notice with three tables: one without a header row (dish, portion, price), one
+    whose first row is a title spanning the table above its header row, and one with a header
+    row that runs across a page break without repeating it. Not in `SAMPLES`: the tests of the
+    table header rule generate it (`generate(out_dir, TABLE_SAMPLES)`)."""
+    dishes = (
+        ("Chicken skewers", "100 g", "4.20"),
+        ("Pork skewers", "150 g", "5.10"),
+        ("Lamb kebab", "120 g", "6.40"),
+        ("Grilled trout", "180 g", "7.90"),
+        ("Vegetable stew", "250 g", "3.80"),
+        ("Potato gratin", "200 g", "2.90"),
+        ("Green salad", "150 g", "2.40"),
+        ("Apple pie", "120 g", "2.60"),
+    )
+    sites = (
+        ("Main building", "7:30 to 18:00", "closed"),
+        ("North campus", "8:00 to 16:30", "10:00 to 14:00"),
+        ("Research park", "7:00 to 15:00", "closed"),
+        ("Library annex", "9:00 to 20:00", "11:00 to 17:00"),
+    )
+    products = "Carrots Potatoes Onions Leeks Cabbage Beetroot Celeriac Parsnips Apples Pears Plums"
+    supplies = tuple(
+        (f"{product} grade {grade}", "Ghent", f"{1.5 + 0.37 * (3 * i + j):.2f}")
+        for i, product in enumerate(products.split())
+        for j, grade in enumerate("ABC")
+    )
+    blocks: tuple[Block, ...] = (
+        H(1, "Canteen Prices and Hours"),
+        P(
+            "The canteen committee publishes the dishes served this month with their portion "
+            "and price. Prices are in euros and include tax."
+        ),
+        Table((), dishes),
+        P(
+            "Portions are weighed before serving. A dish that runs out is replaced by the dish "
+            "of the day."
+        ),
+        H(2, "Opening hours"),
+        P("Each site keeps its own hours. The hours below apply from the first of the month."),
+        Table(("Site", "Weekdays", "Weekends"), sites, title="Opening hours by site"),
+        P("On public holidays every site is closed."),
+        H(2, "Supplier prices"),
+        P(
+            "The supplier list below gives the price per kilogram the canteen paid for each "
+            "product in the last delivery, with the supplier's town."
+        ),
+        Table(("Product", "Supplier town", "Price per kg"), supplies),
+        P("Prices of the next delivery are agreed at the start of the month."),
+    )
+    return Sample(
+        name="canteen_prices.pdf",
+        title="Canteen Prices and Hours",
+        blocks=blocks,
+        features={
+            "headerless_table": "Canteen Prices and Hours",
+            "title_row": "Opening hours",
+            "cross_page_table": "Supplier prices",
+        },
+    )
+
+
 SAMPLES = (
     report_outline,
     retry_settings,
@@ -695,6 +764,7 @@ SAMPLES = (
     relocation_memo,
     printed_spec,
 )
+TABLE_SAMPLES = (canteen_prices,)
 
 
 # ---------------------------------------------------------------- rendering

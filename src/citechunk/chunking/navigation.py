@@ -8,7 +8,8 @@ says which a chunk is; the record carries it (``role``), and retrieval and store
 navigation out unless asked.
 
 The rule, over the chunk body's entry lines (non-blank lines that are not page markers, table
-separator rows or headings; a table row is read as its cells joined by spaces):
+separator rows, empty table rows (a table's empty header row) or headings; a table row is read
+as its cells joined by spaces):
 
 * A line is a *page reference entry* when, with list markers, emphasis and link syntax removed,
   it ends with page references — whole numbers of at most four digits (no thousands separator,
@@ -56,6 +57,7 @@ _ENTRY_RE = re.compile(
 _REFS_RE = re.compile(_REFS, re.IGNORECASE)
 _LEADER_RE = re.compile(_LEADER)
 _NUMBER_END_RE = re.compile(r"\d[\d,.]*%?\)?$")
+_EMPTY_ROW_RE = re.compile(r"\s*\|(?:\s*\|)+\s*")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*+•]\s+|>\s*)")
 _LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS_RE = re.compile(r"[*_`]{1,3}(?=\S)|(?<=\S)[*_`]{1,3}")
@@ -138,6 +140,7 @@ def _lines(body: str) -> list[str]:
         if line.strip()
         and not MARKER_RE.match(line)
         and not TABLE_SEPARATOR_RE.fullmatch(line)
+        and not _EMPTY_ROW_RE.fullmatch(line)
         and not HEADING_RE.match(line)
     ]
 

@@ -43,15 +43,26 @@ def _bold_row(row: str) -> bool:
     return all(c.startswith("**") and c.endswith("**") for c in cells if c)
 
 
+def _empty_row(row: str) -> bool:
+    return not any(c.strip() for c in _cells(row))
+
+
 def join_page_tables(pages: Sequence[str]) -> list[str]:
     """Give a table that continues from the previous page its real header row back.
 
     Extractors render each page's part of a table as its own table, so a continuation without a
     repeated header comes out with its first data row as the header. When page N ends with a
-    table whose header row is bold and page N+1 opens with a table of the same number of columns
-    whose first row is not bold and differs from that header, page N+1's table gets page N's
-    header and separator, and its first row becomes a data row again. A header-only table at
-    the end of page N (no rows) moves to page N+1 instead of appearing twice.
+    table and page N+1 opens with a table of the same number of columns, page N+1's table takes
+    page N's header row:
+
+    * in place of its own empty header row (the table rule, `tables.header`, found it has no
+      header: its first row is data), when page N's header row is not empty;
+    * above its first row, which becomes a data row again, when page N's header row is bold
+      (an empty header row counts as bold: a table without a header goes on without one) and
+      that first row is not bold and differs from it.
+
+    A header-only table at the end of page N (no rows) moves to page N+1 instead of appearing
+    twice.
     """
     out = [p.split("\n") for p in pages]
     for n in range(len(out) - 1):
@@ -65,7 +76,11 @@ def join_page_tables(pages: Sequence[str]) -> list[str]:
             continue
         if len(_cells(header)) != len(_cells(first)) or first.strip() == header.strip():
             continue
-        if _bold_row(header) and not _bold_row(first):
+        if _empty_row(first):
+            if not _empty_row(header):
+                lines[cur[0]] = header
+                log.debug("page %d: a continued table takes its header row", n + 2)
+        elif _bold_row(header) and not _bold_row(first):
             lines[cur[0] : cur[0] + 2] = [header, sep, first]
             if len(prev) == 2:  # page N held only the header: it moves to its rows
                 del out[n][prev[0] : prev[1] + 1]

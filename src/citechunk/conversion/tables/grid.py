@@ -36,6 +36,11 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
   chunker takes a table's caption, unless the line right above already reads the same
   (`new_captions`).
 
+* Whether the first row is a header at all is decided from evidence (`header`): a title row
+  leaves the grid as a caption line (after the unit and period labels), the two printed lines
+  of one styled header are joined, and a first row that reads like the rows under it gets an
+  empty header row above it.
+
 A table that needs none of this comes back unchanged (``Checked.changed`` False), so its
 rendering stays as the backend wrote it.
 """
@@ -50,6 +55,7 @@ from dataclasses import dataclass
 from ...mdsyntax import TABLE_SEPARATOR_RE
 from ...textkeys import compact_key
 from ..mdlines import strip_inline_markup
+from .header import head, take_title
 from .labels import is_table_label, is_unit_line
 
 MAX_CUT_WORDS = 2
@@ -253,9 +259,12 @@ def check_grid(grid: Grid, layer: Counter[str]) -> Checked:
     if left >= MAX_CUT_WORDS and not lost:
         return Checked(grid, reason=f"{left} cut words left after mending")
     caption, labelled = take_captions(mended_grid)
-    joined, stacked = join_headers(labelled)
-    changed = bool(mended) or stacked or bool(caption)
-    return Checked(joined, changed=changed, mended=mended, caption=caption)
+    title, untitled = take_title(labelled)
+    joined, stacked = join_headers(untitled)
+    headed = head(joined, titled=bool(title))
+    captions = (*caption, *title)
+    changed = bool(mended) or stacked or bool(captions) or headed.changed
+    return Checked(headed.grid, changed=changed, mended=mended, caption=captions)
 
 
 def take_captions(grid: Grid) -> tuple[tuple[str, ...], Grid]:
