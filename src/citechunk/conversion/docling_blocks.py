@@ -7,7 +7,8 @@ a picture left to the picture) gives one block per page of its provenance:
 
 * kind: the item's label ("section_header" -> "section-header"; "paragraph" and "reference"
   are "text", "chart" a "picture", "document_index" a "table"; an unknown label is "text");
-* layer: docling's content layer (furniture: page headers and footers, not rendered);
+* layer: furniture for docling's furniture layer and for page headers and footers (not
+  rendered), else body;
 * box: the provenance box, turned to the top-left origin blocks use;
 * lines: the text lines docling's layout stage put in the item's cluster on that page (the
   page's cluster whose box is the provenance box), cut into spans of one style read from the
@@ -44,6 +45,7 @@ from .blocks import (
     Span,
 )
 from .geometry import is_bold_font, is_italic_font, is_mono_font
+from .layers import RUNNING_KINDS
 from .tables.grid import Grid, render
 
 _ALIASES = {"paragraph": "text", "reference": "text", "chart": "picture", "document_index": "table"}
@@ -149,7 +151,7 @@ def _text_line(cell: Any, height: float, page: ParsedPage, number: int) -> Line:
 def _code_lines(cells: Iterable[Any], height: float, first: int) -> tuple[Line, ...]:
     """A code item's lines, monospaced, each as printed (the layout stage gives a code block
     one cell whose text keeps its line breaks)."""
-    out = []
+    out: list[Line] = []
     for cell in cells:
         box = _top_left(cell.rect.to_bounding_box(), height)
         for text in cell.text.split("\n"):
@@ -202,7 +204,8 @@ def document_blocks(doc: Any, parsed: Mapping[int, ParsedPage]) -> dict[int, tup
     layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
     for item, _ in doc.iterate_items(included_content_layers=layers):
         kind = _kind(str(getattr(item.label, "value", item.label)))
-        layer = Layer.FURNITURE if item.content_layer == ContentLayer.FURNITURE else Layer.BODY
+        furniture = item.content_layer == ContentLayer.FURNITURE or kind in RUNNING_KINDS
+        layer = Layer.FURNITURE if furniture else Layer.BODY
         depth = max(_depth(item, doc), 1) if kind == "list-item" else 0
         for n, prov in enumerate(getattr(item, "prov", None) or []):
             height = heights[prov.page_no]
