@@ -11,9 +11,9 @@ a picture left to the picture) gives one block per page of its provenance:
   rendered), else body;
 * box: the provenance box, turned to the top-left origin blocks use;
 * lines: the text lines docling's layout stage put in the item's cluster on that page (the
-  page's cluster whose box is the provenance box), cut into spans of one style read from the
-  font names of docling-parse's words inside each line (bold, italic, monospaced; a code
-  item's lines are monospaced and keep their spacing). An item whose cluster is not there (a
+  page's cluster whose box is the provenance box), their text as docling-parse read the line,
+  cut into spans of one style read from the font names of its words (bold, italic,
+  monospaced; a code item's lines are monospaced and keep their spacing). An item whose cluster is not there (a
   document built elsewhere) has one line, its text part on that page (``prov.charspan``);
 * depth: a list item's nesting, the list groups above it in the item tree;
 * table: the item's grid as a pipe table (`tables.grid.render`, as the table rule writes one),
@@ -135,11 +135,23 @@ def _span(text: str, font: str, flags: int, box: Box, line: int) -> Span:
     return Span(text, font, box[3] - box[1], flags, CHAR_FILLED, box, (box[0], box[3]), 0, line)
 
 
+def _styled(tokens: Sequence[str], words: Sequence[Word], font: str) -> list[Word]:
+    """Each token of a line's text with the font of the next word inside the line that reads
+    the same (words of text set over the line are passed over), else of the token before."""
+    out, at = [], 0
+    for token in tokens:
+        j = next((j for j in range(at, len(words)) if words[j].text == token), None)
+        if j is not None:
+            font, at = words[j].font, j + 1
+        out.append(Word(words[j].box if j is not None else (0, 0, 0, 0), token, font))
+    return out
+
+
 def _text_line(cell: Any, height: float, page: ParsedPage, number: int) -> Line:
-    """One text line, its spans the runs of its words in one style (the cell itself when no
-    word lies inside it)."""
+    """One text line: the cell's text, its spans the runs of its words in one style (style
+    from docling-parse's words, `_styled`)."""
     box = _top_left(cell.rect.to_bounding_box(), height)
-    words = page.inside(box) or [Word(box, cell.text, cell.font_name)]
+    words = _styled(cell.text.split(), page.inside(box), cell.font_name)
     spans = tuple(
         _span(" ".join(w.text for w in run), run[0].font, flags, box, number)
         for flags, group in groupby(words, key=lambda w: w.flags)
