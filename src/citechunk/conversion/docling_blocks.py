@@ -15,7 +15,9 @@ a picture left to the picture) gives one block per page of its provenance:
   cut into spans of one style read from the font names of its words (bold, italic,
   monospaced; a code item's lines are monospaced and keep their spacing). An item whose cluster is not there (a
   document built elsewhere) has one line, its text part on that page (``prov.charspan``);
-* depth: a list item's nesting, the list groups above it in the item tree;
+* depth: a list item's nesting, the list groups above it in the item tree; a list item's
+  lines from the first that starts left of its bullet on are a paragraph after the list
+  (`split_list_item`);
 * table: the item's grid as a pipe table (`tables.grid.render`, as the table rule writes one),
   on the first page of its provenance.
 
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import Any
 
@@ -50,6 +52,7 @@ from .tables.grid import Grid, render
 
 _ALIASES = {"paragraph": "text", "reference": "text", "chart": "picture", "document_index": "table"}
 _LISTS = frozenset({"list", "ordered_list"})
+INDENT_SLACK = 2.0  # points a line may start left of a list item's first line and stay in it
 MIN_OVERLAP = 0.9  # share of the larger box two boxes must share to be one cluster's
 
 
@@ -160,14 +163,14 @@ def _text_line(cell: Any, height: float, page: ParsedPage, number: int) -> Line:
     return Line(box, spans)
 
 
-def _code_lines(cells: Iterable[Any], height: float, first: int) -> tuple[Line, ...]:
+def _code_lines(cells: Iterable[Any], height: float) -> tuple[Line, ...]:
     """A code item's lines, monospaced, each as printed (the layout stage gives a code block
     one cell whose text keeps its line breaks)."""
     out: list[Line] = []
     for cell in cells:
         box = _top_left(cell.rect.to_bounding_box(), height)
         for text in cell.text.split("\n"):
-            out.append(Line(box, (_span(text, cell.font_name, MONOSPACED, box, first + len(out)),)))
+            out.append(Line(box, (_span(text, cell.font_name, MONOSPACED, box, len(out)),)))
     return tuple(out)
 
 
@@ -181,7 +184,7 @@ def _lines(
         text = str(getattr(item, "text", ""))[start:stop].strip()
         return (Line(box, (_span(text, "", 0, box, 0),)),) if text else ()
     if kind == "code":
-        return _code_lines(cells, height, 0)
+        return _code_lines(cells, height)
     assert page is not None
     return tuple(_text_line(c, height, page, n) for n, c in enumerate(cells) if c.text.strip())
 
@@ -229,8 +232,29 @@ def document_blocks(doc: Any, parsed: Mapping[int, ParsedPage]) -> dict[int, tup
             )
             bbox = _top_left(prov.bbox, height)
             block = Block(prov.page_no, bbox, kind, lines, table, depth=depth, layer=layer)
-            out.setdefault(prov.page_no, []).append(block)
+            out.setdefault(prov.page_no, []).extend(split_list_item(block))
     return {n: tuple(blocks) for n, blocks in out.items()}
+
+
+def split_list_item(block: Block) -> tuple[Block, ...]:
+    """A list item's lines from the first that starts left of its first line (its bullet or
+    number) on are a paragraph after the list: a "text" block of their own."""
+    lines = block.lines
+    if block.kind != "list-item" or not lines:
+        return (block,)
+    left = lines[0].bbox[0] - INDENT_SLACK
+    cut = next((i for i, line in enumerate(lines) if line.bbox[0] < left), None)
+    if cut is None:
+        return (block,)
+    rest = lines[cut:]
+    box = (
+        min(ln.bbox[0] for ln in rest),
+        rest[0].bbox[1],
+        max(ln.bbox[2] for ln in rest),
+        rest[-1].bbox[3],
+    )
+    head = replace(block, lines=lines[:cut], bbox=(*block.bbox[:3], lines[cut - 1].bbox[3]))
+    return head, Block(block.page, box, "text", rest, layer=block.layer)
 
 
 def parsed_pages(pages: Sequence[Any]) -> dict[int, ParsedPage]:
