@@ -16,6 +16,7 @@ import pytest
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
+from citechunk.conversion.blocks import Layer
 from citechunk.conversion.mdlines import heading_level, heading_text, iter_unfenced
 from citechunk.conversion.outline import from_toc
 from citechunk.errors import BackendError, ConversionError, EncryptedPDFError
@@ -114,7 +115,7 @@ def test_pages_written_out_of_order_convert_in_page_order(sample_pdfs: Path) -> 
 
 def test_table_and_code_blocks(sample_pdfs: Path) -> None:
     report = converted(sample_pdfs / "report_outline.pdf").markdown
-    assert "| Currency" in report and "| USD" in report and "| Total" in report
+    assert "|Currency|" in report and "|USD|" in report and "|Total|" in report
     retry = converted(sample_pdfs / "retry_settings.pdf").markdown
     assert "```\n# client.toml: retry settings for the payments client\n" in retry
 
@@ -284,16 +285,23 @@ def test_cli_convert_with_docling(sample_pdfs: Path, tmp_path: Path) -> None:
 
 def test_a_paragraph_merged_across_a_page_break_is_cut_at_the_break() -> None:
     """docling joins a paragraph running over a page break into one item with one `prov` per
-    page; each page keeps its own part (a hyphenated word stays on its first page)."""
-    from docling_core.types.doc import BoundingBox, DocItemLabel, DoclingDocument, Size
+    page; each page's block holds its own part (here without clusters: the `charspan` part)."""
+    from docling_core.types.doc import (
+        BoundingBox,
+        ContentLayer,
+        CoordOrigin,
+        DocItemLabel,
+        DoclingDocument,
+        Size,
+    )
     from docling_core.types.doc.document import ProvenanceItem
 
-    from citechunk.conversion.docling import document_pages
+    from citechunk.conversion.docling_blocks import document_blocks
 
     doc = DoclingDocument(name="t")
     for page in (1, 2, 3):
         doc.add_page(page_no=page, size=Size(width=600, height=800))
-    box = BoundingBox(l=50, t=700, r=550, b=650)
+    box = BoundingBox(l=50, t=700, r=550, b=650, coord_origin=CoordOrigin.BOTTOMLEFT)
     first, rest = "Testing should use a core biopsy, else a whole sec", "tion is acceptable."
     item = doc.add_text(
         label=DocItemLabel.TEXT,
@@ -302,22 +310,31 @@ def test_a_paragraph_merged_across_a_page_break_is_cut_at_the_break() -> None:
     )
     item.prov.append(ProvenanceItem(page_no=2, bbox=box, charspan=(len(first), len(item.text))))
     doc.add_text(
-        label=DocItemLabel.TEXT,
-        text="Next paragraph.",
-        prov=ProvenanceItem(page_no=3, bbox=box, charspan=(0, 15)),
+        label=DocItemLabel.PAGE_FOOTER,
+        text="Page 2",
+        content_layer=ContentLayer.FURNITURE,
+        prov=ProvenanceItem(page_no=2, bbox=BoundingBox(l=50, t=40, r=90, b=30), charspan=(0, 6)),
     )
-    doc.add_text(
-        label=DocItemLabel.TEXT,
-        text="One page only, two provs.",
-        prov=ProvenanceItem(page_no=3, bbox=box, charspan=(0, 5)),
-    )
-    doc.texts[-1].prov.append(ProvenanceItem(page_no=3, bbox=box, charspan=(5, 25)))
-    pages = document_pages(doc)
-    assert pages == {
-        1: "Testing should use a core biopsy, else a whole section",
-        2: "is acceptable.",
-        3: "Next paragraph.\n\nOne page only, two provs.",
-    }
+    pages = document_blocks(doc, {})
+    assert [(b.page, b.kind, b.text, b.layer) for bs in pages.values() for b in bs] == [
+        (1, "text", first, Layer.BODY),
+        (2, "text", rest, Layer.BODY),
+        (2, "page-footer", "Page 2", Layer.FURNITURE),
+    ]
+    assert pages[1][0].bbox == (50.0, 100.0, 550.0, 150.0)  # top-left origin
+
+
+def test_headings_and_tables_come_from_blocks(sample_pdfs: Path) -> None:
+    """Both backends level headings by the one heading stage and write tables by the one grid
+    renderer: the same heading levels, the same table rows, on a report with three levels."""
+    name = "report_outline.pdf"
+    mine = converted(sample_pdfs / name).markdown
+    theirs = convert(sample_pdfs / name, ConvertOptions(backend="pymupdf")).markdown
+    assert [(h["text"], h["level"]) for h in headings(mine)] == [
+        (h["text"], h["level"]) for h in headings(theirs)
+    ]
+    rows = [ln.replace("**", "") for ln in theirs.split("\n") if ln.startswith("|")]
+    assert [ln for ln in mine.split("\n") if ln.startswith("|")] == rows
 
 
 def test_corpus_page_continuation_lands_on_its_page(shared_dir: Path) -> None:
@@ -330,7 +347,8 @@ def test_corpus_page_continuation_lands_on_its_page(shared_dir: Path) -> None:
 
 
 def test_heading_paths_from_docling_are_plain_text(tmp_path: Path) -> None:
-    """Docling escapes `_` in its Markdown (`backoff\\_factor`); heading paths do not."""
+    """Headings are rendered from blocks, as the text layer has them: no `\\_` escape (docling's
+    own Markdown export wrote `backoff\\_factor`); the heading path is plain text."""
     import pymupdf
 
     from citechunk import ChunkOptions, chunk_markdown
@@ -346,7 +364,7 @@ def test_heading_paths_from_docling_are_plain_text(tmp_path: Path) -> None:
         page.insert_text((72, 240 + 16 * n), body, fontsize=11)
     pdf.save(tmp_path / "escaped.pdf")
     doc = convert(tmp_path / "escaped.pdf", OFFLINE)
-    assert "## backoff\\_factor" in doc.markdown  # what docling writes
+    assert "## backoff_factor\n" in doc.markdown and "\\_" not in doc.markdown
     chunks = chunk_markdown(doc.markdown, ChunkOptions(embedder="approx@512"))
     assert chunks[-1].heading_path == ("Retry settings", "backoff_factor")
     assert chunks[-1].text.startswith("Retry settings > backoff_factor\n\n")

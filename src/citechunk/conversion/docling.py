@@ -17,10 +17,11 @@ Tables are structured by `docling_layout.GridTableModel` in both modes (TableFor
 are not available offline either).
 
 `DoclingBackend.extract` is this backend's step of the `base.Backend` template (opening, the
-text-layer check, the passes, page markers and provenance are shared). Heading levels: docling
-writes a section of level L as L+1 ``#`` (one ``#`` is kept for a TITLE item); this backend
-writes level L as L ``#`` so the shallowest section heading is ``#``, as with the pymupdf
-backend.
+text-layer check, the passes, page markers and provenance are shared). docling's document is
+read once as typed blocks (`docling_blocks.document_blocks`), their heading levels set over the
+document by the heading stage the pymupdf layout path uses (`headings.level_headings`), and
+each page rendered from its blocks (`render.render_page`); docling's own Markdown export is not
+used.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as dist_version
 from pathlib import Path
@@ -37,7 +37,9 @@ from typing import Any, ClassVar
 from ..config import ConvertOptions
 from ..errors import BackendError, ConversionError
 from .base import Backend, Extraction, PdfFacts
-from .mdlines import HEADING_RE
+from .docling_blocks import document_blocks, parsed_pages
+from .headings import level_headings
+from .render import render_page
 
 log = logging.getLogger(__name__)
 
@@ -48,111 +50,6 @@ FETCH_HINT = (
     "folder it prints to this machine and set convert.docling_artifacts_path to it; "
     "or use convert.docling_layout = 'offline', which needs no weights"
 )
-
-
-def shift_heading(line: str) -> str:
-    """``## x`` -> ``# x`` (docling's section level L+1 -> L); ``# x`` and body lines unchanged."""
-    m = HEADING_RE.match(line)
-    if not m or len(m.group(1)) < 2:
-        return line
-    return line[1:]
-
-
-# Where a paragraph docling merged across a page break goes on: `mark_continuations` puts it in
-# the item's text, `split_pages` cuts there (private-use characters: docling leaves them alone).
-_CONTINUES = "\ue000citechunk-page-{}\ue000"
-_CONTINUES_RE = re.compile("\ue000citechunk-page-(\\d+)\ue000[ \t]*")
-
-
-def mark_continuations(doc: Any) -> None:
-    """Mark where each page's part of a cross-page text item starts.
-
-    docling's reading order joins a paragraph that runs over a page break into one item whose
-    `prov` list has one entry per page, each with the character span of its part; exported as
-    one block, the whole paragraph (up to a whole page of text) would land on its first page.
-    The mark goes at the start of each later part, moved on to the next blank when the span
-    starts inside a word (a word hyphenated over the break stays on its first page, as in the
-    pymupdf backend)."""
-    for item in doc.texts:
-        provs = getattr(item, "prov", None) or []
-        if len(provs) < 2:
-            continue
-        text, cuts = item.text, []
-        for before, prov in zip(provs, provs[1:], strict=False):
-            if prov.page_no == before.page_no:
-                continue
-            cut = min(max(prov.charspan[0], 0), len(text))
-            while 0 < cut < len(text) and not text[cut - 1].isspace() and not text[cut].isspace():
-                cut += 1
-            cuts.append((cut, prov.page_no))
-        for cut, page in sorted(cuts, reverse=True):
-            text = text[:cut] + _CONTINUES.format(page) + text[cut:]
-        item.text = text
-
-
-def split_pages(
-    text: str, breaks: Sequence[tuple[str, int, int]], first_page: int
-) -> dict[int, str]:
-    """Page -> Markdown from serialized text holding docling's raw page-break tokens and
-    `mark_continuations` marks.
-
-    Each token (a -> b) means "from here on, page b"; a token may repeat (docling emits one
-    before a list group and one before its first item), so pieces are keyed by page and joined.
-    A continuation mark means the same inside a paragraph.
-    """
-    cuts: list[tuple[int, int, int]] = []  # (start, end, page from here on)
-    pos = 0
-    for token, _prev, nxt in breaks:
-        at = text.find(token, pos)
-        if at >= 0:
-            cuts.append((at, at + len(token), nxt))
-            pos = at + len(token)
-    cuts += [(m.start(), m.end(), int(m.group(1))) for m in _CONTINUES_RE.finditer(text)]
-    pages: dict[int, list[str]] = {}
-    page, pos = first_page, 0
-    for at, end, nxt in sorted(cuts):
-        pages.setdefault(page, []).append(text[pos:at])
-        page, pos = nxt, end
-    pages.setdefault(page, []).append(text[pos:])
-    return {p: "\n\n".join(s.strip("\n") for s in parts if s.strip()) for p, parts in pages.items()}
-
-
-def document_pages(doc: Any) -> dict[int, str]:
-    """One export of a DoclingDocument, split into pages by the items' `prov` page numbers."""
-    from docling_core.transforms.serializer.base import SerializationResult
-    from docling_core.transforms.serializer.common import create_ser_result
-    from docling_core.transforms.serializer.markdown import MarkdownDocSerializer, MarkdownParams
-
-    class _KeepBreaks(MarkdownDocSerializer):
-        """Leaves docling's page-break tokens (which carry page numbers) in the text."""
-
-        def serialize_doc(
-            self, *, parts: list[SerializationResult], **kwargs: Any
-        ) -> SerializationResult:
-            return create_ser_result(
-                text="\n\n".join(p.text for p in parts if p.text), span_source=parts
-            )
-
-    escape_hashes(doc)
-    mark_continuations(doc)
-    first = next(
-        (it.prov[0].page_no for it, _ in doc.iterate_items() if getattr(it, "prov", None)), 1
-    )
-    serializer = _KeepBreaks(doc=doc, params=MarkdownParams(page_break_placeholder=""))
-    text = serializer.serialize().text
-    return split_pages(text, list(serializer._get_page_breaks(text)), first)
-
-
-def escape_hashes(doc: Any) -> None:
-    """Body text that starts with ``#`` gets a backslash, so Markdown does not read it as a
-    heading (docling's serializer leaves it as is). Headings and code are left alone."""
-    from docling_core.types.doc.document import CodeItem, SectionHeaderItem, TitleItem
-
-    for item in doc.texts:
-        if not isinstance(item, SectionHeaderItem | TitleItem | CodeItem) and item.text.startswith(
-            "#"
-        ):
-            item.text = "\\" + item.text
 
 
 def _versions() -> dict[str, str]:
@@ -182,11 +79,12 @@ class DoclingBackend(Backend):
 
     def extract(self, path: Path, pdf: Any, facts: PdfFacts, options: ConvertOptions) -> Extraction:
         """docling on the span from the first to the last selected page; the selected pages'
-        Markdown, heading levels shifted so the shallowest section is ``#``."""
+        Markdown rendered from blocks (module docstring)."""
         pages = facts.pages
         result = self._run(path, options, (min(pages), max(pages)))
-        raw = document_pages(result.document)
-        texts = tuple("\n".join(map(shift_heading, raw.get(p, "").split("\n"))) for p in pages)
+        read = document_blocks(result.document, parsed_pages(result.pages))
+        leveled = level_headings({p: read.get(p, ()) for p in pages})
+        texts = tuple(render_page(leveled[p]).text for p in pages)
         return Extraction(texts, warnings=tuple(self._docling_warnings(result)))
 
     def _run(self, path: Path, options: ConvertOptions, span: tuple[int, int]) -> Any:

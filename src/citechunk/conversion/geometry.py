@@ -46,6 +46,7 @@ _ENUM_RE = re.compile(r"^\s*(\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\))\s")
 _NUMBER_ONLY_RE = re.compile(r"^\s*(?:[0-9]{1,2}(?:\.[0-9]{1,2})*\.?|[IVXLC]{1,5}\.?|[A-Z]\.?)\s*$")
 _NUMBERED_RE = re.compile(r"^(?:[IVXLC]{1,5}|[A-Z]|[0-9]{1,2}(?:\.[0-9]{1,2})*)\.?\s+\S")
 _LETTER_RE = re.compile(r"[^\W\d_]")
+LEADER_RE = re.compile(r"(\.\s?){4,}")  # dot leaders of a table of contents line
 
 Span = tuple[float, float]
 
@@ -613,14 +614,15 @@ def classify(block: list[Fragment], ctx: PageContext) -> Kind:
 def is_heading(block: list[Fragment], text: str, body_size: float) -> bool:
     """Short blocks with three letters or more that are set larger than the body text, or bold
     at body size, or are one numbered line in capitals or italics ("IV. TEXT DATA"); never a
-    sentence of 8+ words ending in a period, nor a line with "=" (a displayed formula)."""
+    sentence of 8+ words ending in a period, a line with "=" (a displayed formula), nor a line
+    with dot leaders (a contents entry)."""
     letters = _LETTER_RE.findall(text)
     if len(letters) < 3 or len(block) > 3 or len(text) > MAX_HEADING_CHARS:
         return False
     if text.rstrip().endswith(".") and len(text.split()) >= 8:
         return False  # a sentence set in large or bold type
-    if "=" in text:
-        return False  # a displayed formula (its glyphs make the line look large)
+    if "=" in text or LEADER_RE.search(text):
+        return False  # a displayed formula (its glyphs make the line look large), contents
     size = block[0].size
     if size >= body_size * HEADING_SIZE_RATIO:
         # several lines of slightly larger text are a paragraph unless short (a wrapped title)

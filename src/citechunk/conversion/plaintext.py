@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .furniture import NumberPlaces, numbered_spans, without_numbers
+from .geometry import LEADER_RE
 from .runninglines import line_signature
 from .spans import readable
 from .textlayer import BOLD_FLAG, PageText
@@ -48,7 +49,6 @@ LARGER = 0.9
 BULLETS = ("•", "◦", "▪", "■", "●", "○", "·", "\uf0b7", "\uf0a7")  # glyphs starting list items
 _SENTENCE_ENDS = (".", ",", ";")
 _RUN_BREAK = re.compile(r"(?<=\S)(\*\*|_|`) \1(?=\S)")  # a bold/italic run broken at a line end
-_LEADER = re.compile(r"(\.\s?){4,}")  # dot leaders of a table of contents line
 _MARKED_BULLET = re.compile(r"^(\*\*|_)?[" + "".join(BULLETS) + r"](\*\*|_)?\s*")
 
 
@@ -182,7 +182,7 @@ def _is_heading(lines: list[_Line], font: BodyFont) -> int:
         and not plain.endswith(_SENTENCE_ENDS)
         and not plain.startswith(BULLETS)
         and sum(ch.isalpha() for ch in plain) >= 2
-        and not _LEADER.search(plain)
+        and not LEADER_RE.search(plain)
     ):
         return level
     return 0
