@@ -18,9 +18,9 @@ sentences.
 A cut inside a sentence is the last choice (`Packer._clean_cut`): a piece that would end inside
 a sentence (between word units of it) ends after that sentence when it still fits, else before
 that sentence when the sentence fits a piece of its own and what the piece keeps is more than
-lines introducing what follows; else at
-the sentence's last clause end (a comma, semicolon, colon or dash) when the piece keeps at least
-`CLAUSE_KEEP` of its size; else after a word. A piece made only of a long lead-in paragraph
+lines introducing what follows; else at the sentence's last clause end (a comma, semicolon or
+dash; a colon introduces what follows) when the piece keeps at least `CLAUSE_KEEP` of its size;
+else after a word. A piece made only of a long lead-in paragraph
 ("... typically contain the following components:") before a unit it cannot take whole gives
 that paragraph's last sentence to the next piece (`Packer._split_lead`) rather than a part of
 the unit.
@@ -72,7 +72,7 @@ CLAUSE_KEEP = 0.5
 WORD_CUT, CLAUSE_CUT, SENTENCE_CUT = 0, 1, 2
 _CLOSERS = "[\"'”’)\\]*_]*"
 _SENTENCE_TAIL = re.compile(rf"[.!?…。！？]{_CLOSERS}$")
-_CLAUSE_TAIL = re.compile(rf"(?:[,;:，；：、]|\s[—–-]|—){_CLOSERS}$")
+_CLAUSE_TAIL = re.compile(rf"(?:[,;，；、]|\s[—–-]|—){_CLOSERS}$")
 
 
 class Packer:
@@ -174,7 +174,7 @@ class Packer:
         """Where the cut between consecutive units ``a`` and ``b`` falls: `SENTENCE_CUT` unless
         one of them is a word of a sentence cut into words; then `SENTENCE_CUT` after a
         sentence end (or before a unit on a new line), `CLAUSE_CUT` after a clause end (a
-        comma, semicolon, colon or dash), else `WORD_CUT`."""
+        comma, semicolon or dash), else `WORD_CUT`."""
         if (a.kind != "word" and b.kind != "word") or a.block != b.block:
             return SENTENCE_CUT
         md = self.splitter.md
@@ -189,7 +189,8 @@ class Packer:
         """``j``, or another end when the piece units[i:j] (from ``start``) would end inside a
         sentence (module docstring): after that sentence when the piece still fits, else
         before it when it fits a piece of its own and the piece keeps more than lines
-        introducing it (with the lead-in lines before it, `_lead_back`), else at its last
+        introducing it (with the lead-in lines before it, `_lead_back`, when they fit beside
+        it; a whole sentence comes before a lead-in line opening its piece), else at its last
         clause end when the piece keeps `CLAUSE_KEEP` of its size."""
         if not i < j < len(units) or self._cut_level(units[j - 1], units[j]) == SENTENCE_CUT:
             return j
@@ -204,7 +205,9 @@ class Packer:
         if i < k and self._fits(units, k, n) and not self._all_lead(units, i, k):
             back = self._lead_back(units, i, k)
             clean = self._cut_level(units[back - 1], units[back]) == SENTENCE_CUT
-            return back if clean and not self._all_lead(units, i, back) else k
+            if back < k and clean and not self._all_lead(units, i, back):
+                return back if self._fits(units, back, n) else k
+            return k
         keep = self._estimate(units, i, j, self._fresh(units[i])) * CLAUSE_KEEP
         for c in range(j - 1, max(i, k), -1):
             if self._cut_level(units[c - 1], units[c]) == CLAUSE_CUT:
