@@ -314,7 +314,8 @@ class Packer:
                 before = self._estimate(units, i, smaller, start)
                 if self._lead_in(units, smaller, before, start):
                     return None  # units[smaller] was split: retry with its first part
-                j = self._clean_cut(units, i, self._before_lead_line(units, i, smaller), start)
+                j = self._balance_rows(units, i, self._before_lead_line(units, i, smaller))
+                j = self._clean_cut(units, i, j, start)
             elif start.overlap:
                 start.offset, start.header, start.overlap = units[i].start, units[i].header, False
                 start.tokens = units[i].header_tokens
@@ -348,12 +349,12 @@ class Packer:
     def _balance_rows(self, units: list[Unit], i: int, j: int) -> int:
         """``j``, or earlier so that a table's last row group holds at least `MIN_ROWS` rows
         when the piece ends fewer than that before the table's end and keeps `MIN_ROWS` rows
-        of it itself."""
+        of it itself (the table's head unit counts for the first data row glued to it)."""
         rest = self._rows_after(units, j) if i < j < len(units) else 0
         if not 0 < rest < MIN_ROWS:
             return j
         move = MIN_ROWS - rest
-        held = sum(1 for u in units[i:j] if u.kind == "row" and u.block == units[j - 1].block)
+        held = sum(1 for u in units[i:j] if u.block == units[j - 1].block)  # the head: its row
         return j - move if held - move >= MIN_ROWS else j
 
     def _fill_rows(
