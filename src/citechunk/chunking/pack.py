@@ -16,7 +16,8 @@ of the budget: pieces are cut between paragraphs first, then list items, table r
 sentences.
 
 A cut inside a sentence is the last choice (`Packer._clean_cut`): a piece that would end inside
-a sentence (between word units of it) ends after that sentence when it still fits, else before
+a sentence (between word units of it, or before a unit of the same block going on in lower
+case) ends after that sentence when it still fits, else before
 that sentence when the sentence fits a piece of its own and what the piece keeps is more than
 lines introducing what follows; else at the sentence's last clause end (a comma, semicolon or
 dash; a colon introduces what follows) when the piece keeps at least `CLAUSE_KEEP` of its size;
@@ -171,17 +172,26 @@ class Packer:
         return True
 
     def _cut_level(self, a: Unit, b: Unit) -> int:
-        """Where the cut between consecutive units ``a`` and ``b`` falls: `SENTENCE_CUT` unless
-        one of them is a word of a sentence cut into words; then `SENTENCE_CUT` after a
-        sentence end (or before a unit on a new line), `CLAUSE_CUT` after a clause end (a
-        comma, semicolon or dash), else `WORD_CUT`."""
-        if (a.kind != "word" and b.kind != "word") or a.block != b.block:
-            return SENTENCE_CUT
+        """Where the cut between consecutive units ``a`` and ``b`` of one block falls: inside a
+        sentence when ``b`` goes on in lower case (emphasis aside: "U.S." / "and European")
+        or one of them is a word of a sentence cut into words and ``a`` ends no sentence
+        (nor its line, before a unit on a new line); then `CLAUSE_CUT` after a clause end (a
+        comma, semicolon or dash), else `WORD_CUT`. Else `SENTENCE_CUT` (as between blocks,
+        table rows and code lines)."""
         md = self.splitter.md
-        if b.kind != "word" and "\n" in md[a.end : b.start]:
+        if (
+            a.block != b.block
+            or {a.kind, b.kind} & {"row", "code"}
+            or self.splitter.in_fence(b.start)
+        ):
+            return SENTENCE_CUT
+        goes_on = md[b.start : b.start + 4].lstrip("*_")[:1].islower()
+        if (a.kind != "word" and b.kind != "word") and not goes_on:
+            return SENTENCE_CUT
+        if b.kind != "word" and "\n" in md[a.end : b.start] and not goes_on:
             return SENTENCE_CUT
         tail = md[max(a.start, a.end - 12) : a.end]
-        if _SENTENCE_TAIL.search(tail):
+        if _SENTENCE_TAIL.search(tail) and not goes_on:
             return SENTENCE_CUT
         return CLAUSE_CUT if _CLAUSE_TAIL.search(tail) else WORD_CUT
 

@@ -449,6 +449,10 @@ class Splitter:
         i = bisect_right(self.fence_ends, start)
         return i < len(self.fence_starts) and self.fence_starts[i] < end
 
+    def in_fence(self, pos: int) -> bool:
+        """Whether ``pos`` lies inside a fenced code block."""
+        return bool(self.fence_starts) and self._in_fence(pos)
+
     def _in_fence(self, pos: int) -> bool:
         i = bisect_right(self.fence_starts, pos) - 1
         return i >= 0 and pos < self.fence_ends[i]
