@@ -210,8 +210,8 @@ class Packer:
         n = j + 1
         while n < len(units) and self._cut_level(units[n - 1], units[n]) != SENTENCE_CUT:
             n += 1
-        if self._fits(units, i, n, start):
-            return n
+        if self.measure(start.offset, units[n - 1].end, start.header)[1] <= self.max_tokens:
+            return n  # one exact count: an estimate could let a shrinking piece grow again
         if i < k and self._fits(units, k, n) and not self._all_lead(units, i, k):
             back = self._lead_back(units, i, k)
             clean = self._cut_level(units[back - 1], units[back]) == SENTENCE_CUT
@@ -224,11 +224,10 @@ class Packer:
                 return c if self._estimate(units, i, c, self._fresh(units[i])) >= keep else j
         return j
 
-    def _fits(self, units: list[Unit], k: int, n: int, start: _Start | None = None) -> bool:
-        """Whether units[k:n] (from ``start``, else from units[k]'s start) fit one piece: by
-        estimate, or (an estimate under twice the budget, as `split.LIKELY_FIT`) by one exact
-        count of their text."""
-        start = start or self._fresh(units[k])
+    def _fits(self, units: list[Unit], k: int, n: int) -> bool:
+        """Whether units[k:n] fit one piece: by estimate, or (an estimate under twice the
+        budget, as `split.LIKELY_FIT`) by one exact count of their text."""
+        start = self._fresh(units[k])
         est = self._estimate(units, k, n, start)
         if est <= self._target(FILL):
             return True
