@@ -17,14 +17,13 @@ sentences.
 
 A cut inside a sentence is the last choice (`Packer._clean_cut`): a piece that would end inside
 a sentence (between word units of it, or before a unit of the same block going on in lower
-case) ends after that sentence when it still fits, else before
-that sentence when the sentence fits a piece of its own and what the piece keeps is more than
-lines introducing what follows; else at the sentence's last clause end (a comma, semicolon or
+case) ends after that sentence when it still fits, else before that sentence when the sentence
+fits a piece of its own and what the piece keeps is more than lines introducing what follows
+and at least `MIN_WORDS` words; else at the sentence's last clause end (a comma, semicolon or
 dash; a colon introduces what follows) when the piece keeps at least `CLAUSE_KEEP` of its size;
-else after a word. A piece made only of a long lead-in paragraph
-("... typically contain the following components:") before a unit it cannot take whole gives
-that paragraph's last sentence to the next piece (`Packer._split_lead`) rather than a part of
-the unit.
+else after a word. A piece made only of a long lead-in paragraph ("... typically contain the
+following components:") before a unit it cannot take whole gives that paragraph's last
+sentence to the next piece (`Packer._split_lead`) rather than a part of the unit.
 
 Contract: ``Packer.pack(units)`` returns pieces in document order whose exact ``tokens``
 (measured by the caller's function over the whole chunk text, heading path included) is
@@ -64,6 +63,9 @@ LEAD_IN = 0.15
 MIN_ROWS = 3
 # At most this many extra rows are tried, one exact count each, to fill a row group.
 MAX_FILL = 8
+# A piece ends before a sentence it would cut only when it keeps at least this many words (a
+# fragment alone is worse than a cut sentence).
+MIN_WORDS = 10
 # A piece cut inside a sentence too long for a piece of its own ends at the sentence's last
 # clause end when it keeps at least this share of its estimated size (else after a word).
 CLAUSE_KEEP = 0.5
@@ -199,9 +201,10 @@ class Packer:
         """``j``, or another end when the piece units[i:j] (from ``start``) would end inside a
         sentence (module docstring): after that sentence when the piece still fits, else
         before it when it fits a piece of its own and the piece keeps more than lines
-        introducing it (with the lead-in lines before it, `_lead_back`, when they fit beside
-        it; a whole sentence comes before a lead-in line opening its piece), else at its last
-        clause end when the piece keeps `CLAUSE_KEEP` of its size."""
+        introducing it and at least `MIN_WORDS` words (with the lead-in lines before it,
+        `_lead_back`, when they fit beside it; a whole sentence comes before a lead-in line
+        opening its piece), else at its last clause end when the piece keeps `CLAUSE_KEEP` of
+        its size."""
         if not i < j < len(units) or self._cut_level(units[j - 1], units[j]) == SENTENCE_CUT:
             return j
         k = j - 1  # the cut sentence is units[k:n]
@@ -212,7 +215,9 @@ class Packer:
             n += 1
         if self.measure(start.offset, units[n - 1].end, start.header)[1] <= self.max_tokens:
             return n  # one exact count: an estimate could let a shrinking piece grow again
-        if i < k and self._fits(units, k, n) and not self._all_lead(units, i, k):
+        kept = units[k - 1].end if i < k else 0
+        few = i < k and len(WORD_RE.findall(self.splitter.md, units[i].start, kept)) < MIN_WORDS
+        if i < k and not few and self._fits(units, k, n) and not self._all_lead(units, i, k):
             back = self._lead_back(units, i, k)
             clean = self._cut_level(units[back - 1], units[back]) == SENTENCE_CUT
             if back < k and clean and not self._all_lead(units, i, back):
