@@ -13,6 +13,18 @@ the path (so two runs differ only by the chunker) at the embedder's default wind
   ends-lead    chunks whose body's last line is a heading (``#``) or a lead-in line (its text,
                emphasis removed, ends with ':')
   over         chunks whose text counts more than the window with the embedder's tokenizer
+  mid-end      chunks whose body ends mid-sentence: its last line is prose (no heading, table
+               row or fence) not ending in sentence punctuation (. ! ? … ; : and CJK ends,
+               closing quotes, brackets and emphasis aside), and the next chunk of the same
+               section (the same section span) continues it: no paragraph break lies between
+               them (page marker lines aside), or it opens lower-case
+  mid-start    chunks whose body opens lower-case (emphasis aside) after a chunk of the same
+               section that ends without a sentence end (. ! ? …)
+               (a piece opening a code block again with its fence line counts in neither)
+  Both are also given for sections that fit the window (``-fit``: the section's body under its
+  path line counts at most the window, so it need not have been cut at all) and for cuts whose
+  sentence would fit a chunk (``-sent``: the text from the last sentence end or paragraph
+  break before the cut to the first one after it, under the path line, fits the window).
 A table is a run of consecutive lines starting with "|"; when its second line is a separator
 its first line is the Markdown header row and the data rows follow the separator, else every
 line is a data row. Words are runs of letters and digits (as ``check_retrieval.py`` reads them).
@@ -51,6 +63,7 @@ from citechunk.chunking.navigation import chunk_role
 from citechunk.config import load_config
 from citechunk.conversion import read_markdown, saved_title
 from citechunk.evaluation.data import read_records
+from citechunk.markers import strip_markers
 from citechunk.models import Chunk
 
 log = logging.getLogger("units")
@@ -63,6 +76,11 @@ _SEPARATOR = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?")
 _HEADING = re.compile(r"#{1,6}(?:\s|$)")
 _EMPHASIS = re.compile(r"[*_`]+")
 MIN_WORDS = 10
+_CLOSERS = "\"'”’)]*_`»"
+_SENTENCE_END = tuple(".!?…。！？")
+_CLAUSE_END = (*_SENTENCE_END, ";", ":")
+_NOT_PROSE = ("#", "|", "```", "~~~", "<!--")
+_BREAK = re.compile(r"[.!?…。！？][\"'”’)\]*_]*(?:\s|$)|\n[ \t]*\n")
 Spans = tuple[list[int], list[int]]
 
 
@@ -113,6 +131,96 @@ def ends_lead(body: str) -> bool:
     return bool(_HEADING.match(line)) or _EMPHASIS.sub("", line).rstrip().endswith(":")
 
 
+def _ends(line: str, ends: tuple[str, ...]) -> bool:
+    return line.rstrip(_CLOSERS + " ").endswith(ends)
+
+
+def ends_open(body: str) -> bool:
+    """The body's last line is prose not ending in sentence or clause punctuation."""
+    line = last_line(body)
+    return bool(line) and not line.startswith(_NOT_PROSE) and not _ends(line, _CLAUSE_END)
+
+
+def opens_lower(body: str) -> bool:
+    first = body.lstrip().lstrip("*_")[:1]
+    return first.islower()
+
+
+def _no_break(markdown: str, a: int, b: int) -> bool:
+    """No paragraph break between offsets a and b (marker lines removed)."""
+    return "\n\n" not in "\n".join(ln.strip() for ln in strip_markers(markdown[a:b]).split("\n"))
+
+
+def _sentence_fits(markdown: str, a: Chunk, b: Chunk, count: Any, limit: int) -> bool:
+    """The sentence cut between a and b (last break before a's end .. first after b's start)
+    fits the window under a's path line."""
+    before = [m.end() for m in _BREAK.finditer(markdown, a.char_start, a.char_end)]
+    start = before[-1] if before else a.char_start
+    after = _BREAK.search(markdown, b.char_start, b.char_end)
+    end = after.start() + 1 if after else b.char_end
+    head = a.text[: len(a.text) - len(a.body)]
+    return count(head + strip_markers(markdown[start:end]).strip()) <= limit
+
+
+@dataclass
+class MidCuts:
+    """Mid-sentence ends and starts: all, in sections that fit, where the sentence fits."""
+
+    end: int = 0
+    end_fit: int = 0
+    end_sent: int = 0
+    start: int = 0
+    start_fit: int = 0
+    start_sent: int = 0
+    shown: list[str] = field(default_factory=list)
+
+    def add(self, other: MidCuts) -> None:
+        for name in ("end", "end_fit", "end_sent", "start", "start_fit", "start_sent"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def row(self) -> dict[str, int]:
+        return {
+            "mid-end": self.end,
+            "mid-end-fit": self.end_fit,
+            "mid-end-sent": self.end_sent,
+            "mid-start": self.start,
+            "mid-start-fit": self.start_fit,
+            "mid-start-sent": self.start_sent,
+        }
+
+
+def mid_sentence(markdown: str, chunks: Sequence[Chunk], count: Any, limit: int) -> MidCuts:
+    """Chunks cut inside a sentence (module docstring: mid-end, mid-start)."""
+    out = MidCuts()
+    fits: dict[tuple[int, int], bool] = {}
+    for a, b in zip(chunks, chunks[1:], strict=False):
+        key = (a.section_start, a.section_end)
+        if key != (b.section_start, b.section_end) or a.section_start < 0:
+            continue
+        if b.body.startswith(("```", "~~~")):  # a code block's lines, its fence repeated
+            continue
+        end = ends_open(a.body) and (
+            _no_break(markdown, a.char_end, b.char_start) or opens_lower(b.body)
+        )
+        start = opens_lower(b.body) and not _ends(last_line(a.body), _SENTENCE_END)
+        if not (end or start):
+            continue
+        if key not in fits:
+            same = [c for c in chunks if (c.section_start, c.section_end) == key]
+            s, e = min(c.char_start for c in same), max(c.char_end for c in same)
+            head = a.text[: len(a.text) - len(a.body)]
+            fits[key] = count(head + strip_markers(markdown[s:e]).strip()) <= limit
+        sent = _sentence_fits(markdown, a, b, count, limit)
+        out.end += end
+        out.end_fit += end and fits[key]
+        out.end_sent += end and sent
+        out.start += start
+        out.start_fit += start and fits[key]
+        out.start_sent += start and sent
+        out.shown.append(f"{a.body[-200:]}\n  | next chunk |\n{b.body[:200]}")
+    return out
+
+
 def body_of(c: Chunk) -> str:
     return c.body
 
@@ -128,6 +236,7 @@ class Tally:
     over: int = 0
     table_q: int = 0
     in_table: int = 0
+    mid: MidCuts = field(default_factory=MidCuts)
     shown: dict[str, list[str]] = field(default_factory=dict)
     by_doc: dict[str, dict[str, int]] = field(default_factory=dict)
 
@@ -142,6 +251,7 @@ class Tally:
             "tiny%": share,
             "ends-lead": self.ends_lead,
             "over": self.over,
+            **self.mid.row(),
         }
         if self.table_q:
             out["table-q"] = self.table_q
@@ -259,8 +369,11 @@ def measure_set(
         tally.tiny += len(tiny)
         tally.ends_lead += len(lead)
         tally.over += len(over)
+        mid = mid_sentence(markdown, chunks, count, limit)
+        tally.mid.add(mid)
         doc = {"chunks": len(chunks), "few-rows": few, "row-twice": twice}
         doc.update({"tiny": len(tiny), "ends-lead": len(lead), "over": len(over)})
+        doc.update(mid.row())
         if source in asked:
             found, held = table_answers(markdown, chunks, asked[source])
             tally.table_q += found
@@ -271,8 +384,9 @@ def measure_set(
             "few-rows": few_shown,
             "tiny": [c.text for c in tiny],
             "ends-lead": [c.text for c in lead],
+            "mid": mid.shown,
         }
-        for kind in ("few-rows", "tiny", "ends-lead"):
+        for kind in ("few-rows", "tiny", "ends-lead", "mid"):
             if show == kind:
                 tally.shown.setdefault(source, []).extend(examples[kind][:3])
         if write is not None:
@@ -289,7 +403,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="+", help="NAME=OUT or NAME=OUT:QUESTIONS")
     parser.add_argument("--write", type=Path)
-    parser.add_argument("--show", default="", choices=["", "few-rows", "tiny", "ends-lead"])
+    parser.add_argument("--show", default="", choices=["", "few-rows", "tiny", "ends-lead", "mid"])
     parser.add_argument("--json", type=Path, help="write per-set and per-document figures here")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")

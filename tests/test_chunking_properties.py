@@ -279,3 +279,84 @@ def test_fixed_baseline_contract(doc: Doc, overlap: int) -> None:
     chunks = FixedChunker(options).chunk(doc.markdown)
     check_contract(doc, chunks, options)
     assert all(c.heading_path == () for c in chunks)
+
+
+PROSE = ["the", "pump", "is", "serviced", "yearly", "by", "supplier", "and", "every", "part"]
+PROSE += ["of", "it", "gets", "checked", "for", "wear", "before", "winter", "comes", "again"]
+_SENTENCE_END = (".", "!", "?")
+
+
+def sentence(rng: random.Random, lo: int, hi: int) -> str:
+    out = rng.choices(PROSE, k=rng.randint(lo, hi))
+    for i in range(5, len(out) - 1, rng.randint(5, 12)):
+        out[i] += ","
+    return " ".join(out).capitalize() + rng.choice(_SENTENCE_END)
+
+
+@st.composite
+def prose_documents(draw: st.DrawFn) -> str:
+    """Sections of paragraphs of sentences (some longer than a small window), with page
+    markers between paragraphs and lead-in lines before some paragraphs."""
+    rng = draw(st.randoms(use_true_random=False))
+    parts: list[str] = []
+    page = 1
+    for _ in range(draw(st.integers(1, 4))):
+        parts.append("#" * draw(st.integers(1, 3)) + " " + sentence(rng, 1, 4).rstrip(".!?"))
+        for _ in range(draw(st.integers(1, 4))):
+            if draw(st.booleans()):
+                parts.append("The parts are as follows:")
+            n = draw(st.integers(1, 12))
+            parts.append(
+                " ".join(sentence(rng, 3, draw(st.sampled_from([12, 40, 90]))) for _ in range(n))
+            )
+            if draw(st.booleans()):
+                page += 1
+                parts.append(marker(page))
+    return "\n\n".join(parts) + "\n"
+
+
+def cut_sentence(md: str, a: Chunk, b: Chunk) -> tuple[int, int] | None:
+    """The span of the sentence a cut between chunks ``a`` and ``b`` falls in, or None when
+    the cut is at a sentence end or between lines."""
+    if a.body.endswith(_SENTENCE_END) or "\n" in md[a.char_end : b.char_start]:
+        return None
+    head = md[: a.char_end]
+    start = max(head.rfind(e + " ") for e in _SENTENCE_END) + 2
+    start = max(start, head.rfind("\n") + 1)
+    ends = [md.find(e, b.char_start) for e in _SENTENCE_END]
+    return start, min(e for e in ends if e >= 0) + 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(md=prose_documents(), max_tokens=st.sampled_from([40, 60, 120]))
+def test_a_cut_falls_at_a_sentence_end_when_the_sentence_fits(md: str, max_tokens: int) -> None:
+    """A section that fits is one chunk; a cut inside a section falls inside a sentence only
+    when that sentence would not fit a chunk of its own under the path line, or the chunk
+    before it would hold only lines introducing it (a lead-in line, a heading) or under ten
+    words."""
+    options = ChunkOptions(max_tokens=max_tokens, embedder="tiktoken:cl100k_base@512")
+    counter = resolve_embedder(options.embedder).counter
+    chunks = chunk_markdown(md, options)
+    sections: dict[tuple[int, int], list[Chunk]] = {}
+    for c in chunks:
+        sections.setdefault(c.section_span, []).append(c)
+    for same in sections.values():
+        if len(same) > 1:  # a cut section does not fit whole under its path line
+            head = same[0].text[: len(same[0].text) - len(same[0].body)]
+            whole = strip_markers(md[same[0].char_start : same[-1].char_end]).strip()
+            assert counter.count(head + whole) > max_tokens
+        for a, b in zip(same, same[1:], strict=False):
+            cut = cut_sentence(md, a, b)
+            if cut is None:
+                continue
+            head = b.text[: len(b.text) - len(b.body)]
+            lead_only = all(
+                ln.endswith(":") or ln.startswith("#") or not ln.strip()
+                for ln in strip_markers(md[a.char_start : cut[0]]).split("\n")
+            )
+            few = len(strip_markers(md[a.char_start : cut[0]]).split()) < 10  # pack.MIN_WORDS
+            sentence = strip_markers(md[cut[0] : cut[1]]).strip()
+            assert lead_only or few or counter.count(head + sentence) > max_tokens, (
+                a.body[-80:],
+                b.body[:80],
+            )

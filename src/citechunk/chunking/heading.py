@@ -27,7 +27,10 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
   (paragraphs, lists, tables, code) first, then between list items, table row groups, lines
   and sentences; a table that fits the window is one unit with its caption, a longer one is cut
   into row groups as large as the window allows (the last holding at least `pack.MIN_ROWS`
-  rows), and a row is cut only when it is over the window alone. No piece ends on a lead-in
+  rows), and a row is cut only when it is over the window alone. A cut inside a sentence is the
+  last choice (`pack.Packer._clean_cut`): after the sentence when the piece still fits, else
+  before it when the sentence fits a piece alone, else at a clause end, else after a word.
+  No piece ends on a lead-in
   line (a line ending in a colon, a bold label, a table's caption, a row labelling the rows
   below) while more follows in its section: the line opens the next piece with what it
   introduces.

@@ -15,6 +15,16 @@ instead (with the lead-in line or caption before it), when what it keeps is at l
 of the budget: pieces are cut between paragraphs first, then list items, table row groups and
 sentences.
 
+A cut inside a sentence is the last choice (`Packer._clean_cut`): a piece that would end inside
+a sentence (between word units of it, or before a unit of the same block going on in lower
+case) ends after that sentence when it still fits, else before that sentence when the sentence
+fits a piece of its own and what the piece keeps is more than lines introducing what follows
+and at least `MIN_WORDS` words; else at the sentence's last clause end (a comma, semicolon or
+dash; a colon introduces what follows) when the piece keeps at least `CLAUSE_KEEP` of its size;
+else after a word. A piece made only of a long lead-in paragraph ("... typically contain the
+following components:") before a unit it cannot take whole gives that paragraph's last
+sentence to the next piece (`Packer._split_lead`) rather than a part of the unit.
+
 Contract: ``Packer.pack(units)`` returns pieces in document order whose exact ``tokens``
 (measured by the caller's function over the whole chunk text, heading path included) is
 <= ``max_tokens``; with ``overlap == 0`` pieces cover all units and are disjoint; with overlap a piece may start inside the previous piece of the
@@ -23,6 +33,7 @@ same call (never before its start).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .split import WORD_RE, Measure, Piece, Splitter, Unit
@@ -52,6 +63,19 @@ LEAD_IN = 0.15
 MIN_ROWS = 3
 # At most this many extra rows are tried, one exact count each, to fill a row group.
 MAX_FILL = 8
+# A piece ends before a sentence it would cut only when it keeps at least this many words (a
+# fragment alone is worse than a cut sentence).
+MIN_WORDS = 10
+# A piece cut inside a sentence too long for a piece of its own ends at the sentence's last
+# clause end when it keeps at least this share of its estimated size (else after a word).
+CLAUSE_KEEP = 0.5
+
+# Where a cut between two units falls (`Packer._cut_level`): inside a sentence after a word,
+# after a clause end, or at a sentence end (or between lines, list items, rows or blocks).
+WORD_CUT, CLAUSE_CUT, SENTENCE_CUT = 0, 1, 2
+_CLOSERS = "[\"'”’)\\]*_]*"
+_SENTENCE_TAIL = re.compile(rf"[.!?…。！？]{_CLOSERS}$")
+_CLAUSE_TAIL = re.compile(rf"(?:[,;，；、]|\s[—–-]|—){_CLOSERS}$")
 
 
 class Packer:
@@ -88,10 +112,12 @@ class Packer:
         while start is not None and i < len(units):
             target = self._target(FILL)
             j, est = self._greedy(units, i, start, target)
-            if i < j < len(units) and self._lead_in(units, j, est, start, i):
+            if i < j < len(units) and (
+                self._split_lead(units, i, j, start) or self._lead_in(units, j, est, start, i)
+            ):
                 j, _ = self._greedy(units, i, start, target)
             j = self._balance_rows(units, i, self._before_lead_line(units, i, j))
-            j = self._balance_tail(units, i, j)
+            j = self._clean_cut(units, i, self._balance_tail(units, i, j), start)
             if j == i:  # the overlap leaves no room for the next unit: shrink or drop it
                 room = int(target) - units[i].tokens - units[i].header_tokens - 1
                 smaller = self._overlap_start(units, first, i, min(room, start.tokens - 1))
@@ -128,6 +154,91 @@ class Packer:
             sub[0] = sub[0].with_header(u.header, u.header_tokens)
         units[j : j + 1] = sub
         return True
+
+    def _split_lead(self, units: list[Unit], i: int, j: int, start: _Start) -> bool:
+        """Split units[i] into its lines or sentences in place when the piece is that unit
+        alone, it introduces units[j] (`Splitter.introduces`) and it is at least `LEAD_IN` of
+        the budget: its last sentence, the lead-in, then opens the next piece with what it
+        introduces (`_lead_back`), and units[j] is not cut to fill the piece."""
+        u = units[i]
+        if j != i + 1 or start.overlap or u.kind in ("word", "row", "sentence", "code"):
+            return False
+        if u.tokens < self.budget * LEAD_IN or not self.splitter.introduces(u):
+            return False
+        sub = [v.in_block(u.block) for v in self.splitter.refine(u, u.tokens - 1)]
+        if len(sub) < 2 or any(v.kind == "word" for v in sub):
+            return False
+        if u.header:
+            sub[0] = sub[0].with_header(u.header, u.header_tokens)
+        units[i : i + 1] = sub
+        return True
+
+    def _cut_level(self, a: Unit, b: Unit) -> int:
+        """Where the cut between consecutive units ``a`` and ``b`` of one block falls: inside a
+        sentence when ``b`` goes on in lower case (emphasis aside: "U.S." / "and European")
+        or one of them is a word of a sentence cut into words and ``a`` ends no sentence
+        (nor its line, before a unit on a new line); then `CLAUSE_CUT` after a clause end (a
+        comma, semicolon or dash), else `WORD_CUT`. Else `SENTENCE_CUT` (as between blocks,
+        table rows and code lines)."""
+        md = self.splitter.md
+        if (
+            a.block != b.block
+            or {a.kind, b.kind} & {"row", "code"}
+            or self.splitter.in_fence(b.start)
+        ):
+            return SENTENCE_CUT
+        goes_on = md[b.start : b.start + 4].lstrip("*_")[:1].islower()
+        if (a.kind != "word" and b.kind != "word") and not goes_on:
+            return SENTENCE_CUT
+        if b.kind != "word" and "\n" in md[a.end : b.start] and not goes_on:
+            return SENTENCE_CUT
+        tail = md[max(a.start, a.end - 12) : a.end]
+        if _SENTENCE_TAIL.search(tail) and not goes_on:
+            return SENTENCE_CUT
+        return CLAUSE_CUT if _CLAUSE_TAIL.search(tail) else WORD_CUT
+
+    def _clean_cut(self, units: list[Unit], i: int, j: int, start: _Start) -> int:
+        """``j``, or another end when the piece units[i:j] (from ``start``) would end inside a
+        sentence (module docstring): after that sentence when the piece still fits, else
+        before it when it fits a piece of its own and the piece keeps more than lines
+        introducing it and at least `MIN_WORDS` words (with the lead-in lines before it,
+        `_lead_back`, when they fit beside it; a whole sentence comes before a lead-in line
+        opening its piece), else at its last clause end when the piece keeps `CLAUSE_KEEP` of
+        its size."""
+        if not i < j < len(units) or self._cut_level(units[j - 1], units[j]) == SENTENCE_CUT:
+            return j
+        k = j - 1  # the cut sentence is units[k:n]
+        while k > i and self._cut_level(units[k - 1], units[k]) != SENTENCE_CUT:
+            k -= 1
+        n = j + 1
+        while n < len(units) and self._cut_level(units[n - 1], units[n]) != SENTENCE_CUT:
+            n += 1
+        if self.measure(start.offset, units[n - 1].end, start.header)[1] <= self.max_tokens:
+            return n  # one exact count: an estimate could let a shrinking piece grow again
+        kept = units[k - 1].end if i < k else 0
+        few = i < k and len(WORD_RE.findall(self.splitter.md, units[i].start, kept)) < MIN_WORDS
+        if i < k and not few and self._fits(units, k, n) and not self._all_lead(units, i, k):
+            back = self._lead_back(units, i, k)
+            clean = self._cut_level(units[back - 1], units[back]) == SENTENCE_CUT
+            if back < k and clean and not self._all_lead(units, i, back):
+                return back if self._fits(units, back, n) else k
+            return k
+        keep = self._estimate(units, i, j, self._fresh(units[i])) * CLAUSE_KEEP
+        for c in range(j - 1, max(i, k), -1):
+            if self._cut_level(units[c - 1], units[c]) == CLAUSE_CUT:
+                return c if self._estimate(units, i, c, self._fresh(units[i])) >= keep else j
+        return j
+
+    def _fits(self, units: list[Unit], k: int, n: int) -> bool:
+        """Whether units[k:n] fit one piece: by estimate, or (an estimate under twice the
+        budget, as `split.LIKELY_FIT`) by one exact count of their text."""
+        start = self._fresh(units[k])
+        est = self._estimate(units, k, n, start)
+        if est <= self._target(FILL):
+            return True
+        if not self.splitter.estimating or est > 2 * self.budget:
+            return False
+        return self.measure(start.offset, units[n - 1].end, start.header)[1] <= self.max_tokens
 
     def _before_lead_line(self, units: list[Unit], i: int, j: int) -> int:
         """Where the piece units[i:j] ends (module docstring): before the block it would end
@@ -217,7 +328,8 @@ class Packer:
                 before = self._estimate(units, i, smaller, start)
                 if self._lead_in(units, smaller, before, start):
                     return None  # units[smaller] was split: retry with its first part
-                j = self._before_lead_line(units, i, smaller)
+                j = self._balance_rows(units, i, self._before_lead_line(units, i, smaller))
+                j = self._clean_cut(units, i, j, start)
             elif start.overlap:
                 start.offset, start.header, start.overlap = units[i].start, units[i].header, False
                 start.tokens = units[i].header_tokens
@@ -251,12 +363,12 @@ class Packer:
     def _balance_rows(self, units: list[Unit], i: int, j: int) -> int:
         """``j``, or earlier so that a table's last row group holds at least `MIN_ROWS` rows
         when the piece ends fewer than that before the table's end and keeps `MIN_ROWS` rows
-        of it itself."""
+        of it itself (the table's head unit counts for the first data row glued to it)."""
         rest = self._rows_after(units, j) if i < j < len(units) else 0
         if not 0 < rest < MIN_ROWS:
             return j
         move = MIN_ROWS - rest
-        held = sum(1 for u in units[i:j] if u.kind == "row" and u.block == units[j - 1].block)
+        held = sum(1 for u in units[i:j] if u.block == units[j - 1].block)  # the head: its row
         return j - move if held - move >= MIN_ROWS else j
 
     def _fill_rows(
@@ -294,7 +406,7 @@ class Packer:
         if tokens >= self.max_tokens * GROW_BELOW:
             return None
         bigger = self._greedy(units, i, start, self._target(SHRINK_TO))[0]
-        bigger = self._before_lead_line(units, i, bigger)
+        bigger = self._clean_cut(units, i, self._before_lead_line(units, i, bigger), start)
         if bigger <= j:
             return None
         body, grown = self._measure(start, units[bigger - 1].end)

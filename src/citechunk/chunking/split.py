@@ -41,7 +41,7 @@ _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+|[。！？][」』）]*\
 _STARTS_BLOCK = re.compile(r"[ \t]*(?:[-*+•▪●◦|#>]|\d{1,3}[.)])")
 _CJK_RUNS_ON = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af、，]")
 WORD_RE = re.compile(r"\S+")
-_RUNS_ON_END = re.compile(r"[^\W_]|,")
+_RUNS_ON_END = re.compile(r"[^\W_]|[,-]")
 _FENCE_LINE = re.compile(r" {0,3}(?:`{3,}|~{3,})[^\n]*")
 _BULLET = re.compile(r"[ \t]*(?:[-*+•▪●◦]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]+")
 
@@ -449,6 +449,10 @@ class Splitter:
         i = bisect_right(self.fence_ends, start)
         return i < len(self.fence_starts) and self.fence_starts[i] < end
 
+    def in_fence(self, pos: int) -> bool:
+        """Whether ``pos`` lies inside a fenced code block."""
+        return bool(self.fence_starts) and self._in_fence(pos)
+
     def _in_fence(self, pos: int) -> bool:
         i = bisect_right(self.fence_starts, pos) - 1
         return i >= 0 and pos < self.fence_ends[i]
@@ -519,15 +523,22 @@ class Splitter:
         comma, and the next line starts lower-case; or on CJK text other than a sentence end,
         and the next line starts no list item, table row or heading) is one span with the
         next: a line break, like a page marker between two lines, is no place to cut a
-        sentence. Sentence ends (`_sentences`) include 。！？ (no space follows them)."""
+        sentence. Emphasis marks closing the line or opening the next are read past ("of_" /
+        "_the"), and a line ending in a hyphen runs on like one ending in a letter ("im-" /
+        "portant"). Sentence ends (`_sentences`) include 。！？ (no space follows them)."""
         if kind == "code":
             return self._lines(s, e)
         md = self.md
         out: list[tuple[int, int]] = []
         for span in self._lines(s, e):
             end = out[-1][1] - 1 if out else 0
+            while out and end > out[-1][0] and md[end] in "*_":  # emphasis closing the line
+                end -= 1
+            first = span[0]
+            while first < span[1] - 1 and md[first] in "*_":  # emphasis opening the next
+                first += 1
             if out and (
-                (_RUNS_ON_END.match(md, end) and md[span[0]].islower())
+                (_RUNS_ON_END.match(md, end) and md[first].islower())
                 or (_CJK_RUNS_ON.match(md, end) and not _STARTS_BLOCK.match(md, span[0]))
             ):
                 out[-1] = (out[-1][0], span[1])
