@@ -3,6 +3,8 @@ so the repairs and the chunker agree on what is a heading, a fence or a table ro
 
 * `TABLE_SEPARATOR_RE`: a pipe-table delimiter row (``|---|:--:|``), matched with ``fullmatch``
   on one line without its newline (leading/trailing pipes optional, alignment colons allowed).
+* `EMPTY_TABLE_ROW_RE`: a pipe-table row without text in any cell (``| | |``, ``|||``), the header
+  row of a table that has none (`conversion.tables.header`), matched with ``fullmatch``.
 * A fence opens on a line of up to 3 spaces, then 3 or more backticks or tildes; a backtick
   opener's info string holds no backtick (``` ``x`` ``` is inline code, not a fence). It closes
   on a line of up to 3 spaces, the same character at least as many times, and nothing else but
@@ -21,6 +23,7 @@ from dataclasses import dataclass
 HEADING_RE = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*$")
 FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 TABLE_SEPARATOR_RE = re.compile(r"[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+[ \t]*(?::?-+:?[ \t]*)?")
+EMPTY_TABLE_ROW_RE = re.compile(r"\s*\|(?:\s*\|)+\s*")
 
 
 @dataclass(frozen=True)

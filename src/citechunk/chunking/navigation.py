@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..markers import MARKER_RE
-from ..mdsyntax import HEADING_RE, TABLE_SEPARATOR_RE
+from ..mdsyntax import EMPTY_TABLE_ROW_RE, HEADING_RE, TABLE_SEPARATOR_RE
 
 Role = Literal["content", "navigation"]
 ROLES: tuple[Role, ...] = ("content", "navigation")
@@ -57,7 +57,6 @@ _ENTRY_RE = re.compile(
 _REFS_RE = re.compile(_REFS, re.IGNORECASE)
 _LEADER_RE = re.compile(_LEADER)
 _NUMBER_END_RE = re.compile(r"\d[\d,.]*%?\)?$")
-_EMPTY_ROW_RE = re.compile(r"\s*\|(?:\s*\|)+\s*")
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*+•]\s+|>\s*)")
 _LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS_RE = re.compile(r"[*_`]{1,3}(?=\S)|(?<=\S)[*_`]{1,3}")
@@ -140,7 +139,7 @@ def _lines(body: str) -> list[str]:
         if line.strip()
         and not MARKER_RE.match(line)
         and not TABLE_SEPARATOR_RE.fullmatch(line)
-        and not _EMPTY_ROW_RE.fullmatch(line)
+        and not EMPTY_TABLE_ROW_RE.fullmatch(line)
         and not HEADING_RE.match(line)
     ]
 

@@ -10,7 +10,7 @@ import logging
 import re
 from collections.abc import Sequence
 
-from ...mdsyntax import TABLE_SEPARATOR_RE
+from ...mdsyntax import EMPTY_TABLE_ROW_RE, TABLE_SEPARATOR_RE
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +43,6 @@ def _bold_row(row: str) -> bool:
     return all(c.startswith("**") and c.endswith("**") for c in cells if c)
 
 
-def _empty_row(row: str) -> bool:
-    return not any(c.strip() for c in _cells(row))
-
-
 def join_page_tables(pages: Sequence[str]) -> list[str]:
     """Give a table that continues from the previous page its real header row back.
 
@@ -76,8 +72,8 @@ def join_page_tables(pages: Sequence[str]) -> list[str]:
             continue
         if len(_cells(header)) != len(_cells(first)) or first.strip() == header.strip():
             continue
-        if _empty_row(first):
-            if not _empty_row(header):
+        if EMPTY_TABLE_ROW_RE.fullmatch(first):
+            if not EMPTY_TABLE_ROW_RE.fullmatch(header):
                 lines[cur[0]] = header
                 log.debug("page %d: a continued table takes its header row", n + 2)
         elif _bold_row(header) and not _bold_row(first):
