@@ -1,42 +1,29 @@
 """How the pymupdf layout path reads the text layer: its own words, in its own order.
 
-pymupdf4llm's layout path (``document_layout``) reads each box's lines with ``get_raw_lines``
-and each table cell with ``extract_cells``; `layer_reading` puts `raw_lines` and a cell reader
-(`_cell_reader`) in their places and the text flags right, for one parse. The
-rules, each where pymupdf4llm's own reading departs from the text layer:
+`layer_reading` puts `raw_lines` (for ``get_raw_lines``) and a cell reader (for
+``extract_cells``) in pymupdf4llm's layout path, and sets its text flags, for one parse.
+The rules, each where pymupdf4llm's own reading departs from the text layer:
 
-- Marked-content replacement text (``/ActualText``) is the text of its glyphs. A PDF writer
-  puts it where a glyph's own Unicode mapping is wrong or missing (a ligature such as "ft"
-  mapped to some other letter): pymupdf4llm's flags ignore it ("Software" read "SoHware");
-  PyMuPDF's plain text, which every other stage reads, honours it.
-- Reading never changes the page's text blocks. ``get_raw_lines`` joins touching spans by
-  appending the later span's text to the earlier span's dictionary, the very dictionary of the
-  blocks, which the layout path reads once per box: a line read a second time (a box
-  overlapping another, a table checked against its words) starts from spans that already hold
-  the rest of their line, and repeats ever shorter suffixes ("The method of claim 1 The method
-  of claim 1 method of claim 1 ..."): on OCR layers (one span per word, boxes touching) every
-  line two boxes share. `raw_lines` reads copies.
+- Marked-content replacement text (``/ActualText``) is the text of its glyphs, as in
+  PyMuPDF's plain text, which every other stage reads.
+- Reading never changes the page's text blocks: ``get_raw_lines`` appends a joined span's
+  text to the blocks' own span dictionary, so a line read a second time (two boxes sharing
+  it) repeats ever shorter suffixes. `raw_lines` reads copies.
 - A word flagged superscript after a space is a word of the line (OCR layers flag words whose
-  baseline wanders; pymupdf4llm glued them to the word before: "informedhim").
-- A span that is only a spacing accent follows the span it sits over, wherever its left edge
-  falls, as a span of its own: an accent over a letter in a formula ("X˜") neither lands on
-  the word before ("the˜ X" became "thẽ") nor changes the letter's word.
-- Pieces of one text-layer line meeting letter to letter with (almost) no gap are one word:
-  pymupdf4llm writes a space between spans that differ in style, cutting the word where a
-  layer changes font flags inside it. Two text-layer lines are never one word: touching spans
-  of two lines that meet letter to letter get a space between them (pymupdf4llm glued them).
+  baseline wanders).
+- A span that is only a spacing accent follows the span it sits over, as a span of its own,
+  wherever its left edge falls.
+- Pieces of one text-layer line meeting letter to letter with (almost) no gap are one word
+  (pymupdf4llm writes a space between spans that differ in style); touching spans of two
+  text-layer lines that meet letter to letter get a space between them.
 - A right-to-left line (most letters of right-to-left scripts) keeps each text-layer line's
-  spans in the layer's order, which is logical order (PyMuPDF gives it; the spans' boxes may
-  overlap or have no width), and puts the text-layer lines sharing a height from right to
-  left. Sorting its spans by their left edges, as pymupdf4llm does, scrambled the pieces of an
-  Arabic word.
-- Line numbers are no text (`furniture`): the spans of a column of line numbers beside the
-  text are not read, so a number never becomes a word of the line beside it (nor, across a
-  hyphenated line end, part of a word: "com-" + "5 pensated"). The classic path
-  (``pymupdf_rag``) reads its lines without them too (`numbered_reading`).
-- A table cell keeps the layer's spaces: pymupdf4llm's styled cell text strips every span, so
-  a space ending one span and the word starting the next were glued ("Radar Guns" read
-  "RadarGuns"); the spaces at a span's edges are read as spans of their own, which it keeps.
+  spans in the layer's (logical) order and puts the text-layer lines sharing a height from
+  right to left.
+- Line numbers are no text (`furniture`): the spans of a column of line numbers are not
+  read. The classic path (``pymupdf_rag``) reads its lines without them too
+  (`numbered_reading`).
+- A styled table cell keeps the layer's spaces: the spaces at a span's edges are read as
+  spans of their own, which pymupdf4llm's cell text (stripping every span) keeps.
 """
 
 from __future__ import annotations
@@ -64,14 +51,9 @@ def raw_lines(
     numbered: frozenset[tuple[int, int, int]] | None = None,
 ) -> list[list[Any]]:
     """The lines of `blocks` (``extractDICT`` format) inside `clip`, in pymupdf4llm's
-    ``get_raw_lines`` form ([line rect, spans] top to bottom; spans with a ``Rect`` bbox and
-    their ``block`` and ``line`` numbers), read from copies of the spans (`blocks` are left as
-    they were) and with the module's rules: spans at one height form a line; pieces of one
-    text-layer line with no space between them are one span (`_one_word`); a right-to-left line
-    keeps each text-layer line's spans in the layer's (logical) order, the text-layer lines
-    from right to left (`right_to_left`); the spans that are line numbers (`numbered`, the
-    (block, line, span) indexes `furniture.numbered_spans` finds in `blocks` when not given)
-    are left out."""
+    ``get_raw_lines`` form ([line rect, spans] top to bottom), read from copies of the spans
+    by the module rules: spans at one height form a line; the spans at the `numbered`
+    (block, line, span) indexes (default: `furniture.numbered_spans`) are left out."""
     import pymupdf
 
     spans = _spans(blocks, pymupdf.Rect(clip), ignore_invisible, only_horizontal)
@@ -96,10 +78,8 @@ def _spaced(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
 
 
 def _unraised_words(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A span flagged superscript that is a word (two letters or more) after a span ending in
-    a space is a word of the line, not a raised mark: the flag goes (an OCR layer flags words
-    whose baseline wanders, and pymupdf4llm glues a superscript to the text before it:
-    "informed him" read "informedhim")."""
+    """A span flagged superscript that is a word (two letters or more) after a space loses
+    the flag: it is a word of the line, not a raised mark."""
     for before, span in zip(line, line[1:], strict=False):
         raised = span["flags"] & SUPERSCRIPT
         word = sum(ch.isalpha() for ch in span["text"]) >= 2
@@ -180,9 +160,8 @@ def _is_accent(span: dict[str, Any]) -> bool:
 
 def _accents_after_base(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each span that is only a spacing accent placed over another span (its centre inside
-    that span's width) follows that span (a tilde over an italic X starts left of the X:
-    sorted by left edges it fell before the X, onto the word before). It stays a span of its
-    own (`_joined` never joins an accent), so the letter reads as the text layer has it."""
+    that span's width) follows that span; it stays a span of its own (`_joined` never joins
+    an accent)."""
     out = [s for s in line if not _is_accent(s)]
     for accent in (s for s in line if _is_accent(s)):
         centre = (accent["bbox"].x0 + accent["bbox"].x1) / 2
@@ -202,8 +181,7 @@ def _same_size(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
 
 def _one_word(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
     """`s1` goes on `s0`'s word: the next span of the same text-layer line, meeting it letter
-    to letter, in one size, both or neither superscript, and no gap wider than `WORD_GAP` font sizes between
-    them (in either direction)."""
+    to letter, in one size, both or neither superscript, within `WORD_GAP` font sizes."""
     if (s0["block"], s0["line"], s0["span"] + 1) != (s1["block"], s1["line"], s1["span"]):
         return False
     if (s0["flags"] ^ s1["flags"]) & SUPERSCRIPT or not _same_size(s0, s1):
@@ -225,10 +203,9 @@ def _touching_same_style(s0: dict[str, Any], s1: dict[str, Any], rtl: bool) -> b
 
 
 def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Consecutive spans that are one word or touch in one style become one span (a spacing
-    accent alone never joins or is joined), with a space
-    where they come from two text-layer lines (a span repeated at the same place is kept
-    once)."""
+    """Consecutive spans that are one word or touch in one style become one span (never a
+    spacing accent), with a space where they come from two text-layer lines (a span repeated
+    at the same place is kept once)."""
     rtl = right_to_left("".join(s["text"] for s in line))
     out: list[dict[str, Any]] = []
     for span in line:
@@ -304,8 +281,7 @@ def _classic_reader(original: Any, places: NumberPlaces | None = None) -> Any:
 def numbered_reading(places: NumberPlaces | None = None) -> Iterator[None]:
     """Within the block, pymupdf4llm's classic path (``pymupdf_rag``) reads its lines without
     line numbers (`furniture`, with the document's `places`); its own reader is put back
-    afterwards. The caller serialises
-    conversions in one process (the reader is a module global of pymupdf4llm)."""
+    afterwards. The caller serialises conversions (the reader is a module global)."""
     from pymupdf4llm.helpers import pymupdf_rag
 
     reader = pymupdf_rag.get_raw_lines
@@ -362,12 +338,9 @@ def spaced_blocks(blocks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _cell_reader(original: Any, places: NumberPlaces | None = None) -> Any:
-    """pymupdf4llm's ``extract_cells`` reading blocks without their line numbers (`furniture`:
-    a column of line numbers the model read as a table, or as a table's column, stays out of
-    its cells) and, for styled cells, with the spans' edge spaces apart: its styled (Markdown)
-    cell text strips each span, which dropped the spaces between words that end one span and
-    start the next ("Radar Guns" read "RadarGuns"); a span of spaces alone it writes as a
-    space. The blocks are made once per page's list of blocks."""
+    """pymupdf4llm's ``extract_cells`` reading blocks without their line numbers and, for
+    styled cells, with the spans' edge spaces apart (`spaced_blocks`); made once per page's
+    list of blocks."""
     last: list[Any] = [None, None, None]
 
     def read(table_blocks: Any, cell: Any, markdown: bool = False, ocrpage: bool = False) -> Any:
@@ -383,10 +356,9 @@ def _cell_reader(original: Any, places: NumberPlaces | None = None) -> Any:
 
 @contextlib.contextmanager
 def layer_reading(places: NumberPlaces | None = None) -> Iterator[None]:
-    """Within the block, pymupdf4llm's layout path honours replacement text and reads lines
-    through copies of the spans (module docstring) without line numbers (`furniture`, with
-    the document's `places`); its own reader and flags are put back
-    afterwards. The caller serialises parses (both are module globals of pymupdf4llm)."""
+    """Within the block, pymupdf4llm's layout path reads by the module rules (line numbers
+    found with the document's `places`); its own readers and flags are put back afterwards.
+    The caller serialises parses (they are module globals of pymupdf4llm)."""
     import pymupdf
     from pymupdf4llm.helpers import document_layout, utils
 
