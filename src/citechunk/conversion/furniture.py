@@ -250,21 +250,9 @@ def _runs_on(pieces: Sequence[Piece], run: list[int]) -> bool:
     lines they number are wrapped lines of running prose (a contents list, footnotes or a
     table's rows open each entry with a capital or a figure)."""
     members = set(run)
-    opens = 0
-    for i in run:
-        row = [
-            p
-            for j, p in enumerate(pieces)
-            if j not in members and _shares_row(p.box, pieces[i].box)
-        ]
-        if row:
-            near = min(row, key=lambda p: _distance(p.box, pieces[i].box))
-            opens += near.text.lstrip()[:1].islower()
+    nearest = [_nearest(pieces, i, members) for i in run]
+    opens = sum(near.text.lstrip()[:1].islower() for near in nearest if near)
     return opens >= RUNNING_ON * len(run)
-
-
-def _distance(a: Box, b: Box) -> float:
-    return max(a[0] - b[2], b[0] - a[2])
 
 
 def _numbers_page(pieces: Sequence[Piece], run: list[int]) -> bool:
@@ -303,6 +291,7 @@ def _numbers_every_line(pieces: Sequence[Piece], run: list[int]) -> bool:
     for a, b in zip(run, run[1:], strict=False):
         top, low = pieces[a].box, pieces[b].box
         near = _nearest(pieces, a, members)
+        band = near.box if near else None
         between = list(
             p.box
             for j, p in enumerate(pieces)
@@ -310,19 +299,17 @@ def _numbers_every_line(pieces: Sequence[Piece], run: list[int]) -> bool:
             and top[3] <= (p.box[1] + p.box[3]) / 2 <= low[1]
             and not _shares_row(p.box, top)
             and not _shares_row(p.box, low)
-            and (near is None or (p.box[0] < near[2] and p.box[2] > near[0]))
+            and (band is None or (p.box[0] < band[2] and p.box[2] > band[0]))
         )
         good += _row_count(between) <= step - 1
     return good >= EVERY_LINE * (len(run) - 1)
 
 
-def _nearest(pieces: Sequence[Piece], i: int, members: set[int]) -> Box | None:
-    """The box of the piece of `i`'s row nearest to it (the text it numbers), or None."""
+def _nearest(pieces: Sequence[Piece], i: int, members: set[int]) -> Piece | None:
+    """The piece of `i`'s row nearest to it (the text it numbers), or None."""
     number = pieces[i].box
-    row = [p.box for j, p in enumerate(pieces) if j not in members and _shares_row(p.box, number)]
-    if not row:
-        return None
-    return min(row, key=lambda b: max(b[0] - number[2], number[0] - b[2]))
+    row = _row_of(pieces, i, members)
+    return min(row, key=lambda p: max(p.box[0] - number[2], number[0] - p.box[2]), default=None)
 
 
 def _row_count(boxes: list[Box]) -> int:
@@ -414,18 +401,15 @@ def layer_numbers(page: PageText, places: NumberPlaces | None = None) -> list[Wo
     pieces: list[Piece] = []
     for word in page.words:
         centre = (word.box[1] + word.box[3]) / 2
-        owner = _line_of(bands.get(int(centre // BAND), ()), word)
+        band = bands.get(int(centre // BAND), ())
+        owner = next((ln for ln in band if centred_in(word.box, ln.box)), None)
         if owner is not None and not owner.vertical:
             words.append(word)
             pieces.append(Piece(word.text, word.box, owner.size))
     return [words[i] for i in line_numbers(pieces, places)]
 
 
-def _line_of(lines: Sequence[Line], word: Word) -> Line | None:
-    """The line among `lines` whose box holds `word`'s centre (the text layer numbers words'
-    blocks apart from its lines' when a page holds images)."""
-    cx, cy = (word.box[0] + word.box[2]) / 2, (word.box[1] + word.box[3]) / 2
-    for line in lines:
-        if line.box[0] <= cx <= line.box[2] and line.box[1] <= cy <= line.box[3]:
-            return line
-    return None
+def centred_in(box: Box, outer: Box) -> bool:
+    """True when the centre of `box` lies inside `outer` (edges included)."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]

@@ -59,13 +59,13 @@ import re
 import statistics
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import furniture
 from .outline import OutlineEntry, title_key
 from .pagelist import page_ranges
-from .textlayer import Box, Line, PageText, TextLayer, Word
+from .textlayer import Line, PageText, TextLayer, Word, body_size
 
 #: Rows from the top and from the bottom of a page that may hold running lines.
 EDGE_ROWS = 3
@@ -212,7 +212,7 @@ def folios(pages: Sequence[PageText], min_pages: int) -> dict[int, list[Line]]:
 def _parts(line: Line, words: Sequence[Word]) -> list[list[Word]]:
     """The line's words split where the gap is `SPREAD_GAP` character widths or more."""
     inside = sorted(
-        (w for w in words if w.block == line.block and _within(w.box, line.box)),
+        (w for w in words if w.block == line.block and furniture.centred_in(w.box, line.box)),
         key=lambda w: w.box[0],
     )
     chars = sum(len(w.text) for w in inside)
@@ -225,11 +225,6 @@ def _parts(line: Line, words: Sequence[Word]) -> list[list[Word]]:
             parts.append([])
         parts[-1].append(word)
     return parts
-
-
-def _within(box: Box, outer: Box) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return outer[0] <= cx <= outer[2] and outer[1] <= cy <= outer[3]
 
 
 def spread_lines(page: PageText) -> list[Line]:
@@ -262,7 +257,7 @@ def _number_lines(page: PageText, words: Sequence[Word]) -> list[tuple[Line, int
     found = []
     for line in page.lines:
         text = line.text.strip()
-        if text.isdigit() and any(_within(w.box, line.box) for w in words):
+        if text.isdigit() and any(furniture.centred_in(w.box, line.box) for w in words):
             found.append((line, int(text)))
     return sorted(found, key=lambda t: (t[0].box[1], t[0].box[0]))
 
@@ -288,14 +283,6 @@ def side_lines(page: PageText) -> list[Line]:
     return [
         ln for ln in page.lines if ln.vertical and not left < (ln.box[0] + ln.box[2]) / 2 < right
     ]
-
-
-def _body_size(pages: Iterable[PageText]) -> float:
-    weight: Counter[float] = Counter()
-    for page in pages:
-        for line in page.lines:
-            weight[round(line.size, 1)] += len(line.text)
-    return weight.most_common(1)[0][0] if weight else 0.0
 
 
 def _same_text(page: PageText) -> Counter[str]:
@@ -386,7 +373,7 @@ def find_running(layer: TextLayer, outline: Sequence[OutlineEntry] = ()) -> Runn
     min_pages = max(2, min(MIN_REPEAT_PAGES, len(pages)))
     counts = _repeated(edges, min_pages)
     runs = _page_runs(edges, min_pages)
-    display = DISPLAY_RATIO * _body_size(pages)
+    display = DISPLAY_RATIO * body_size(ln for page in pages for ln in page.lines)
     named = {(e.page, title_key(e.title)) for e in outline}
     folio = folios(pages, min_pages)
     spread = {page.number: spread_lines(page) for page in pages}

@@ -14,6 +14,7 @@ Invariants:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -67,6 +68,14 @@ class PageText:
     def text(self) -> str:
         """The page's lines joined with newlines (reading order as the PDF stores it)."""
         return "\n".join(line.text for line in self.lines)
+
+
+def body_size(lines: Iterable[Line]) -> float:
+    """The font size (to 0.1 pt) holding the most characters of `lines`; 0 without lines."""
+    weight: Counter[float] = Counter()
+    for line in lines:
+        weight[round(line.size, 1)] += len(line.text)
+    return weight.most_common(1)[0][0] if weight else 0.0
 
 
 def _words(page: Any) -> tuple[Word, ...]:

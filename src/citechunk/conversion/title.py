@@ -145,7 +145,7 @@ from .coverfacts import (
 from .numbers import heading_number
 from .outline import from_toc
 from .repairs.contents import is_list_title
-from .textlayer import Line, TextLayer
+from .textlayer import Line, TextLayer, body_size
 
 #: The display title's font is at least this many times the body font size.
 TITLE_RATIO = 1.15
@@ -257,15 +257,6 @@ def _main_direction(lines: Sequence[Line]) -> list[Line]:
     return across
 
 
-def _body_size(pages: Sequence[Sequence[Line]]) -> float:
-    """The font size holding the most characters on `pages`."""
-    weight: Counter[float] = Counter()
-    for lines in pages:
-        for line in lines:
-            weight[_size(line)] += len(line.text)
-    return weight.most_common(1)[0][0] if weight else 0.0
-
-
 def _runs(lines: Sequence[Line], display: float) -> list[tuple[float, str]]:
     """(size, text) of each run of consecutive lines set in one size of at least `display`."""
     runs: list[tuple[float, list[str]]] = []
@@ -300,7 +291,7 @@ def _first_page(layer: TextLayer, skip: Collection[int]) -> tuple[list[Line], fl
     numbers = [n for n in layer.numbers[:TITLE_PAGES] if n not in skip]
     pages = [_main_direction(layer.page(n).lines) for n in numbers]
     first = next((lines for lines in pages if lines), [])
-    return first, _body_size(pages)
+    return first, body_size(ln for lines in pages for ln in lines)
 
 
 def title_page(layer: TextLayer, skip: Collection[int] = ()) -> int | None:
