@@ -14,11 +14,9 @@ from citechunk.conversion.textlayer import TextLayer
 from citechunk.conversion.title import (
     Label,
     clean,
-    display_title,
-    document_title,
+    document_label,
     meaningful_metadata_title,
     pdf_label,
-    pdf_title,
 )
 from citechunk.markers import strip_markers
 from citechunk.models import Provenance
@@ -46,7 +44,7 @@ def _label(path: Path) -> Label:
 
 def _title(path: Path) -> str:
     with pymupdf.open(path) as doc:
-        return pdf_title(doc, path)
+        return pdf_label(doc, path).text
 
 
 def test_the_largest_font_run_on_the_first_page_is_the_title(tmp_path):
@@ -58,9 +56,7 @@ def test_the_largest_font_run_on_the_first_page_is_the_title(tmp_path):
 def test_a_page_without_larger_text_falls_back_to_a_meaningful_metadata_title(tmp_path):
     body = "Every line of this page is set in the same size."
     path = _pdf(tmp_path, [(body, 10)] * 5, title="Harbour Operations Review 2024")
-    with pymupdf.open(path) as doc:
-        assert display_title(TextLayer.of_document(doc)) == ""
-    assert _title(path) == "Harbour Operations Review 2024"
+    assert _label(path) == Label("Harbour Operations Review 2024", "metadata")
     path = _pdf(tmp_path, [(body, 10)] * 5, title="made")
     assert _label(path) == Label("made", "file name")  # never silently missing
 
@@ -102,7 +98,7 @@ def test_long_titles_are_cut_at_a_word(tmp_path):
     words = " ".join(f"word{i}" for i in range(30))
     path = _pdf(tmp_path, [(words[:90], 20), (words[90:], 20), *[("body " * 12, 10)] * 6])
     with pymupdf.open(path) as doc:
-        title = document_title(TextLayer.of_document(doc), "", path)
+        title = document_label(TextLayer.of_document(doc), "", path).text
     assert len(title) <= 200 and title.startswith("word0 word1") and not title.endswith(" ")
 
 
@@ -176,8 +172,10 @@ def test_a_garbled_page_is_never_read_for_the_title(tmp_path):
     path = _pdf(tmp_path, [("Harbour Operations Review", 20), *[(body, 10)] * 6], "Meta Title")
     with pymupdf.open(path) as doc:
         layer = TextLayer.of_document(doc)
-        assert document_title(layer, "Harbour Plan 2024", path, skip={1}) == "Harbour Plan 2024"
-        assert document_title(layer, "", path) == "Harbour Operations Review"
+        assert (
+            document_label(layer, "Harbour Plan 2024", path, skip={1}).text == "Harbour Plan 2024"
+        )
+        assert document_label(layer, "", path).text == "Harbour Operations Review"
 
 
 def _styled_pdf(tmp_path: Path, lines: list[tuple[str, float, bool]], name: str) -> Path:

@@ -14,110 +14,82 @@ The rule (`document_label`), the same for every document, to apply by hand:
      sideways is read in its sideways lines) are read largest size first, then top to bottom,
      stopping at a size that several runs with letters share (the document's heading level).
      Two exceptions: a shared size whose runs all stand above the page's first body line is
-     one title set in pieces (read joined, in page order: "2 MHz Boost Converters" /
-     "ADP1606"), and the smaller runs set above the first run of the heading level are read
-     after the others (a title set smaller than its section headings). A run names a document
-     when it has two or more words with letters, at most `MAX_TITLE_WORDS` words, and does not
-     open with a section number (a run of one line: a run of several lines may open with a
-     figure, "2 MHz, Synchronous Boost / DC-to-DC Converters"). Passed over: a field ("Grand
-     Total 319.00", "Ordered Through :"), a contents list's title ("Table of Contents") and a
-     *kind* run, one that names only a kind of document ("Proposed Rules", "Data Sheet", "FORM
-     10-K", "ANNUAL REPORT 2022"; `coverfacts.is_kind` and its closed vocabulary), also as the
-     last line of a banner ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION / FORM 10-K"),
-     a line stating figures (`figures_only`: a unit line wholly in brackets, "(In crores of
-     Rupees)"; a statement of counts, "267 people from 57 countries applied") and an
-     institution's banner (`coverfacts.is_institution`: "THE SUPREME COURT OF APPEAL OF SOUTH
-     AFRICA", "Tweede Kamer der Staten-Generaal"): the issuer, the title is read after it.
-     A run opening with a bibliographic field code (a bracketed two-digit number, WIPO ST.9:
-     "(12) United States Patent") is a field, except the title's code `TITLE_FIELD_CODE`
-     (54), read without its code. A
-     one-word run holding a letter and a digit is a model or part name: it is the title
-     together with the line after it ("CX57C MINI EXCAVATOR"). The first other run that names
-     a document is the title. A title of at most `SHORT_TITLE_WORDS` words takes the smaller
-     display run set right after it when that names a document and holds no date (its
-     subtitle, not a byline: "The Minuteman" / "The Minuteman Repeater Association"). It is
-     *generic* when it is an issuer's name only ("MICROSOFT CORPORATION") or ends with a kind
-     word and holds no digit ("National Transportation Safety Board Aviation Accident Final
-     Report"). A title ending with a kind word takes the bold display-size lines of one size
-     set right before it ("Payment Card Industry (PCI)" / "Data Security Standard"). When the
-     largest run is a kind run and no specific title was found, the title is the first bold,
-     not all-capitals run of at least `MIN_BOLD_TITLE_WORDS` words set at body size or larger
-     that a regular body line follows (a notice's "Airworthiness Directives; ..." under
-     "Proposed Rules"). Only a specific (not generic) display title is a candidate.
+     one title set in pieces (read joined, in page order), and the smaller runs set above the
+     first run of the heading level are read after the others (a title set smaller than its
+     section headings). A run names a document when it has two or more words with letters, at
+     most `MAX_TITLE_WORDS` words, and does not open with a section number (a run of one
+     line: a run of several lines may open with a figure). Passed over: a field ("Ordered
+     Through :"), a contents list's title, a *kind* run, one that names only a kind of
+     document ("Data Sheet", "FORM 10-K"; `coverfacts.is_kind`), also as the last line of a
+     banner, a line stating figures (`figures_only`) and an institution's banner
+     (`coverfacts.is_institution`): the issuer, the title is read after it. A run opening
+     with a bibliographic field code (a bracketed two-digit number, WIPO ST.9) is a field,
+     except the title's code `TITLE_FIELD_CODE`, read without its code. A one-word run
+     holding a letter and a digit is a model or part name: it is the title together with
+     the line after it. The first other run that names a document is the title. A title of
+     at most `SHORT_TITLE_WORDS` words takes the smaller display run set right after it when
+     that names a document and holds no date (its subtitle, not a byline). It is *generic*
+     when it is an issuer's name only or ends with a kind word and holds no digit. A title
+     ending with a kind word takes the bold display-size lines of one size set right before
+     it. When the largest run is a kind run and no specific title was found, the title is
+     the first bold, not all-capitals run of at least `MIN_BOLD_TITLE_WORDS` words set at
+     body size or larger that a regular body line follows (`bold_title`). Only a specific
+     (not generic) display title is a candidate.
    - The *outline's root* (its only top-level entry), when it names a document specifically.
    - The *metadata title*, unless it is a placeholder ("untitled", a scanner's "Scanned
-     image" in any language), the file name, an
-     identifier (letters fewer than `MIN_LETTER_SHARE` of its letters and digits, unless it
-     ends with an organisation's name; a copy mark "(1)"; a long digit group), one word, or
-     generic. It is *printed large* when the first page prints at least 80% of its words and a
-     display-size run of the page that names a document specifically (not a kind or an issuer
-     alone) shares half its words (token F1 >= `AGREEING_F1`) while it does not agree with the
-     display title: then it competes with the display title (an article title under a larger
-     journal banner); one that agrees with the display title is a weak candidate (it lends its
-     agreement). Else it is a candidate only when the page has no display title at all and
-     names no other issuer; it is *printed* when the page prints half its words. A metadata
-     title that is a file name (its last part after " - " ends with a file extension: an
-     editor's "Application - name.docx") gives that name, as a weak candidate (stronger when
-     the page prints half its words).
-   - The *subject line* ("Subject: ...", "Neutral Citation: ...", `coverfacts.find_subject`),
-     without a display title.
+     image" in any language), the file name, an identifier (letters fewer than
+     `MIN_LETTER_SHARE` of its letters and digits, unless it ends with an organisation's
+     name; a copy mark "(1)"; a long digit group), one word, or generic. It is *printed
+     large* when the first page prints at least 80% of its words and a display-size run of
+     the page that names a document specifically shares half its words (token F1 >=
+     `AGREEING_F1`) while it does not agree with the display title: then it competes with
+     the display title; one that agrees with the display title is a weak candidate (it lends
+     its agreement). Else it is a candidate only when the page has no display title at all
+     and names no other issuer; it is *printed* when the page prints half its words. A
+     metadata title that is a file name (its last part after " - " ends with a file
+     extension) gives that name, as a weak candidate (stronger when the page prints half its
+     words).
+   - The *subject line* (`coverfacts.find_subject`), without a display title.
    - The *cover facts* (`coverfacts.cover_facts`: the first page's issuer, kind, the
      document's own number and date) completing what was found: the issuer, the generic title
      (or the kind when the title is only an issuer or missing; a generic metadata title when
      nothing else), then the specific metadata title (when the page prints half its words) or
      else the metadata subject when one names the document (and the page prints half its
      words), else the number and the date; parts another part holds are left out and the parts
-     are joined by `LABEL_SEPARATOR` ("SQUARE, INC. — FORM 10-K — 001-37622 — December 31,
-     2020"). When that leaves a kind or an issuer alone, the readable file name is added and
-     the candidate is weak.
-   - The *opening lines*, without a display title: the lines of the first page's first text
-     block set at body size or larger in the size of its first line (of the next block when
-     the first is an institution's banner), when that line stands on
-     top of the page's text set at body size or larger and holds a word, they are at most
-     `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer: "Hackathon
-     Terms of Service" counts), are no field nor a contents list's title, hold no web address
-     and hold no sentence end (a full stop after a lower-case letter: a memo's "To: all staff.
-     From: ..." lines are fields, not a title; a case name or a thesis title set at body size
-     on top of the page is one).
+     are joined by `LABEL_SEPARATOR`. When that leaves a kind or an issuer alone, the readable
+     file name is added and the candidate is weak.
+   - The *opening lines*, without a display title (`opening_lines`): the first text block's
+     lines at body size or larger in the size of its first line (of the next block when the
+     first is an institution's banner), when they stand on top of the page's text, are at
+     most `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer), are no
+     field nor a contents list's title and hold no web address and no sentence end.
    - The metadata subject when it names a document specifically and the page prints half its
      words, and the *file name* without its extension, underscores as spaces.
-2. Evidence. Each candidate scores its source's weight (`EVIDENCE`: metadata printed large
-   6.5, display title 6, outline root 5, metadata printed 4, subject line 3.5, cover facts 3,
-   a file-name metadata title the page prints 2.5, opening lines 2.4, metadata not printed (or
-   agreeing with the display title) 2.2, generic opening lines 2, metadata subject 1.5, a
-   file-name metadata title or cover facts completed by the file name 1, file name 0), plus
-   `AGREEMENT` (1) when a candidate of another source read on its own (not the cover facts,
-   made of the others, nor the file name) shares half its words (token F1 >= `AGREEING_F1`).
-   The highest score is the label (the first listed on a tie), so the file name is the last
-   resort and a label is never empty.
+2. Evidence. Each candidate scores its source's weight (`EVIDENCE`), plus `AGREEMENT` when a
+   candidate of another source read on its own (not the cover facts, made of the others, nor
+   the file name) shares half its words (token F1 >= `AGREEING_F1`). The highest score is the
+   label (the first listed on a tie), so the file name (0) is the last resort and a label is
+   never empty.
 3. Running lines, banner and repetition. The running lines are headers and footers: texts
    printed in a page's top or bottom `RUNNING_MARGIN` at one height on two or more of the
    first `RUNNING_PAGES` pages, a page number aside. A display title that a running line ends
-   after words of its own, within `MAX_LABEL_WORDS` words, gives way to that line: the issuer
-   the cover leaves out ("CSR Report 2014": "NTT DATA CSR Report 2014"). A display title
-   naming a part of a larger document ("SECTION 2 DIESEL ENGINES": a part word and its
-   number) follows the undated running lines that share no word with it, which name the
-   whole ("Pt C, Ch 1, Sec 2 — Bureau Veritas — SECTION 2 DIESEL ENGINES"). A phrase
-   repeated right after itself is said once ("The Minuteman The Minuteman Repeater
-   Association": "The Minuteman Repeater Association"). A display title or opening lines
-   read under an institution's banner take the banner's first line after `LABEL_SEPARATOR`
-   when the label does not already agree with it and both fit `MAX_LABEL_WORDS` words
-   ("IIC2233 — Programación Avanzada — PONTIFICIA UNIVERSIDAD CATÓLICA DE CHILE").
+   after words of its own, within `MAX_LABEL_WORDS` words, gives way to that line (the issuer
+   the cover leaves out). A display title naming a part of a larger document (a part word and
+   its number, `_PART_RE`) follows the undated running lines that share no word with it,
+   which name the whole. A phrase repeated right after itself is said once. A display title
+   or opening lines read under an institution's banner take the banner's first line after
+   `LABEL_SEPARATOR` when the label does not already agree with it and both fit
+   `MAX_LABEL_WORDS` words.
 4. Length. A label of more than `MAX_LABEL_WORDS` words (blank-separated tokens holding a
    letter or digit) is cut at the last clause mark (",", ";", ":", a dash) after at least
    `MIN_CUT_WORDS` words within the first `MAX_LABEL_WORDS`, else after `MAX_LABEL_WORDS`
    words, without a last word of one or two characters (a particle left hanging); the whole
-   title is kept as `Label.full` (the record's provenance `full_title`), not repeated in every
-   chunk.
+   title is kept as `Label.full` (the record's provenance `full_title`).
 
-Text is NFKC-normalised (ligature glyphs spelled out, as in the body; a spacing accent set
-before its letter goes onto it), control and replacement characters are dropped and
-whitespace collapsed; the label is read from the text layer, so it keeps its text's characters
-(a superscript is its character, never a footnote mark: "I2C"), in the document's own
-language. When OCR reads the page the label is read from (no usable text layer), the label
-is read again from the lines the engine read with confidence (`base.relabelled`) and replaces
-the text layer's only with more evidence. Two documents of a set that share a template differ
-in their number or date, which generic titles carry.
+Text is NFKC-normalised (`clean`), in the document's own language, read from the text layer.
+When OCR reads the page the label is read from, the label is read again from the lines the
+engine read with confidence (`base.relabelled`) and replaces the text layer's only with more
+evidence.
 """
 
 from __future__ import annotations
@@ -200,9 +172,8 @@ LabelSource = Literal[
 
 @dataclass(frozen=True)
 class Label:
-    """A document's label (the head of every chunk's path line), where it came from and,
-    when the label is shortened, the whole title (`full`, kept in the record's provenance);
-    `evidence` is the score it won with (module rules, step 2: 0 for the file name)."""
+    """A document's label, where it came from, the whole title when the label is shortened
+    (`full`) and the score it won with (`evidence`, module rules, step 2)."""
 
     text: str
     source: LabelSource
@@ -302,11 +273,8 @@ def title_page(layer: TextLayer, skip: Collection[int] = ()) -> int | None:
 
 
 def _display_runs(first: Sequence[Line], body: float) -> list[tuple[float, str]]:
-    """The display runs of `first` a title is looked for in (module rules, step 1): largest
-    first, then top to bottom, up to the first size that several runs with letters share (the
-    heading level); a shared size whose runs all stand above the page's first body line is one
-    title set in pieces (joined in page order); then the smaller runs set above the first run
-    of the heading level (a title set smaller than the section headings)."""
+    """The display runs of `first` a title is looked for in, in reading order (module rules,
+    step 1: largest first, up to the heading level)."""
     runs = _runs(first, TITLE_RATIO * body)
     lettered = [r for r in runs if _WORD_RE.search(r[1])]
     sizes = Counter(size for size, _ in lettered)
@@ -365,10 +333,8 @@ def generic(text: str) -> bool:
 def _pick(
     runs: Sequence[tuple[float, str]], first: Sequence[Line], body: float = 0.0
 ) -> tuple[str, bool]:
-    """(title, generic) of the display runs (module rules): kind runs and fields are passed
-    over, an issuer run ends the search as a generic title, a title ending in a kind word
-    takes the bold lines set next to it (`_with_bold_neighbours`), a model or part name
-    takes the line after it; ("", True) when no run names a document."""
+    """(title, generic) of the display runs (module rules, step 1); ("", True) when no run
+    names a document."""
     base = ""
     for _, text in runs:
         flat = clean(text)
@@ -434,8 +400,7 @@ def _subtitle(first: Sequence[Line], run: str, body: float) -> str:
 
 def _with_bold_neighbours(first: Sequence[Line], run: str, body: float) -> str:
     """`run` with the bold display-size lines (not larger than the run, of one size) read right
-    before it: a title set over lines of two sizes ("Payment Card Industry (PCI)" / "Data
-    Security Standard"). Lines after it are not taken: they may be the first heading."""
+    before it (a title set in two sizes); lines after it may be the first heading."""
     texts = run.split("\n")
     start = next(
         (i for i in range(len(first)) if clean(first[i].text) == texts[0]),
@@ -514,13 +479,6 @@ def _caps(line: Line) -> bool:
     return line.text.isupper()
 
 
-def display_title(layer: TextLayer, skip: Collection[int] = ()) -> str:
-    """The display title of the first readable page (see module rules), generic or not;
-    `skip`: garbled pages."""
-    first, body = _first_page(layer, skip)
-    return _pick(_display_runs(first, body), first, body)[0] if first else ""
-
-
 def meaningful_metadata_title(title: str, source: Path) -> str:
     """`title` from the PDF's metadata when it names the document (see module rules), else ""."""
     title = clean(title)
@@ -540,13 +498,6 @@ def _letter_share(text: str) -> float:
     letters = sum(ch.isalpha() for ch in text)
     digits = sum(ch.isdigit() for ch in text)
     return letters / (letters + digits) if letters + digits else 1.0
-
-
-def document_title(
-    layer: TextLayer, metadata_title: str, source: Path, skip: Collection[int] = ()
-) -> str:
-    """The label's text (`document_label`)."""
-    return document_label(layer, metadata_title, source, skip).text
 
 
 def readable_stem(source: Path) -> str:
@@ -733,12 +684,8 @@ def _agrees(candidate: Candidate, found: Sequence[Candidate]) -> bool:
 
 
 def opening_lines(first: Sequence[Line], body: float) -> str:
-    """The opening lines of the first page (module rules, step 1): the first text block's
-    lines at body size or larger in the size of its first line (the next block's when the
-    first is an institution's banner, `banner`), when that line is on top of the page's text
-    of body size or larger and holds a word, at most `MAX_OPENING_LINES` lines naming a
-    document (not only a kind or an issuer), no field and no sentence (a full stop after a
-    lower-case letter, at the end or before the next word); else ""."""
+    """The opening lines of the first page (module rules, step 1), else "". A sentence end is
+    a full stop after a lower-case letter, at the end or before the next word."""
     lines = [ln for ln in first if _size(ln) >= body and any(ch.isalnum() for ch in ln.text)]
     if not lines or lines[0].box[1] > min(ln.box[1] for ln in lines) + 1:
         return ""
@@ -799,11 +746,9 @@ def _unnumbered(texts: Sequence[str]) -> str:
 
 
 def _part_of_whole(title: str, running: Sequence[str]) -> str:
-    """A display title naming a part of a larger document (`_PART_RE`: "SECTION 2 DIESEL
-    ENGINES") after the running lines that name the whole, its issuer or its place (those
-    of two or more words with letters, no date, sharing no word of letters with the title:
-    "Pt C, Ch 1, Sec 2", "Bureau Veritas"), joined by
-    `LABEL_SEPARATOR`; else ""."""
+    """A display title naming a part of a larger document (`_PART_RE`) after the running
+    lines that name the whole (two or more words with letters, no date, no word of letters
+    shared with the title), joined by `LABEL_SEPARATOR`; else ""."""
     if not _PART_RE.match(title):
         return ""
     whole = [
@@ -816,9 +761,8 @@ def _part_of_whole(title: str, running: Sequence[str]) -> str:
 
 def _fuller_running_line(title: str, running: Sequence[str]) -> str:
     """The running line that ends with `title` after words of its own, within
-    `MAX_LABEL_WORDS` words (a footer "NTT DATA CSR Report 2014" naming the issuer a cover's
-    "CSR Report 2014" leaves out; a release or version after the title is no part of its
-    name), else ""."""
+    `MAX_LABEL_WORDS` words (a release or version after the title is no part of its name),
+    else ""."""
     words = _tokens(title)
     for line in running:
         held = _tokens(line)
@@ -841,8 +785,7 @@ def _with_banner(best: Candidate, issuer: str) -> str:
 
 
 def _said_once(text: str) -> str:
-    """`text` with a phrase repeated right after itself said once ("The Minuteman The
-    Minuteman Repeater Association": "The Minuteman Repeater Association")."""
+    """`text` with a phrase repeated right after itself said once."""
     words = text.split()
     keys = [compact_key(w) for w in words]
     for n in range(len(words) // 2, 0, -1):
@@ -938,13 +881,6 @@ def pdf_label(
         outline_root=root,
         metadata_subject=str(metadata.get("subject") or ""),
     )
-
-
-def pdf_title(
-    doc: Any, source: Path, layer: TextLayer | None = None, skip: Collection[int] = ()
-) -> str:
-    """The text of `pdf_label`."""
-    return pdf_label(doc, source, layer, skip).text
 
 
 def clean(text: str) -> str:
