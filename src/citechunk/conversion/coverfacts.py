@@ -4,35 +4,28 @@ The vocabulary `conversion.title` labels documents with (its module docstring st
 
 - A *kind* phrase names only a kind of document: after dropping stop words, years, dates,
   version tokens ("v18May2020") and a form's number (the token after "form": "Form 10-K"),
-  every word left is a document-kind word (`KIND_WORDS`: invoice, rechnung, receipt, user
-  guide, manual, data sheet, terms of service, proposed rules, annual report, ...). A word
-  holding a digit that is none of those (a product or part name: "QWEN2", "ADNS-5020") makes
-  the phrase name one document.
+  every word left is a document-kind word (`KIND_WORDS`). A word holding a digit that is none
+  of those (a product or part name) makes the phrase name one document.
 - An *issuer* line is a short line (at most `MAX_ISSUER_WORDS` words) whose last word is an
-  organisation suffix (Inc., Ltd, GmbH, Corporation, Company, ...) or a public body's
-  (Commission, Department, Board, ...): "MICROSOFT CORPORATION", "WS Retail Services Pvt. Ltd".
+  organisation suffix (`ORG_SUFFIXES`: Inc., GmbH, Foundation, ...) or a public body's
+  (`BODY_SUFFIXES`: Commission, Board, ...).
 - A *field* is a label followed by an amount ("Grand Total 319.00"): never a title.
 - The *number* is the document's own: the first labelled identifier of a line that names the
-  document's kind (a word sharing its first `KIND_STEM` letters with a kind word: "Invoice No:
-  30064443" in an invoice, not its order, account or tax number), else the first labelled
-  identifier of the page: a number label (No., Nr., Number, Nummer, ID, #) followed on its
-  line, or alone at the end of its line and followed by the next line, by a value of at least
-  three characters holding a digit ("Docket No. FAA-2020-0686", "Accident Number:" /
-  "NYC08CA055"). An issue number after a volume ("Vol. 85, No. 152") and a page count ("Page 1
-  of 4") are no identifiers.
-- The *subject* is the text a subject label introduces ("Subject:", "Re:", "Betreff:",
-  "Objet :", "Oggetto:"): the rest of its line, else the lines after it in the same text block,
-  at most `MAX_SUBJECT_WORDS` words (a council note's or a letter's own title). A citation
-  label ("Neutral Citation:", "Citation:") introduces a judgment's own name the same way; a
-  citation runs on over the next line when its line ends without a stop and the next line is
-  not labelled itself. So does a front page's title field, the bibliographic code "(54)"
-  (WIPO ST.9: a patent's title).
-- An *institution banner* ("THE SUPREME COURT OF APPEAL OF SOUTH AFRICA", "Tweede Kamer der
-  Staten-Generaal") is a short capitalised name holding an institution word
+  document's kind (a word sharing its first `KIND_STEM` letters with a kind word: an
+  invoice's invoice number, not its order number), else the first labelled identifier of the
+  page: a number label (No., Nr., Number, Nummer, ID, #) followed on its line, or alone at the
+  end of its line and followed by the next line, by a value of at least three characters
+  holding a digit. An issue number after a volume ("Vol. 85, No. 152") and a page count
+  ("Page 1 of 4") are no identifiers.
+- The *subject* is the text a subject label introduces ("Subject:", "Re:", "Betreff:", ...):
+  the rest of its line, else the lines after it in the same text block, at most
+  `MAX_SUBJECT_WORDS` words. A citation label ("Neutral Citation:", "Citation:") and a front
+  page's title field (WIPO ST.9 code "(54)") introduce a document's own name the same way; it
+  runs on over the next line when its line ends without a stop and the next line is not
+  labelled itself.
+- An *institution banner* is a short capitalised name holding an institution word
   (`INSTITUTION_WORDS`: court, chamber, ministry, university, ...): it names the issuer set
   above the title, never the document.
-- Organisation suffixes include a foundation's, an association's, an institute's and a
-  society's name ("The Shuttleworth Foundation").
 - The *date* is the first date written on the page: "August 6, 2020", "6 August 2020",
   "31/12/2017", "2025-02-25" (English, German, French and Italian month names).
 """
@@ -188,7 +181,7 @@ _VERSUS = frozenset(("v", "v.", "vs", "vs.", "versus", "gegen", "contre", "contr
 def is_issuer(text: str, suffixes: frozenset[str] = ORG_SUFFIXES | BODY_SUFFIXES) -> bool:
     """True when `text` is only an organisation's or public body's name (module docstring):
     at most `MAX_ISSUER_WORDS` words, no digit, the last one a suffix of `suffixes`, and no
-    "v" between parties (a case name, "Harbour Board v Seaside Shipping Limited")."""
+    "v" between parties (a case name)."""
     raw = text.split()
     if not raw or len(raw) > MAX_ISSUER_WORDS or any(ch.isdigit() for ch in text):
         return False
@@ -199,10 +192,9 @@ def is_issuer(text: str, suffixes: frozenset[str] = ORG_SUFFIXES | BODY_SUFFIXES
 
 
 def is_institution(text: str) -> bool:
-    """True when `text` is an institution's banner ("THE SUPREME COURT OF APPEAL OF SOUTH
-    AFRICA", "Tweede Kamer der Staten-Generaal"): at most `MAX_BANNER_WORDS` words, no digit,
-    an `INSTITUTION_WORDS` word, and every other word capitalised or a stop word (a name, not
-    a sentence)."""
+    """True when `text` is an institution's banner: at most `MAX_BANNER_WORDS` words, no
+    digit, an `INSTITUTION_WORDS` word, and every other word capitalised or a stop word (a
+    name, not a sentence)."""
     words = _tokens(text)
     raw = [t for t in text.split() if t.strip(_TOKEN_STRIP)]
     if not words or len(words) > MAX_BANNER_WORDS or any(ch.isdigit() for ch in text):
@@ -230,9 +222,7 @@ def issuer_text(line: str) -> str:
 
 
 def find_number(lines: Sequence[str], kind: str = "") -> str:
-    """The document's own number (module docstring): the first labelled identifier of a line
-    naming the document's `kind` ("Invoice No: 30064443" in an invoice, not its "Order ID"),
-    else the first labelled identifier of `lines`, else ""."""
+    """The document's own number (module docstring), else ""."""
     kinds = [w for w in _content_words(kind) if len(w) >= KIND_STEM]
     own = [ln for ln in lines[:MAX_FACT_LINES] if _names_kind(ln, kinds)]
     return _first_number(own) if own and _first_number(own) else _first_number(lines)
@@ -251,10 +241,8 @@ def _names_kind(line: str, kinds: Sequence[str]) -> bool:
 def _first_number(lines: Sequence[str]) -> str:
     for i, line in enumerate(lines[:MAX_FACT_LINES]):
         for m in _NUMBER_RE.finditer(line):
-            value = m.group("value").rstrip("._-–/")
-            if _VOLUME_RE.search(line[: m.start()]) or line[: m.start()].strip().lower().endswith(
-                "page"
-            ):
+            value, before = m.group("value").rstrip("._-–/"), line[: m.start()]
+            if _VOLUME_RE.search(before) or before.strip().lower().endswith("page"):
                 continue
             if len(value) >= 3 and any(ch.isdigit() for ch in value):
                 return value
@@ -325,10 +313,9 @@ _LABEL_RE = re.compile(r"^\s*[^\W\d][\w .]{0,24}:")
 
 
 def _continues(line: Line, after: Line) -> bool:
-    """True when `after` carries on the text of labelled `line` (a citation runs on over its
-    lines; a subject is read from its own line only): the line ends without a
-    stop (".", ";", ":"), `after` is no labelled line itself and starts within two line
-    heights below it."""
+    """True when `after` carries on the text of labelled `line`: the line ends without a stop
+    (".", ";", ":"), `after` is no labelled line itself and starts within two line heights
+    below it."""
     height = line.box[3] - line.box[1]
     below = 0 < after.box[1] - line.box[1] <= 2 * height
     ends = line.text.rstrip()[-1:] in ".;:"
