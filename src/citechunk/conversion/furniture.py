@@ -401,8 +401,8 @@ def layer_numbers(page: PageText, places: NumberPlaces | None = None) -> list[Wo
     pieces: list[Piece] = []
     for word in page.words:
         centre = (word.box[1] + word.box[3]) / 2
-        band = bands.get(int(centre // BAND), ())
-        owner = next((ln for ln in band if centred_in(word.box, ln.box)), None)
+        near = bands.get(int(centre // BAND), ())
+        owner = next((ln for ln in near if centred_in(word.box, ln.box)), None)
         if owner is not None and not owner.vertical:
             words.append(word)
             pieces.append(Piece(word.text, word.box, owner.size))

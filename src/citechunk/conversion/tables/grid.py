@@ -6,40 +6,25 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
 ``**`` markup). `check_grid(grid, layer)` (``layer``: the text layer's words, `words`) returns a
 `Checked`:
 
-* A cut: two horizontally neighbouring cells whose touching pieces on one printed line (the
-  last word of the left cell's line, the first word of the right cell's same line) make a word
-  of the text layer while the two pieces are not both words of it, and the joined word has a
-  letter (figures are never joined: "1" | "23" may be two cells). "Three Mo" | "nths Ended".
-* Mending, in a header row (`header_rows`: rows at the top whose cells after the first hold
-  no figure but years and days): the cells joined by cuts are one spanning cell; its text,
-  each printed line joined across the cut without a space, is written into every column it
-  spans ("Three Months Ended September 30," over both columns). In any other row the cut
-  word moves whole into the cell that held its longer piece (the split moves to the word boundary).
+* A cut: two horizontally neighbouring cells whose touching pieces on one printed line make a
+  word of the text layer while the two pieces are not both words of it, and the joined word
+  has a letter (figures are never joined). "Three Mo" | "nths Ended".
+* Mending, in a header row (`header_rows`): the cells joined by cuts are one spanning cell
+  whose text, each printed line joined across the cut without a space, is written into every
+  column it spans. In any other row the cut word moves whole into the cell that held its
+  longer piece.
 * Flattened (``Checked.reason`` says why), the table reads as lines, only when the grid
-  contradicts the text layer: after mending, `MAX_CUT_WORDS` or more cell words are still not
-  words of the text layer but pieces of a longer one, and no cell word is missing from it for
-  another reason (`cut_words`: text running across the column lines, not cells), or a body
-  row's cut joins cells of several printed lines (wrapped text running across a column line).
-  A cell word missing for another reason (vertical header text, letters a logo joined) keeps
-  the table: its lines would lose the word too. A table of one column stays a table.
-* Stacked header rows (two or more header rows whose first cell is empty): a spanning label
-  is repeated over each column the row below fills (the empty cell takes the text of the
-  nearest filled cell of its row, the left one on a tie), then the rows are joined per column
-  into one header row ("Year Ended December 31," over "2017" -> "Year Ended December 31,
-  2017").
-
-* Header labels that are a caption leave the grid (`take_captions`): a first row holding
-  nothing but a unit or period line in its first cell (over the row labels, not the figures),
-  a first row whose only text is one unit line spanning the figure columns (the same line in
-  each filled cell after an empty first one: a unit is no column name), and a unit line in the
-  header row's first cell; they are printed as bold lines right above the table, where the
-  chunker takes a table's caption, unless the line right above already reads the same
-  (`new_captions`).
-
-* Whether the first row is a header at all is decided from evidence (`header`): a title row
-  leaves the grid as a caption line (after the unit and period labels), the two printed lines
-  of one styled header are joined, and a first row that reads like the rows under it gets an
-  empty header row above it.
+  contradicts the text layer: after mending, `MAX_CUT_WORDS` or more cell words are still
+  pieces of a longer text-layer word and no cell word is missing from it for another reason
+  (`cut_words`), or a body row's cut joins cells of several printed lines (wrapped text running
+  across a column line). A table of one column stays a table.
+* Stacked header rows (two or more header rows whose first cell is empty) are joined per
+  column into one header row (`join_headers`), a spanning label repeated over each column the
+  row below fills.
+* Header labels that are a caption leave the grid (`take_captions`) and are printed as bold
+  lines right above the table, where the chunker takes a table's caption, unless the line
+  right above already reads the same (`new_captions`).
+* Whether the first row is a header at all is decided from evidence (`header`).
 
 A table that needs none of this comes back unchanged (``Checked.changed`` False), so its
 rendering stays as the backend wrote it.
@@ -55,7 +40,7 @@ from dataclasses import dataclass
 from ...mdsyntax import TABLE_SEPARATOR_RE
 from ...textkeys import compact_key
 from ..mdlines import strip_inline_markup
-from .header import head, take_title
+from .header import Cell, Grid, head, plain, take_title
 from .labels import is_table_label, is_unit_line
 
 MAX_CUT_WORDS = 2
@@ -64,9 +49,6 @@ _FIGURE_RE = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?!\w)")
 _YEAR_RE = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
 _LETTER_RE = re.compile(r"[^\W\d_]")
 _PIPE_RE = re.compile(r"(?<!\\)\|")
-
-Cell = list[str]
-Grid = list[list[Cell]]
 
 
 @dataclass(frozen=True)
@@ -85,11 +67,6 @@ class Checked:
 def words(texts: Iterable[str]) -> Counter[str]:
     """Lower-cased runs of letters and digits of `texts`, counted."""
     return Counter(w for t in texts for w in _WORD_RE.findall(t.lower()))
-
-
-def plain(cell: Cell) -> str:
-    """A cell's text without markup, its lines joined by a space."""
-    return " ".join(strip_inline_markup(line) for line in cell).strip()
 
 
 def _is_cut(left: str, right: str, layer: Counter[str]) -> bool:
@@ -277,10 +254,8 @@ def take_captions(grid: Grid) -> tuple[tuple[str, ...], Grid]:
     rows = list(grid)
     filled = [plain(c) for c in rows[0] if plain(c)] if rows else []
     first = plain(rows[0][0]) if rows and rows[0] else ""
-    if width >= 2 and len(rows) > 2 and filled == [first] and is_table_label(first):
-        caption.append(filled[0])
-        rows = rows[1:]
-    elif len(rows) > 2 and _spans_a_unit(rows[0]):
+    first_only = width >= 2 and filled == [first] and is_table_label(first)
+    if len(rows) > 2 and (first_only or _spans_a_unit(rows[0])):
         caption.append(filled[0])
         rows = rows[1:]
     if rows and rows[0] and is_unit_line(plain(rows[0][0])) and header_rows(rows):
