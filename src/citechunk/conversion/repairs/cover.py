@@ -1,33 +1,26 @@
 """A heading set once in large type is not the section everything else sits in.
 
-The first pages' largest type (a banner such as "UNITED STATES SECURITIES AND EXCHANGE
-COMMISSION", an issuer with its registration number, a first page's "Key figures") can come
-out as the document's only top-level heading, so every later section nests under it and every
-chunk's path starts with it.
+The first pages' largest type (a banner, an issuer's name) can come out as the document's only
+top-level heading, so every later section nests under it and every chunk's path starts with it.
 
 `raise_below_cover(pages, ctx)`: when the shallowest heading level is held by one heading
 only, that heading is on one of the first `COVER_PAGES` pages, a heading below it sits on a
 later page, and the document's label (`ctx.title`) does not hold it, the headings after it move
 up so the shallowest of them takes its level: they become its siblings, and it keeps only the
-text up to the next heading. The rule is then applied to the headings after it (a cover's
-headings one under another are taken one at a time, at most `MAX_COVER_HEADINGS`). A heading
-the label holds (the title, an issuer or a form name the label repeats) stays the root: the
-chunker leaves it out of the path line already (`chunking.heading`), and it is the author's
-top level. Headings before it keep their levels. A document whose top level several headings
-share (chapters, articles, or the documents `second-documents` found in one PDF) is left as it
-is.
+text up to the next heading. The rule is then applied to the headings after it, one at a
+time, at most `MAX_COVER_HEADINGS`. A heading the label holds stays the root (the chunker
+leaves it out of the path line already). Headings before it keep their levels. A document
+whose top level several headings share is left as it is.
 
 The same holds further in (`raise_below_long_sections`): in a document of `MIN_PAGES` or more
-pages without an outline, a heading after which no heading of its level or higher begins (its
-type never recurs), whose section therefore holds more than half of the document's body
-characters or touches more than half of its pages, does not parent the rest of the document:
-the headings on the pages after its own move up so the shallowest of them takes its level (the
-headings of its own page stay its children). Exempt are a heading the label holds and a
-numbered heading whose next number (`numbers.heading_number`: "4" after "3", "Part III" after
-"Part II") opens no heading and no bold lead-in inside its section (its numbering says it runs
-on). Applied until no such heading is left (at most `MAX_LONG_SECTIONS` times). With an outline,
-the outline sets the levels and this step does not run. Lines inside code fences are never
-touched.
+pages without an outline, a heading after which no heading of its level or higher begins,
+whose section therefore holds more than half of the document's body characters or touches
+more than half of its pages, does not parent the rest of the document: the headings on the
+pages after its own move up so the shallowest of them takes its level. Exempt are a heading
+the label holds and a numbered heading whose next number (`numbers.heading_number`) opens no
+heading and no bold lead-in inside its section (its numbering says it runs on). Applied until
+no such heading is left (at most `MAX_LONG_SECTIONS` times). With an outline, the outline sets
+the levels and this step does not run. Lines inside code fences are never touched.
 """
 
 from __future__ import annotations

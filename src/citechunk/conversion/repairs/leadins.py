@@ -1,32 +1,28 @@
 """Numbered lead-ins: a clause heading set in bold at the start of its first paragraph.
 
 Contracts, terms and policies number their clauses ("**7. App Stores.** You may ...") and set
-the number and title in bold inside the paragraph, so layout models read body text and the
-clause lands in the previous clause's section. `promote_numbered_leadins(pages)` turns such a
-lead-in into a heading line (its title without the closing period or colon), a blank line, and
-the rest of the paragraph.
+the number and title in bold inside the paragraph, so layout models read body text.
+`promote_numbered_leadins(pages)` turns such a lead-in into a heading line (its title without
+the closing period or colon), a blank line, and the rest of the paragraph.
 
 A lead-in is a paragraph's first line opening with a bold span that holds a section number
-(`numbers.heading_number`: decimal "7.", "1.5", letter-led "A.2", labelled "Article 3") and a
-title of at most `MAX_TITLE_WORDS` words; a bold number alone ("**1.** Preheat ...") is a list
-step, not a clause. A bold line with nothing after it is a lead-in too unless it ends with a
-number (a contents entry with its page). Its number must follow the previous heading or
-lead-in of its pattern (the next number: "7" after "6", "1.5" after "1.4", "1" or "A" to open a
-pattern or a new parent), and its title must not repeat an existing heading's (a running title
-or a contents entry) nor another lead-in's. It is promoted only in a document numbered that way:
+(`numbers.heading_number`) and a title of at most `MAX_TITLE_WORDS` words; a bold number alone
+is a list step, not a clause. A bold line with nothing after it is a lead-in too unless it ends
+with a number (a contents entry). Its number must follow the previous heading or lead-in of
+its pattern (the next number, or "1" or "A" to open a pattern or a new parent), and its title
+must not repeat an existing heading's nor another lead-in's. It is promoted only in a document
+numbered that way:
 
 * when a heading of the same pattern (`HeadingNumber.key`) exists, the lead-in takes the level
   most such headings have;
-* else, when an open heading's number is a prefix of its own ("1" over "1.5"), one below it;
+* else, when an open heading's number is a prefix of its own, one below it;
 * else, when `MIN_RUN` or more lead-ins share the pattern, one below the heading before the
   first of them.
 
-A numbered paragraph whose title, after a plain number, is set in bold ("4. **Payment.** The
-Client shall ...": a word processor's numbered list styled as clauses) is a lead-in too, but
-only where its number's level is known: a heading of its pattern exists, or an open heading's
-number is a prefix of its own. It is a list item instead when the number before its own opened
-a plain numbered line since the last heading (the list "1. ... 2. ... 3. **Cost** ..." under
-"## 2 Methods" stays a list).
+A numbered paragraph whose title, after a plain number, is set in bold ("4. **Payment.** ...")
+is a lead-in too, but only where its number's level is known: a heading of its pattern exists,
+or an open heading's number is a prefix of its own. It is a list item instead when the number
+before its own opened a plain numbered line since the last heading.
 
 Bulleted list items, table rows, headings and lines inside code fences are never lead-ins.
 """

@@ -7,31 +7,24 @@ them with heading levels made consistent with the document's own decimal section
   (`numbers.decimal_parts`: "2 ", "2.1 ", "3.1.4. ", each part at most 2 digits, then a
   letter), using at least two different top-level numbers. Otherwise nothing changes.
 * Numbered headings nest by number, whatever font sizes said: a heading goes one level below
-  the nearest open numbered heading whose number is a prefix of its own ("3.1.2" under "3.1",
-  "3.1.3.1" under "3.1.3"), or at base level when there is none. So with all numbers present
-  level = base + parts - 1, and a heading whose parent number is missing (an excerpt, a heading
-  the layout model missed) never nests under an unrelated section: "2.1.6" after "1.2" goes to
-  base level, not under "1.2". base is the most common (level - parts + 1) among the numbered
-  headings, lowered when needed so the deepest number still fits in level 6.
-* An unnumbered heading between the first and the last numbered heading that is not deeper than
-  the numbered section it sits in (a figure or table label the layout model took for a heading,
-  e.g. "# Train: 1k" inside "5.1 Main Results") goes one level below that section, so it cannot
-  end the section or capture the sections that follow. Unnumbered headings before the first and
-  after the last numbered heading (front matter, references, appendices) are left alone.
-* A whole-line bold title whose number continues the heading numbering ("**3. CLOSED
-  SESSION**" after "## 2. PUBLIC COMMENT": next sibling, first child or an ancestor's next
-  sibling) is a heading the layout model missed: it becomes one, at its number's level. So is
-  a line holding only a subsection number and an emphasised title ("2.2.4 _Coding
-  procedure_", "- 1.1 _Scope_"), or a list item that is only a bold numbered title ("- **1
-  General**"), whose number continues the numbering of the heading before it, or that the
-  heading after it continues with no other numbered line between ("2.2.1 _Principle_" before
-  "## 2.2.2"), unless the number before its own opened a plain numbered line since the last
-  heading (a numbered list: "1. _Apples_" is an ordered list's item).
+  the nearest open numbered heading whose number is a prefix of its own, or at base level when
+  there is none (so a heading whose parent number is missing never nests under an unrelated
+  section). base is the most common (level - parts + 1) among the numbered headings, lowered
+  when needed so the deepest number still fits in level 6.
+* An unnumbered heading between the first and the last numbered heading that is not deeper
+  than the numbered section it sits in (a figure or table label taken for a heading) goes one
+  level below that section. Unnumbered headings before the first and after the last numbered
+  heading (front matter, references, appendices) are left alone.
+* A whole-line bold title whose number continues the heading numbering (next sibling, first
+  child or an ancestor's next sibling) is a missed heading: it becomes one, at its number's
+  level. So is a line holding only a subsection number and an emphasised title, or a list
+  item that is only a bold numbered title, whose number continues the numbering of the
+  heading before it, or that the heading after it continues with no other numbered line
+  between, unless the number before its own opened a plain numbered line since the last
+  heading (then it is an ordered list's item).
 * A heading that is only a chapter number ("1", "Chapter 1", "PART 2"), whose body is empty or
-  only repeats the label ("**Chapter 1.**"), followed by an unnumbered heading (the chapter
-  title, set apart in large type) is one heading: "1 Securing the data" at
-  the label's level, in the label's place (`join_chapter_labels`). Otherwise the bare "1" would
-  be the parent of the whole chapter and the title a child of it.
+  only repeats the label, followed by an unnumbered heading (the chapter title) is one heading
+  "1 Title" at the label's level, in the label's place (`join_chapter_labels`).
 Lines inside code fences and other non-heading lines are never touched.
 """
 

@@ -1,24 +1,21 @@
 """Numbered siblings share a level; a numbered child never outranks its parent.
 
 Font sizes disagree with a document's own numbering more often than its numbering disagrees
-with itself: "Note 5" set in one size and "Note 6" in another would make Note 6 a child of
-Note 5's last subsection. `level_numbered_siblings(pages)` makes levels follow the numbering
-(`numbers.heading_number`: decimal, letter-led, labelled such as "Item 1A" / "Note 5" /
-"Part II" / "Goal 1", roman):
+with itself. `level_numbered_siblings(pages)` makes levels follow the numbering
+(`numbers.heading_number`: decimal, letter-led, labelled such as "Item 1A" / "Note 5", roman):
 
 * Siblings: the headings of one pattern (scheme and depth) take the level most of them have
   (ties: the level of the first one). A pattern needs two different numbers to count: one
-  number repeated ("14 CFR Part 39" twice) is a citation, not a numbering.
-* Children: a deeper pattern of the same scheme ("2.1" under "2", "Objective 1.2" under
-  "Objective 1") sits at least one level below the shallower one.
+  number repeated is a citation, not a numbering.
+* Children: a deeper pattern of the same scheme ("2.1" under "2") sits at least one level
+  below the shallower one.
 * Containment: a labelled pattern whose numbers extend those of another labelled pattern
   ("Objective 1.2" after "Goal 1"), start again after its headings ("Item 1" again after
-  "Part II"), or all lie between the same two of its headings ("Note 1" ... "Note 17" between
-  "Item 1" and "Item 2"), sits at least one level below it.
+  "Part II"), or all lie between the same two of its headings, sits at least one level below
+  it.
 * Unnumbered headings inside the numbering: between the first and the last numbered heading
   (of a pattern that counts), an unnumbered heading that is not deeper than the numbered
-  section it sits in goes one level below that section, so it cannot end the section or become
-  the parent of the numbered sections after it.
+  section it sits in goes one level below that section.
 
 Levels that would pass 6 are made to fit by closing gaps between the levels in use (parents
 stay parents), then capped. Lines inside code fences are never touched.

@@ -3,25 +3,23 @@
 A plain-text document printed to PDF (a specification, a mail, a report typed in a fixed-width
 font) comes out of the layout step as code fences: its paragraphs in fences, its section titles
 as inline code, and the plain-text pages' own header and footer lines inside the fences, where
-the plain-text pages broke rather than where the PDF's pages do (so the running-line rule, which
-looks at the PDF page's edges, never sees them). `read_typewriter_text(texts)`, over the whole
-document's pages:
+the plain-text pages broke (not at the PDF page's edges, where the running-line rule looks).
+`read_typewriter_text(texts)`, over the whole document's pages:
 
 * *Page lines of the plain text*: a line inside a fence that holds three or more parts set
-  apart by runs of three or more spaces (left, centre, right: "RFC 9999   Widget Exchange
-  Protocol   March 2024", "Okafor   Informational   [Page 3]"), whose signature (case-folded,
+  apart by runs of three or more spaces (left, centre, right), whose signature (case-folded,
   digits as ``#``, blanks collapsed) is such a fenced line on three or more PDF pages, goes.
 * *Prose fences*: a fence without an info string whose non-blank lines (after those page lines
   went) are at least `MIN_PROSE_SHARE` prose — five or more words, letters, spaces and sentence
   punctuation at least 90% of the characters — and none of which holds a code character
   (``{ } = < > \\ |``, a line ending with ``;`` or opening with ``#``, ``//`` or ``$``)
-  becomes paragraphs:
-  blank lines separate them, a paragraph's lines are joined by one space. A line of the block
-  that is indented less than the block's prose, of at most 12 words, not ending with sentence
-  punctuation and followed by a blank line or the end of the block is a heading.
+  becomes paragraphs: blank lines separate them, a paragraph's lines are joined by one space.
+  A line of the block that is indented less than the block's prose, of at most 12 words, not
+  ending with sentence punctuation and followed by a blank line or the end of the block is a
+  heading.
 * *Code-span titles*: a line that is only one inline code span, or a fence holding only one
-  line, that is a numbered title ("1.  Introduction": a section number, then a word, at most
-  12 words, no closing punctuation) is a heading.
+  line, that is a numbered title (a section number, then a word, at most 12 words, no closing
+  punctuation) is a heading.
 
 A heading made here takes the level of its number's depth plus one ("3.1." -> ``###``; an
 unnumbered one ``##``); the numbered-siblings pass then levels the numbered headings of the
