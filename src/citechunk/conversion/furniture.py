@@ -2,12 +2,9 @@
 
 A manuscript, a bill, a court filing or a patent numbers its lines: a column of small whole
 numbers beside the text, in the margin, in the gutter between two columns or at the start of
-every line. Read into the lines beside them they become words of the text ("499 We agree",
-and across a hyphenated line end "com-" + "5 pensated" -> "com5 pensated"). They are not text
-of the document: the readers of the text layer leave them out span by span (`rawlines` for
-pymupdf4llm's layout and classic paths and its table cells, `plaintext` for the fast path),
-and `runninglines` counts them as running lines (so the self-check never restores them and
-provenance counts them).
+every line. They are not text of the document: the readers of the text layer leave them out
+span by span (`rawlines`, `plaintext`), and `runninglines` counts them as running lines (so
+the self-check never restores them and provenance counts them).
 
 The rule, over the horizontal pieces of one page (spans, or text-layer lines), each with its
 text, box and font size: a *column of line numbers* is a run of at least `MIN_RUN` pieces
@@ -34,8 +31,7 @@ text, box and font size: a *column of line numbers* is a run of at least `MIN_RU
    both sides, or rows of cells).
 
 A line-numbered document prints the same numbers in the same places on every page, so a page
-whose run is too short or broken for the rule (a scan's text layer that missed some of its
-numbers) keeps the places of the others:
+whose run is too short or broken for the rule keeps the places of the others:
 
 9. a bare number (rule 1) apart from the text of its row (rule 4) is a line number too where
    another page of the document holds a line number of the same value in the same place

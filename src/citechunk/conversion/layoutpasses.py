@@ -108,9 +108,7 @@ def detach_margin_notes(boxes: list[Any], box_type: Any) -> list[Any]:
 
     A margin note is a span of a "text" box's line lying wholly left of the page's body text
     (see `_body_edges`) while the same line also has spans inside it, and not a bullet or
-    number. pymupdf4llm would otherwise splice it into the sentence next to it ("without an citeauthoryear
-    optional parameter"). Boxes are pymupdf4llm `LayoutBox` objects (`box_type`).
-    """
+    number (pymupdf4llm would splice it into the sentence next to it)."""
     edges = _body_edges(boxes)
     if edges is None:
         return boxes
@@ -154,11 +152,9 @@ def _side(line: dict[str, Any], lo: float, hi: float) -> dict[str, Any] | None:
 def split_columns(boxes: list[Any], box_type: Any) -> list[Any]:
     """Split "text" boxes that hold two prose columns side by side into two boxes, left first.
 
-    pymupdf4llm joins spans at the same height into one line, so a box the layout model drew
-    over two columns reads line by line across both ("Some women have abnormal this condition
-    will not develop"). A box qualifies when it has >= 4 lines, a gutter >= COLUMN_GAP pt that
-    no span crosses, at least half of its lines have text on each side, and both sides average
-    >= 20 characters per line (prose, not a two-column list of short values).
+    pymupdf4llm joins spans at the same height into one line, so a box drawn over two columns
+    reads across both. A box qualifies when it has >= 4 lines, a gutter >= COLUMN_GAP pt that
+    no span crosses, and both sides hold prose (`_prose_columns`).
     """
     out = []
     for box in boxes:

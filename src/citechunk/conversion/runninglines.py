@@ -4,53 +4,43 @@ Running text is what the printer repeats around the body: page headers and foote
 numbers, letterheads repeated on every page, and margin stamps. Every step that removes or
 discounts running text asks this module (`RunningLines`), so one rule decides everywhere: the
 Markdown pass (`repairs.running`), the layout boxes the pymupdf backend cuts, the word coverage
-and the self-check that restores lost lines (`coverage.body_lines`).
+and the self-check that restores lost lines (`coverage.body_lines`). Below, *repeats* means:
+with the same text, or with numbers that differ only by following the page number, on
+``min(MIN_REPEAT_PAGES, pages)`` pages (2 at least).
 
 A text-layer line is running on its page when
 
 * it is set sideways in the page's side margin (left of all horizontal text or right of it):
-  a margin stamp such as an arXiv identifier or a printer's slug; or it is set sideways with
-  its centre left of the left edge (right of the right edge) of most of the page's horizontal
-  lines, with the same text so placed on ``min(MIN_REPEAT_PAGES, pages)`` pages, or numbers
-  that differ only by following the page number (a large stamp
-  such as "For personal use only" run up every page's margin, reaching into the text's
-  column); or
+  a margin stamp; or it is set sideways with its centre left of the left edge (right of the
+  right edge) of most of the page's horizontal lines and repeats so placed (a large stamp run
+  up every page's margin, reaching into the text's column); or
 * it is an *edge line*: among the first or last `EDGE_ROWS` rows of the page's horizontal
   text (rows: lines sharing a vertical band), inside the top or bottom `EDGE_BAND` of the page
   height, and
   - it is a bare page number ("7", "iv", "Page 3 of 12"), or
   - its signature (`line_signature`: NFKC, case-folded, blanks collapsed, digit runs as "#")
-    is an edge line on at least ``min(MIN_REPEAT_PAGES, pages)`` pages (2 at least), with the
-    same text on that many pages or with the numbers that differ following the page number
-    ("Page 3 of 12"; "Definition 20" and "Definition 34" opening pages are headings), unless
-    it is the heading an outline entry names on that entry's own page, or it is a top line
-    set in display type (`DISPLAY_RATIO` x the body size or more) that repeats on fewer than
-    half of the pages and does not run: a chapter label opening a few pages is a heading, but
-    a display line whose same text tops ``min(MIN_REPEAT_PAGES, pages)`` pages in a row (each
-    at most `RUN_STEP` pages after the last) is a running title on all of them but the first
-    (where it heads its section), and a display line at the foot of pages is never a
-    heading.
+    repeats as an edge line, unless it is the heading an outline entry names on that entry's
+    own page, or it is a top line set in display type (`DISPLAY_RATIO` x the body size or
+    more) that repeats on fewer than half of the pages and does not run: a display line whose
+    same text tops ``min(MIN_REPEAT_PAGES, pages)`` pages in a row (each at most `RUN_STEP`
+    pages after the last) is a running title on all of them but the first (where it heads its
+    section), and a display line at the foot of pages is never a heading.
 
 A folio is running too when it sits outside that band (wide book margins): a bare page number
 alone in its row, among the first or last `EDGE_ROWS` rows and inside the top or bottom
 `FOLIO_BAND` of the page, whose value is the page number plus one constant on at least
-``min(MIN_REPEAT_PAGES, pages)`` pages (a section number beside its title shares its row; a
-lone list number does not follow the pages).
+``min(MIN_REPEAT_PAGES, pages)`` pages.
 
 A plain-text page's own header or footer is running wherever it sits on the PDF page (a text
-typed in a fixed-width font and printed with its own page breaks, which fall mid-page): a
-horizontal line that spans the width of the page's text in three or more parts, each a gap of
-`SPREAD_GAP` character widths or more apart, with letters in two parts at least ("RFC 9999
-Widget Exchange Protocol March 2024", "Okafor Informational [Page 3]"), that repeats with the
-same text or with numbers that follow the page number on ``min(MIN_REPEAT_PAGES, pages)``
-pages.
+typed in a fixed-width font and printed with its own page breaks): a horizontal line that
+spans the width of the page's text in three or more parts, each a gap of `SPREAD_GAP`
+character widths or more apart, with letters in two parts at least, that repeats.
 
 Line numbers are running too: a column of bare whole numbers beside the text counting up
 by a fixed step (`furniture`; here the numbers that are text-layer lines of their own).
 
-Any other line that repeats elsewhere on the page (a "Summary" or "Key points" label in the
-middle of every page) is never running: position among the page's own lines decides, not the line's
-position in a backend's Markdown.
+Any other line that repeats elsewhere on the page is never running: position among the page's
+own lines decides, not the line's position in a backend's Markdown.
 """
 
 from __future__ import annotations
