@@ -17,9 +17,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import groupby
 
-from .blocks import Block, Layer, Line, Span
+from .blocks import Block, Layer, Line
 from .render import block_markdown
 from .runninglines import line_signature
+from .textlayer import union_box
 
 #: A page-header/-footer block longer than this is body text the layout model misclassified.
 MAX_RUNNING_CHARS = 200
@@ -40,17 +41,8 @@ def layer_lines(block: Block) -> list[Line]:
     for line in block.lines:
         for _, group in groupby(line.spans, key=lambda s: (s.block, s.line)):
             spans = tuple(group)
-            out.append(Line(_union(spans), spans))
+            out.append(Line(union_box(s.bbox for s in spans), spans))
     return out
-
-
-def _union(spans: Sequence[Span]) -> tuple[float, float, float, float]:
-    return (
-        min(s.bbox[0] for s in spans),
-        min(s.bbox[1] for s in spans),
-        max(s.bbox[2] for s in spans),
-        max(s.bbox[3] for s in spans),
-    )
 
 
 def furniture_layer(blocks: Sequence[Block], running: Mapping[str, int]) -> tuple[Block, ...]:
@@ -82,7 +74,7 @@ def _text_blocks(block: Block, lines: list[Line]) -> list[Block]:
     out = []
     for _, group in groupby(lines, key=lambda ln: ln.spans[0].block):
         part = tuple(group)
-        bbox = _union([s for ln in part for s in ln.spans])
+        bbox = union_box(s.bbox for ln in part for s in ln.spans)
         out.append(Block(block.page, bbox, "text", part, layer=Layer.BODY))
     return out
 

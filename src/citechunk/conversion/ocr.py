@@ -64,7 +64,7 @@ from typing import Any
 from ..config import ConvertOptions
 from ..errors import ConversionError
 from .pagelist import page_ranges
-from .textlayer import Line, PageText, Word
+from .textlayer import Line, PageText, Word, union_box
 
 log = logging.getLogger(__name__)
 
@@ -562,11 +562,7 @@ def page_text(number: int, words: Sequence[OcrWord], to_page: Any) -> PageText:
     )
     lines = []
     for line in _groups(words, "line"):
-        x0 = min(w.box[0] for w in line)
-        y0 = min(w.box[1] for w in line)
-        x1 = max(w.box[2] for w in line)
-        y1 = max(w.box[3] for w in line)
-        box = _page_box((x0, y0, x1, y1), to_page)
+        box = _page_box(union_box(w.box for w in line), to_page)
         size = abs(to_page.a or to_page.b) * _height(line)
         text = " ".join(w.text for w in line)
         lines.append(Line(text, box, blocks[line[0].par], round(size, 2), False))  # type: ignore[arg-type]

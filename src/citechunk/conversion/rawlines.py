@@ -34,6 +34,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .furniture import NumberPlaces, numbered_spans, without_numbers
+from .textlayer import union_box
 
 #: Pieces of one text-layer line this close (in font sizes) with no space between them are one
 #: word; a wider gap is a word break the text layer left unmarked.
@@ -297,11 +298,7 @@ def _white(ch: str) -> bool:
 
 
 def _piece(span: dict[str, Any], chars: list[dict[str, Any]]) -> dict[str, Any]:
-    x0 = min(c["bbox"][0] for c in chars)
-    y0 = min(c["bbox"][1] for c in chars)
-    x1 = max(c["bbox"][2] for c in chars)
-    y1 = max(c["bbox"][3] for c in chars)
-    return dict(span, chars=chars, bbox=(x0, y0, x1, y1))
+    return dict(span, chars=chars, bbox=union_box(c["bbox"] for c in chars))
 
 
 def _split_edges(span: dict[str, Any]) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ Invariants:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +76,12 @@ def body_size(lines: Iterable[Line]) -> float:
     for line in lines:
         weight[round(line.size, 1)] += len(line.text)
     return weight.most_common(1)[0][0] if weight else 0.0
+
+
+def union_box(boxes: Iterable[Sequence[float]]) -> Box:
+    """The smallest box holding all of `boxes` (at least one), as (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = zip(*boxes, strict=True)
+    return (min(x0), min(y0), max(x1), max(y1))
 
 
 def _words(page: Any) -> tuple[Word, ...]:
