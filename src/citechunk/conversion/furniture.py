@@ -184,7 +184,8 @@ def _counting_runs(pieces: Sequence[Piece], column: list[int]) -> list[list[int]
     return [run for run in runs if len(run) >= MIN_RUN]
 
 
-def _shares_row(a: Box, b: Box) -> bool:
+def shares_row(a: Box, b: Box) -> bool:
+    """The boxes overlap vertically by more than `ROW_OVERLAP` of the lower one's height."""
     overlap = min(a[3], b[3]) - max(a[1], b[1])
     height = min(a[3] - a[1], b[3] - b[1])
     return height > 0 and overlap > ROW_OVERLAP * height
@@ -193,7 +194,7 @@ def _shares_row(a: Box, b: Box) -> bool:
 def _row_of(pieces: Sequence[Piece], i: int, members: set[int]) -> list[Piece]:
     """The pieces but `members` sharing piece `i`'s row."""
     box = pieces[i].box
-    return [p for j, p in enumerate(pieces) if j not in members and _shares_row(p.box, box)]
+    return [p for j, p in enumerate(pieces) if j not in members and shares_row(p.box, box)]
 
 
 def _apart(pieces: Sequence[Piece], i: int, members: set[int]) -> bool:
@@ -293,8 +294,8 @@ def _numbers_every_line(pieces: Sequence[Piece], run: list[int]) -> bool:
             for j, p in enumerate(pieces)
             if j not in members
             and top[3] <= (p.box[1] + p.box[3]) / 2 <= low[1]
-            and not _shares_row(p.box, top)
-            and not _shares_row(p.box, low)
+            and not shares_row(p.box, top)
+            and not shares_row(p.box, low)
             and (band is None or (p.box[0] < band[2] and p.box[2] > band[0]))
         )
         good += _row_count(between) <= step - 1

@@ -27,6 +27,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from .furniture import shares_row
 from .runninglines import line_signature
 from .textlayer import Line, PageText
 
@@ -51,8 +52,6 @@ MIN_LEADER_LINES = 3
 _LEADER_LINE = re.compile(r"(\.\s?){4,}\s*[\divxlcIVXLC]+$")
 #: Lines in a fixed-pitch font that make a page fixed-pitch (`fixed_pitch`).
 MIN_FIXED_LINES = 3
-#: Lines overlapping vertically by more than this share of the lower height sit side by side.
-ROW_OVERLAP = 0.5
 
 
 def model_reason(page: Any, text: PageText, running: Mapping[str, int]) -> Reason | None:
@@ -97,18 +96,15 @@ def _drawn_grid(page: Any) -> bool:
 
 
 def _side_by_side(lines: list[Line]) -> bool:
-    """Two of `lines` share a row (vertical overlap > `ROW_OVERLAP` of the lower height)
-    without overlapping horizontally."""
+    """Two of `lines` share a row (`furniture.shares_row`) without overlapping horizontally."""
     ordered = sorted(lines, key=lambda ln: ln.box[1])
     for i, a in enumerate(ordered):
         for b in ordered[i + 1 :]:
             if b.box[1] >= a.box[3]:
                 break  # every later line starts below a
-            overlap = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
-            height = min(a.box[3] - a.box[1], b.box[3] - b.box[1])
-            if height > 0 and overlap > ROW_OVERLAP * height:
-                if a.box[2] <= b.box[0] or b.box[2] <= a.box[0]:
-                    return True
+            apart = a.box[2] <= b.box[0] or b.box[2] <= a.box[0]
+            if apart and shares_row(a.box, b.box):
+                return True
     return False
 
 
