@@ -3,12 +3,10 @@
 Rule: a session whose input has one fixed shape (all but the batch axis) runs with ONNX
 Runtime's CPU memory arena on; the others keep the library's setting. pymupdf-layout builds
 every session with the arena off, so that a long-lived process does not keep the peak memory
-of its largest input. For a fixed-shape model every page needs the same memory, so the arena
-never grows past one page's need, and without it each run maps its intermediate tensors
-afresh: the image CNN (a 300x300 page raster, ~120 MB of tensors) takes about 30,000 page
-faults per page and half again as much CPU. The output is bit-identical (the arena only
-changes where the tensors live; `bench/layout_sessions.py` compares every page). The graph
-network, whose input grows with the page's text, keeps the arena off.
+of its largest input; for a fixed-shape model every page needs the same memory, so the arena
+never grows past one page's need and saves mapping the tensors afresh on every run. The
+output is bit-identical (`bench/layout_sessions.py` compares every page). The graph network,
+whose input grows with the page's text, keeps the arena off.
 
 pymupdf-layout offers no hook for session options, so `with_arena` is an adapter over the
 analyzer's attributes (as of pymupdf 2.0: the image feature extractor's ``_session`` and the

@@ -1,10 +1,8 @@
 """A second document inside one PDF starts its own top-level section.
 
-A PDF can hold two documents one after the other: a notice printed after another in one issue
-of a gazette, a second form. Their cover blocks are alike: the second one opens with the same
-run of headings as the first ("DEPARTMENT OF TRANSPORTATION" / "Federal Aviation
-Administration" / "14 CFR Part 39"). Without a repair the second document's sections nest under
-the first one's open headings, so its chunks carry the first document's path.
+A PDF can hold two documents one after the other (two notices of one gazette issue, a second
+form), whose cover blocks open with the same run of headings. Without a repair the second
+document's sections nest under the first one's open headings.
 
 Rule (`split_second_documents`): a *cover run* is a run of two or more headings with nothing
 but blank lines between them that a title line follows before any body text: within
