@@ -2,44 +2,36 @@
 
 `recognise(path, doc, pages, options)` is the one entry point a backend calls (with an open
 PyMuPDF document); it returns an `OcrOutcome` whose `markdown` per page replaces the page's
-(empty) extracted text before the backend's clean-up, so OCR text goes through the same tidy,
-heading repair, markers, chunking and export as born-digital text.
+(empty) extracted text before the backend's clean-up, so OCR text goes through the same
+passes, markers, chunking and export as born-digital text.
 
 Rules:
 
 * Page selection (`select_pages`): ``off`` -> none; ``force`` -> every selected page;
   ``auto`` -> a page whose text layer has no alphanumeric character and that is not blank
-  (`is_blank`: nothing visible drawn, so nothing to recognise), or one where images cover
-  at least `IMAGE_COVER` of the page and the text layer holds fewer than `NEGLIGIBLE_CHARS`
-  alphanumeric characters (a scan with a stamped page number or fax header), or a page whose
-  text layer is garbled (`is_garbled`: at least `GARBLED_CHARS` control or replacement
-  characters, in at least `GARBLED_SHARE` of its words: a font without a usable Unicode map;
-  dot leaders in such a font do not make a page garbled). A born-digital page with readable text is never OCR'd under ``auto``.
-* Engines (`convert.ocr_engine`), both offline, imported or run lazily:
-  ``tesseract`` -- the Tesseract 5 command line (Debian ``tesseract-ocr`` + language packs),
-  one process per document over all its pages, TSV output (words with confidences, blocks,
-  paragraphs, lines); ``rapidocr`` -- ``rapidocr_onnxruntime`` (extra ``ocr``), whose wheel ships
-  PP-OCRv4 detection/recognition and the text-line angle classifier (English and Chinese).
+  (`is_blank`), or one where images cover at least `IMAGE_COVER` of the page and the text
+  layer holds fewer than `NEGLIGIBLE_CHARS` alphanumeric characters (a scan with a stamped
+  page number), or a page whose text layer is garbled (`is_garbled`). A born-digital page
+  with readable text is never OCR'd under ``auto``.
+* Engines (`convert.ocr_engine`), both offline, imported or run lazily: ``tesseract`` (the
+  Tesseract 5 command line, one process per document, TSV output) and ``rapidocr``
+  (``rapidocr_onnxruntime``, extra ``ocr``: PP-OCRv4 with the text-line angle classifier,
+  English and Chinese).
 * Orientation: pages are rendered as displayed (``/Rotate`` applied). Tesseract runs with
   automatic orientation (``--psm 1``); a page whose mean word confidence stays below
   `LOW_CONFIDENCE` gets Tesseract's orientation detection (``--psm 0``) and, when that says
   "rotate", is rendered turned and recognised again; the better-scoring reading is kept.
-  RapidOCR: a probe at `PROBE_DPI` decides from the detected line boxes (mostly taller than
-  wide: the page lies on its side) and the angle classifier's majority (0 or 180) how to turn
-  the page before the real pass.
+  RapidOCR: a probe at `PROBE_DPI` decides how to turn the page (`rapidocr_turn`).
 * Words come back in the coordinates of the unrotated PDF page (PDF points, origin top-left), as
   a `textlayer.PageText`, so callers treat them like the PDF's own words.
 * Markdown: one paragraph per engine paragraph (Tesseract) or per run of lines without a gap
-  larger than `PARAGRAPH_GAP` line heights or change of line height (RapidOCR), lines joined with spaces (a line-end
-  hyphen before a lowercase letter is joined away); a paragraph of at most two lines whose
-  words are at least `HEADING_RATIO` times the page's median word height, with at most
-  `HEADING_WORDS` words and no sentence-ending punctuation, read with a mean confidence of at
-  least `HEADING_CONFIDENCE` (large type the engine reads poorly is a stamp, a logo, a
-  signature or a leader line, not a title), becomes a heading (``#`` from `TITLE_RATIO`, else
-  ``##``); a leading ``#`` in body text is escaped.
-* Threads: Tesseract gets ``OMP_THREAD_LIMIT`` = the process's ``OMP_NUM_THREADS`` (which a
-  citechunk worker sets from ``--threads-per-worker``), else 1; RapidOCR's ONNX sessions get the
-  same count.
+  larger than `PARAGRAPH_GAP` line heights or change of line height (RapidOCR), lines joined
+  with spaces (`join_lines`); a paragraph of at most two lines whose words are at least
+  `HEADING_RATIO` times the page's median word height, with at most `HEADING_WORDS` words and
+  no sentence-ending punctuation, read with a mean confidence of at least
+  `HEADING_CONFIDENCE` (large type read poorly is a stamp, a logo or a signature), becomes a
+  heading (``#`` from `TITLE_RATIO`, else ``##``); a leading ``#`` in body text is escaped.
+* Threads: both engines get the process's ``OMP_NUM_THREADS`` (`thread_count`), else 1.
 * A missing engine or language pack (`unavailable`) under ``auto`` leaves the pages empty and
   adds a warning naming them and the install command; under ``force`` it is a
   `ConversionError` for the file. An engine that fails at run time is handled the same way.
@@ -631,13 +623,3 @@ def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOption
     empty = [p.number for p in recognised if not p.markdown]
     warnings = (f"pages OCR'd without any text found: {page_ranges(empty)}",) if empty else ()
     return OcrOutcome(recognised, seconds, warnings, options.ocr_engine, tuple(numbers))
-
-
-__all__ = [
-    "OcrOutcome",
-    "RecognisedPage",
-    "is_garbled",
-    "recognise",
-    "select_pages",
-    "unavailable",
-]
