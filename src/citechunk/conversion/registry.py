@@ -42,7 +42,7 @@ def _targets() -> dict[str, str]:
 def register(name: str, target: str) -> None:
     """Register a backend by import path ("package.module:Class") without an entry point."""
     _extra_targets[name] = target
-    _load.cache_clear()
+    get_backend_class.cache_clear()
 
 
 def known() -> list[str]:
@@ -55,14 +55,10 @@ def registrations() -> dict[str, str]:
 
 
 @cache
-def _load(name: str) -> type[Backend]:
-    cls: type[Backend] = load_plugin("backend", name, _targets(), BackendError)
-    return cls
-
-
 def get_backend_class(name: str) -> type[Backend]:
     """The backend class for `name`; raises `BackendError` listing known names or the extra."""
-    return _load(name)
+    cls: type[Backend] = load_plugin("backend", name, _targets(), BackendError)
+    return cls
 
 
 @cache
