@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..mdsyntax import HEADING_RE, fenced_lines
 
@@ -85,6 +85,15 @@ def iter_unfenced(lines: Sequence[str]) -> Iterator[tuple[int, bool]]:
     """(index, inside_fence) for each line; fence delimiter lines count as inside
     (`mdsyntax.fenced_lines`)."""
     return fenced_lines(lines)
+
+
+def map_unfenced(text: str, edit: Callable[[str], str]) -> str:
+    """`text` with `edit` applied to each line outside code fences (`iter_unfenced`)."""
+    lines = text.split("\n")
+    for i, inside in iter_unfenced(lines):
+        if not inside:
+            lines[i] = edit(lines[i])
+    return "\n".join(lines)
 
 
 def split_pages(pages: Sequence[tuple[int, str]]) -> list[list[str]]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from ..mdlines import iter_unfenced
+from ..mdlines import map_unfenced
 from ..pagelist import page_ranges
 from ..passcontext import Pages, PassContext
 
@@ -81,11 +81,7 @@ def repair_line(line: str) -> str:
 
 
 def _repair_page(text: str) -> str:
-    lines = text.split("\n")
-    for i, inside in iter_unfenced(lines):
-        if not inside:
-            lines[i] = repair_line(lines[i])
-    return _drop_no_text("\n".join(lines))
+    return _drop_no_text(map_unfenced(text, repair_line))
 
 
 def _drop_no_text(text: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..mdlines import iter_unfenced
+from ..mdlines import map_unfenced
 
 _LEADER_RE = re.compile(r"[ \t]*(?:(?:[.·] ?){3}[.·]|…(?: ?…)+)[.· …\t]*")
 _SHORT = "..."
@@ -30,8 +30,4 @@ def shorten_leaders(page: str) -> str:
     """Every leader outside code fences becomes " ... " (module docstring)."""
     if "...." not in page and ". . . ." not in page and "·" not in page and "…" not in page:
         return page
-    lines = page.split("\n")
-    for i, inside in iter_unfenced(lines):
-        if not inside:
-            lines[i] = _LEADER_RE.sub(_replace, lines[i])
-    return "\n".join(lines)
+    return map_unfenced(page, lambda line: _LEADER_RE.sub(_replace, line))

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..mdlines import iter_unfenced
+from ..mdlines import iter_unfenced, map_unfenced
 
 _FOOTNOTE_QUOTE_RE = re.compile(
     r"^> ?(?:(?P<number>\d{1,3}) ?(?=[A-Z“\"(])|(?=_?[∗*†‡§]))(?P<rest>.*)$"
@@ -93,11 +93,7 @@ def close_unspaced_gaps(page: str) -> str:
     Katakana, CJK punctuation, full-width forms) is dropped, outside code fences."""
     if not _UNSPACED_GAP_RE.search(page):
         return page
-    lines = page.split("\n")
-    for i, inside in iter_unfenced(lines):
-        if not inside:
-            lines[i] = _UNSPACED_GAP_RE.sub("", lines[i])
-    return "\n".join(lines)
+    return map_unfenced(page, lambda line: _UNSPACED_GAP_RE.sub("", line))
 
 
 def join_page_soft_breaks(page: str) -> str:
