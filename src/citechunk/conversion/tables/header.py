@@ -8,19 +8,16 @@ A grid's first row is its header only when it reads like one. The rules, in orde
   text in its first cell only, in a table of two or more columns and two or more rows below
   it, no other row has that shape (then it is a group label, like the others), and the text
   is no figure. So is a first row that is not styled and holds no figure over a styled row
-  of two or more filled cells and no amount, over rows none of which is styled: the layout
-  cut a title line at the column lines, and its pieces, joined by a space, are the caption,
-  when the row's first cell is filled and no piece repeats; when its first cell is empty and
-  two or more cells are filled, they are group labels over the column labels and join the
-  styled row per column (the next rule's join).
-  The row below a title is a header only on evidence for one: styled (next
-  rule), or labels over values (no amount in it, and a filled cell over a column whose cells
-  are mostly amounts); else the table has no header.
+  of two or more filled cells and no amount, over rows none of which is styled (a title line
+  the layout cut at the column lines: its pieces, joined by a space), when the row's first
+  cell is filled and no piece repeats; when its first cell is empty and two or more cells are
+  filled, they are group labels and join the styled row per column (the next rule's join).
+  The row below a title is a header only on evidence for one: styled (next rule), or labels
+  over values (`_labels_over_values`); else the table has no header.
 * A styled first row (every filled cell bold) holding no amount, over rows none of which is
   styled, is a header. When its second row is styled too, holds no amount, is no label in its
-  first cell only, and two or more
-  unstyled rows follow, the two rows are the printed lines of one header: they are joined
-  into one styled row per column (styled, so the rule finds it a header again).
+  first cell only, and two or more unstyled rows follow, the two rows are the printed lines
+  of one header: they are joined into one styled row per column.
 * Otherwise the first row is data when it looks like the rows under it (`data_evidence`), in
   any column:
 
