@@ -1,10 +1,9 @@
 """Subscripts stay in their word.
 
 pymupdf4llm renders a line by joining its spans with a space, so a subscript set as its own
-smaller span is cut off from the letter it belongs to: "T<sub>45</sub>" in the PDF becomes
-"_T_ 45", "d<sub>1</sub>" becomes "d 1", and a reader's (or a question's) "T45" no longer
-matches the chunk. Superscripts are not affected: pymupdf flags them and pymupdf4llm glues them
-to the word before (footnote marks are then handled by `cleanup`).
+smaller span is cut off from the letter it belongs to ("T<sub>45</sub>" read "T 45").
+Superscripts are not affected: pymupdf flags them and pymupdf4llm glues them to the word
+before.
 
 `join_subscripts(boxes)` works on the parsed layout boxes before rendering: in each text line,
 a span that touches the span before it (it starts within `TOUCH` pt of that span's end, no blank

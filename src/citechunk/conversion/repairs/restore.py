@@ -4,12 +4,11 @@
 (`coverage.body_lines`: no running lines, no page numbers). A line more than half of whose
 words the Markdown lacks (`coverage.dropped_lines`) was dropped by the backend, unless its
 letters and digits stand in the page's Markdown in that order with nothing between (words a
-table cell glued, "Net salesgrowth": the line is there; restoring it would duplicate it after
-the table); consecutive
-dropped lines with a real word (`_worth_restoring`) come back as plain paragraphs (one per
-PDF text block), placed after the Markdown block that holds the layer line read just before
-them (or before the block of the line read just after them; else at the end of the page), so
-they keep the PDF's reading order. A page with text never ends up empty: when its Markdown has no letter or digit left,
+table cell glued: the line is there); consecutive dropped lines with a real word
+(`_worth_restoring`) come back as plain paragraphs (one per PDF text block), placed after the
+Markdown block that holds the layer line read just before them (or before the block of the
+line read just after them; else at the end of the page), so they keep the PDF's reading
+order. A page with text never ends up empty: when its Markdown has no letter or digit left,
 all its lines come back, running lines included. The count of restored lines per page is
 recorded in `PassContext.restored` (the provenance's ``restored_lines``).
 """
