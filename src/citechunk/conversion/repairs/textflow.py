@@ -9,14 +9,12 @@ Three page rules, none of them inside a code fence or a table row:
 - `join_wrapped_identifiers`: a line end inside a URL or a dashed identifier became a space:
   inside a URL (from "http://", "https://" or "www."), a space after "://", "/", ".", "=",
   "&", "?", "@", "-" or "_" is dropped when the word after it goes on with URL characters
-  (it holds "." "/" "=" or "&": "https:// www.regulations.gov", "by/ 4.0/"); after a letter or
-  digit and a dash, a space before a digit is dropped ("FAA–2020– 0686", "737– 9", "pages
-  222– 228"); a dash with a space on both sides stays ("2010 – 2020").
+  (it holds "." "/" "=" or "&"); after a letter or digit and a dash, a space before a digit
+  is dropped ("pages 222– 228"); a dash with a space on both sides stays ("2010 – 2020").
 - `join_soft_breaks`: a line break inside a paragraph between a line ending with a lower-case
   letter or a comma and a line opening with a lower-case letter is inside a sentence: the two
-  lines become one, joined by a space (Markdown renders both alike; the chunk text no longer
-  breaks "BM25 have / been used"). List items, quotes, headings, table rows and lines of
-  code are never joined. Then, outside code, a space between two characters of the scripts
+  lines become one, joined by a space (Markdown renders both alike). List items, quotes,
+  headings, table rows and lines of code are never joined. Then, outside code, a space between two characters of the scripts
   written without spaces between words (Han, Hiragana, Katakana, their punctuation and
   full-width forms) goes: it is a line end joined as a space, and it cut a word ("ルー ル").
 """
