@@ -23,8 +23,8 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
-#: PyMuPDF span flag bit for a monospaced font.
-MONO_FLAG = 8
+from .blocks import MONOSPACED
+
 #: A gap of at least this share of the character width is a space.
 SPACE_SHARE = 0.5
 
@@ -41,7 +41,7 @@ def is_code_box(box: Any) -> bool:
     if getattr(box, "boxclass", "") != "text" or not lines:
         return False
     spans = [s for line in lines for s in _visible(line)]
-    return bool(spans) and all(int(s.get("flags", 0)) & MONO_FLAG for s in spans)
+    return bool(spans) and all(int(s.get("flags", 0)) & MONOSPACED for s in spans)
 
 
 def char_width(lines: Sequence[dict[str, Any]]) -> float:

@@ -33,14 +33,13 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from .blocks import SUPERSCRIPT
 from .furniture import NumberPlaces, numbered_spans, without_numbers
 from .textlayer import union_box
 
 #: Pieces of one text-layer line this close (in font sizes) with no space between them are one
 #: word; a wider gap is a word break the text layer left unmarked.
 WORD_GAP = 0.25
-#: PyMuPDF's span flag for superscript text (``pymupdf.TEXT_FONT_SUPERSCRIPT``).
-SUPERSCRIPT = 1
 
 
 def raw_lines(

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from .blocks import SUPERSCRIPT
+
 #: pt: text whose rendered box is lower than this cannot be read on the page (hidden identifiers
 #: and tags); the box, not the font size, which a scaled text matrix leaves large or small
 MIN_READABLE = 2.0
 TOUCH = 0.5  # pt: the largest gap between a letter and its subscript
 OVERLAP = 2.0  # pt: the largest overlap (kerning) between them
 SMALLER = 0.85  # a subscript is set at most this share of its base's size
-SUPERSCRIPT = 1  # pymupdf.TEXT_FONT_SUPERSCRIPT (pymupdf is imported only by the backend)
 
 
 def _is_subscript_of(span: dict[str, Any], base: dict[str, Any]) -> bool:

@@ -19,14 +19,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .blocks import BOLD as BOLD_FLAG
+from .blocks import MONOSPACED
 from .spans import readable
 
 Box = tuple[float, float, float, float]
-
-#: PyMuPDF span flag bit for bold text.
-BOLD_FLAG = 16
-#: PyMuPDF span flag bit for a fixed-pitch (monospaced) font.
-MONO_FLAG = 8
 
 
 @dataclass(frozen=True)
@@ -107,7 +104,7 @@ def _line(block_no: int, raw: Mapping[str, Any]) -> Line | None:
         size=max(float(s.get("size", 0.0)) for s in spans),
         bold=all(int(s.get("flags", 0)) & BOLD_FLAG for s in spans),
         vertical=abs(float(raw.get("dir", (1.0, 0.0))[1])) > 0.01,
-        mono=all(int(s.get("flags", 0)) & MONO_FLAG for s in spans),
+        mono=all(int(s.get("flags", 0)) & MONOSPACED for s in spans),
     )
 
 
