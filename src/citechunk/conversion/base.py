@@ -211,7 +211,7 @@ def read_facts(
     outline = toc if options.outline_repair and lists_sections(toc) else []
     label = pdf_label(pdf, path, layer, skip=frozenset(garbled))
     running = find_running(layer, toc)
-    named = () if outline else tuple(sections(section_lines(layer, running, pages)))
+    named = () if outline else tuple(sections(section_lines(layer, running, pages), label.text))
     return PdfFacts(
         page_count=pdf.page_count,
         pages=tuple(pages),

@@ -7,17 +7,18 @@ The rule, over a document without an outline (the outline decides where there is
   an edge line repeated on several pages) that is no page number, holds three letters or more
   once a "(continued)" mark and the page number beside it are dropped, and is not the
   document's constant header (a line on `CONSTANT_SHARE` or more of the pages that have a
-  header: the document's or the publisher's name). Lines below it are subtitles.
+  header: the document's or the publisher's name); a continuation note ("continued from
+  previous page") is no header. Lines below it are subtitles.
 - Pages without a section line are neutral; a *run* is a maximal sequence of pages whose
   section lines are the same (`outline.title_key`). A line that heads two runs apart
   alternates with another (verso and recto headers) and names no section. A run of
-  `MIN_RUN_PAGES` pages or more is a section, when the document has two such sections at least:
-  a header that never changes names the document, not a section.
-- Each section opens on the first page of its run at the document's top section level (the
-  smallest level of a heading after page 1, else 1), unless a body heading of that level
-  opens a section on that page or the page before: the body heading with the same words on
-  that page or the page before takes that level; without one, a heading block with the
-  header's text is put before the page's first block.
+  `MIN_RUN_PAGES` pages or more is a section, unless its words are in the document's title
+  (it names the document).
+- Each section opens at the document's top section level (the smallest level of a heading
+  after page 1, else 1), unless a body heading of that level opens a section on the run's
+  first page or the page before: the last body heading (or one-line paragraph) with the
+  header's words since the section before takes that level; without one, a heading block
+  with the header's text is put before the first block of the run's first page.
 """
 
 from __future__ import annotations
@@ -33,12 +34,14 @@ from .runninglines import EDGE_BAND, RunningLines, is_page_number, line_signatur
 from .textlayer import TextLayer
 
 #: A header line on this share of the pages that have one is the document's constant header.
-CONSTANT_SHARE = 0.6
+CONSTANT_SHARE = 0.8
 #: A section's run holds its header on this many pages at least.
 MIN_RUN_PAGES = 2
 #: A running header read as a heading is among a page's first blocks.
 TOP_BLOCKS = 3
-_CONTINUED_RE = re.compile(r"[\s(\[–—-]*\b(?:continued|cont'?d|cont\.)[\s.)\]…]*$", re.I)
+_CONTINUED_RE = re.compile(
+    r"[\s(\[–—-]*\b(?:continued|cont'?d|cont\.)[\s.)\]…]*$|^\W*continued\b.*$", re.I
+)
 _FOLIO_RE = re.compile(r"^\s*(?:page\s+)?\d{1,3}\s+|\s+(?:page\s+)?\d{1,3}\s*$", re.I)
 
 
@@ -82,8 +85,9 @@ def section_lines(layer: TextLayer, running: RunningLines, pages: Sequence[int])
     return out
 
 
-def sections(lines: Mapping[int, str]) -> list[Section]:
-    """The sections the section lines of `lines` (page -> line) open (module docstring)."""
+def sections(lines: Mapping[int, str], title: str = "") -> list[Section]:
+    """The sections the section lines of `lines` (page -> line) open (module docstring); a
+    line whose words are in the document's `title` names the document, not a section."""
     runs: list[tuple[str, list[int]]] = []
     for n in sorted(lines):
         key = title_key(lines[n])
@@ -95,7 +99,7 @@ def sections(lines: Mapping[int, str]) -> list[Section]:
     found = [
         Section(pages[0], lines[pages[0]], pages[-1])
         for key, pages in runs
-        if heads[key] == 1 and len(pages) >= MIN_RUN_PAGES
+        if heads[key] == 1 and len(pages) >= MIN_RUN_PAGES and _key(key) not in _key(title)
     ]
     return found
 
@@ -175,25 +179,33 @@ def _opened(pages: Mapping[int, Sequence[Block]], number: int, level: int, key: 
     )
 
 
+def _named_at(pages: Mapping[int, Sequence[Block]], key: str, first: int, last: int) -> int | None:
+    """The last page from `last` back to `first` with a block naming the header (`_names`)."""
+    for n in range(last, first - 1, -1):
+        if any(_names(b, key) for b in pages.get(n, ())):
+            return n
+    return None
+
+
 def open_sections(
     pages: Mapping[int, Sequence[Block]], found: Sequence[Section]
 ) -> dict[int, tuple[Block, ...]]:
     """`pages` with each section of `found` opened at the top section level (module
-    docstring): a body heading of its words on its page or the page before raised, else a
-    heading block put first on its page; the header's repeats as headings on the section's
-    pages go to the furniture layer."""
+    docstring): the last body heading or line with its words since the section before is
+    raised, else a heading block put first on its page; the header's repeats as headings on
+    the section's pages go to the furniture layer."""
     out = {n: tuple(bs) for n, bs in pages.items()}
     level = _top_level(pages)
+    since = min(pages, default=1)
     for section in found:
         key = _key(section.text)
+        opener = _named_at(pages, key, since, section.page)
+        since = section.last + 1
         if section.page not in out or _opened(out, section.page, level, key):
             continue
         for n in range(section.page - 1, section.last + 1):
             if n in out:
                 out[n] = _repeats(out[n], key)
-        prior = pages.get(section.page - 1, ())
-        if any(_names(b, key) for b in prior):
-            out[section.page - 1] = _open(prior, section, level)
-        else:
-            out[section.page] = _open(out[section.page], section, level)
+        page = section.page if opener is None else opener
+        out[page] = _open(pages[page] if opener is not None else out[page], section, level)
     return out
