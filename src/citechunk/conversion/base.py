@@ -45,6 +45,7 @@ from .pagelist import page_ranges
 from .passcontext import PassContext
 from .pipeline import run_passes
 from .runninglines import RunningLines, find_running
+from .runningsections import Section, opening, section_lines, sections
 from .textlayer import TextLayer
 from .title import TITLE_PAGES, pdf_label, title_page
 
@@ -68,6 +69,8 @@ class PdfFacts:
     blank: tuple[int, ...] = ()  # the `empty` pages on which nothing is drawn (`ocr.is_blank`)
     #: The document's text layer as read for these facts (pages of the open PDF, cached).
     layer: TextLayer | None = field(default=None, compare=False, repr=False)
+    #: Sections the running headers name (`runningsections`; none with an outline).
+    sections: tuple[Section, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -207,6 +210,8 @@ def read_facts(
     toc = from_toc(pdf.get_toc(simple=True))
     outline = toc if options.outline_repair and lists_sections(toc) else []
     label = pdf_label(pdf, path, layer, skip=frozenset(garbled))
+    running = find_running(layer, toc)
+    named = () if outline else tuple(sections(section_lines(layer, running, pages), label.text))
     return PdfFacts(
         page_count=pdf.page_count,
         pages=tuple(pages),
@@ -215,12 +220,13 @@ def read_facts(
         empty=tuple(empty),
         garbled=tuple(garbled),
         repaired=bool(getattr(pdf, "is_repaired", False)),
-        running=find_running(layer, toc),
+        running=opening(running, named),
         title_source=label.source,
         title_evidence=label.evidence,
         full_title=label.full,
         blank=tuple(n for n in empty if is_blank(pdf[n - 1])),
         layer=layer,
+        sections=named,
     )
 
 

@@ -40,6 +40,7 @@ from .base import Backend, Extraction, PdfFacts
 from .docling_blocks import document_blocks, parsed_pages
 from .headings import level_headings
 from .render import render_page
+from .runningsections import open_sections
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,7 @@ class DoclingBackend(Backend):
         pages = facts.pages
         result = self._run(path, options, (min(pages), max(pages)))
         read = document_blocks(result.document, parsed_pages(result.pages))
-        leveled = level_headings({p: read.get(p, ()) for p in pages})
+        leveled = open_sections(level_headings({p: read.get(p, ()) for p in pages}), facts.sections)
         texts = tuple(render_page(leveled[p]).text for p in pages)
         return Extraction(texts, warnings=tuple(self._docling_warnings(result)))
 

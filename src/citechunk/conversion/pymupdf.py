@@ -61,6 +61,7 @@ from .plaintext import BodyFont, page_markdown
 from .rawlines import layer_reading, numbered_reading
 from .render import render_page
 from .runninglines import RunningLines, find_running, line_numbers
+from .runningsections import Section, open_sections
 from .textlayer import TextLayer
 from .triage import IMAGE_REASONS, Reason, fixed_pitch, model_reason
 
@@ -219,10 +220,12 @@ def _extract(
     layer: TextLayer | None = None,
     running: Callable[[], RunningLines] | None = None,
     places: NumberPlaces | None = None,
+    named: Sequence[Section] = (),
 ) -> list[str]:
     """Markdown of `pages` in page order: those in `written` (the fast path) as given, the
     others read as blocks by the layout model (`page_model` of each, one parse per model),
-    their heading levels set once over all of them (`headings.level_headings`), with
+    their heading levels set once over all of them (`headings.level_headings`), the sections
+    `named` by running headers opened (`runningsections.open_sections`), with
     `running` (the document's running lines, read when needed) their running headers and
     footers put in the furniture layer (`layers.furniture_layer`), and rendered
     (`render.render_page`), when the model is in use, else by pymupdf4llm's classic path;
@@ -244,6 +247,7 @@ def _extract(
         if running and any(b.kind in RUNNING_KINDS for bs in read.values() for b in bs):
             lines = running()
             read = {p: furniture_layer(bs, lines.on_page(p)) for p, bs in read.items()}
+        read = open_sections(read, named)
         texts.update((p, render_page(blocks).text) for p, blocks in read.items())
     elif rest:
         texts.update(zip(rest, _classic(doc, rest, places), strict=True))
@@ -372,7 +376,8 @@ class PyMuPDFBackend(Backend):
         if options.strip_headers_footers:
             running = (lambda: facts.running) if upright else (lambda: _running_after_parse(pdf))
         places = facts.running.places if upright else None  # the parse may turn pages
-        read = (written, reasons, failures, layer, running, places)
+        named = facts.sections if upright else ()
+        read = (written, reasons, failures, layer, running, places, named)
         texts = tuple(self._run(path, pdf, pages, options, meter, *read))
         recorded: dict[str, Any] = {"layout_active": layout}
         if layout:

@@ -1,0 +1,211 @@
+"""Sections named by running headers: a page header whose text changes between runs of pages
+opens a section where the body does not.
+
+The rule, over a document without an outline (the outline decides where there is one):
+
+- A page's *section line* is the first line in its top band (`runninglines.EDGE_BAND`), page
+  an edge line repeated on several pages) that is no page number, holds three letters or more
+  once a "(continued)" mark and the page number beside it are dropped, and is not the
+  document's constant header (a line on `CONSTANT_SHARE` or more of the pages that have a
+  header: the document's or the publisher's name); a continuation note ("continued from
+  previous page") is no header. Lines below it are subtitles.
+- Pages without a section line are neutral; a *run* is a maximal sequence of pages whose
+  section lines are the same (`outline.title_key`). A line that heads two runs apart
+  alternates with another (verso and recto headers) and names no section. A run of
+  `MIN_RUN_PAGES` pages or more is a section, unless its words are in the document's title
+  (it names the document).
+- Each section opens at the document's top section level (the smallest level of a heading
+  after page 1, else 1), unless a body heading of that level opens a section on the run's
+  first page or the page before: the last body heading (or one-line paragraph) with the
+  header's words since the section before takes that level; without one, a heading block
+  with the header's text is put before the first block of the run's first page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from .blocks import Block, Layer, Line, Span
+from .outline import title_key
+from .runninglines import EDGE_BAND, RunningLines, is_page_number, line_signature
+from .textlayer import TextLayer
+
+#: A header line on this share of the pages that have one is the document's constant header.
+CONSTANT_SHARE = 0.8
+#: A section's run holds its header on this many pages at least.
+MIN_RUN_PAGES = 2
+#: A running header read as a heading is among a page's first blocks.
+TOP_BLOCKS = 3
+_CONTINUED_RE = re.compile(
+    r"[\s(\[–—-]*\b(?:continued|cont'?d|cont\.)[\s.)\]…]*$|^\W*continued\b.*$", re.I
+)
+_FOLIO_RE = re.compile(r"^\s*(?:page\s+)?\d{1,3}\s+|\s+(?:page\s+)?\d{1,3}\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class Section:
+    """A section a running header names: its first page and the header's text."""
+
+    page: int
+    text: str
+    last: int = 0
+
+
+def _header_text(text: str) -> str:
+    return _CONTINUED_RE.sub("", _FOLIO_RE.sub("", text)).strip()
+
+
+def _top_lines(layer: TextLayer, running: RunningLines, number: int) -> list[tuple[str, bool]]:
+    """Page `number`'s horizontal lines in the top band, top to bottom, page numbers left
+    out: each its header text and whether it is a running line."""
+    page = layer.page(number)
+    signatures = running.on_page(number)
+    out = []
+    for line in sorted(page.lines, key=lambda ln: (ln.box[1], ln.box[0])):
+        if page.height and line.box[1] <= page.height * EDGE_BAND and not line.vertical:
+            if not is_page_number(line.text):
+                out.append((_header_text(line.text), line_signature(line.text) in signatures))
+    return out
+
+
+def section_lines(layer: TextLayer, running: RunningLines, pages: Sequence[int]) -> dict[int, str]:
+    """Each page's section line (module docstring); pages without one are left out."""
+    tops = {n: _top_lines(layer, running, n) for n in pages}
+    headed = [n for n in pages if any(is_running for _, is_running in tops[n])]
+    counts = Counter(key for n in headed for key in {title_key(t) for t, run in tops[n] if run})
+    constant = {k for k, c in counts.items() if c >= CONSTANT_SHARE * len(headed)}
+    out = {}
+    for n in headed:
+        rest = [(t, run) for t, run in tops[n] if title_key(t) not in constant]
+        if rest and rest[0][1] and sum(ch.isalpha() for ch in rest[0][0]) >= 3:
+            out[n] = rest[0][0]
+    return out
+
+
+def sections(lines: Mapping[int, str], title: str = "") -> list[Section]:
+    """The sections the section lines of `lines` (page -> line) open (module docstring); a
+    line whose words are in the document's `title` names the document, not a section."""
+    runs: list[tuple[str, list[int]]] = []
+    for n in sorted(lines):
+        key = title_key(lines[n])
+        if runs and runs[-1][0] == key:
+            runs[-1][1].append(n)
+        else:
+            runs.append((key, [n]))
+    heads = Counter(key for key, _ in runs)
+    found = [
+        Section(pages[0], lines[pages[0]], pages[-1])
+        for key, pages in runs
+        if heads[key] == 1 and len(pages) >= MIN_RUN_PAGES and _key(key) not in _key(title)
+    ]
+    return found
+
+
+def opening(running: RunningLines, found: Sequence[Section]) -> RunningLines:
+    """`running` with the header of each section of `found` counted once as a body line of the
+    section's first page: the heading that opens it is text, not a running line."""
+    body = {n: dict(counts) for n, counts in running.body.items()}
+    for section in found:
+        signature = line_signature(section.text)
+        page = body.setdefault(section.page, {})
+        page[signature] = page.get(signature, 0) + 1
+    return replace(running, body=body)
+
+
+def _top_level(pages: Mapping[int, Sequence[Block]]) -> int:
+    first = min(pages, default=1)
+    levels = [b.level for n, bs in pages.items() if n > first for b in bs if b.level]
+    return min(levels, default=1)
+
+
+def _key(text: str) -> str:
+    """`outline.title_key` without blanks: a header and a heading match however the text
+    layer spaced their words."""
+    return title_key(text).replace(" ", "")
+
+
+def _names(block: Block, key: str) -> bool:
+    """A heading, or a one-line text block, whose words are the header's."""
+    one_line = block.kind == "text" and len(block.lines) == 1
+    return (block.is_heading or one_line) and _key(block.text) == key
+
+
+def _heading(section: Section, level: int, before: Block | None) -> Block:
+    size = float(before.size) if before else 0.0
+    span = Span(section.text, size=size)
+    box = before.bbox if before else (0.0, 0.0, 0.0, 0.0)
+    return Block(
+        page=section.page,
+        bbox=box,
+        kind="section-header",
+        lines=(Line(box, (span,)),),
+        level=level,
+        evidence=("the running header names a section that opens here",),
+    )
+
+
+def _open(blocks: Sequence[Block], section: Section, level: int) -> tuple[Block, ...]:
+    key = _key(section.text)
+    for i, block in enumerate(blocks):
+        if _names(block, key):
+            why = "its words are the running header of the pages after it"
+            raised = replace(
+                block, kind="section-header", level=level, evidence=(*block.evidence, why)
+            )
+            return (*blocks[:i], raised, *blocks[i + 1 :])
+    return (_heading(section, level, blocks[0] if blocks else None), *blocks)
+
+
+def _repeats(blocks: Sequence[Block], key: str) -> tuple[Block, ...]:
+    """`blocks` with each heading among the first `TOP_BLOCKS` that holds the header's words
+    (the running header read as a heading) put in the furniture layer."""
+    out = list(blocks)
+    for i, block in enumerate(blocks[:TOP_BLOCKS]):
+        if block.is_heading and key in _key(block.text):
+            why = "a running header repeated as a heading"
+            out[i] = replace(block, layer=Layer.FURNITURE, evidence=(*block.evidence, why))
+    return tuple(out)
+
+
+def _opened(pages: Mapping[int, Sequence[Block]], number: int, level: int, key: str) -> bool:
+    """A body heading at `level` or above, other than the header's own words, opens a section
+    on page `number` or the one before."""
+    near = [*pages.get(number - 1, ()), *pages.get(number, ())]
+    return any(
+        b.is_heading and b.level and b.level <= level and key not in _key(b.text) for b in near
+    )
+
+
+def _named_at(pages: Mapping[int, Sequence[Block]], key: str, first: int, last: int) -> int | None:
+    """The last page from `last` back to `first` with a block naming the header (`_names`)."""
+    for n in range(last, first - 1, -1):
+        if any(_names(b, key) for b in pages.get(n, ())):
+            return n
+    return None
+
+
+def open_sections(
+    pages: Mapping[int, Sequence[Block]], found: Sequence[Section]
+) -> dict[int, tuple[Block, ...]]:
+    """`pages` with each section of `found` opened at the top section level (module
+    docstring): the last body heading or line with its words since the section before is
+    raised, else a heading block put first on its page; the header's repeats as headings on
+    the section's pages go to the furniture layer."""
+    out = {n: tuple(bs) for n, bs in pages.items()}
+    level = _top_level(pages)
+    since = min(pages, default=1)
+    for section in found:
+        key = _key(section.text)
+        opener = _named_at(pages, key, since, section.page)
+        since = section.last + 1
+        if section.page not in out or _opened(out, section.page, level, key):
+            continue
+        for n in range(section.page - 1, section.last + 1):
+            if n in out:
+                out[n] = _repeats(out[n], key)
+        page = section.page if opener is None else opener
+        out[page] = _open(pages[page] if opener is not None else out[page], section, level)
+    return out

@@ -1,0 +1,80 @@
+"""Sections named by running headers (`conversion.runningsections`): the rule on page lines, and
+end to end on PDFs whose only section names are their page headers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from citechunk.conversion import convert
+from citechunk.conversion.runningsections import Section, sections
+
+TOPICS = ["revenue", "staff", "outlook", "assets", "leases", "taxes", "equity", "risk"]
+
+
+def test_a_header_changing_between_runs_of_pages_names_sections() -> None:
+    lines = {2: "Directors' report", 3: "Directors' report", 5: "Notes", 6: "Notes", 7: "Notes"}
+    assert sections(lines) == [Section(2, "Directors' report", 3), Section(5, "Notes", 7)]
+
+
+def test_a_header_on_one_page_names_no_section() -> None:
+    assert sections({2: "Directors' report", 3: "Notes", 4: "Notes"}) == [Section(3, "Notes", 4)]
+
+
+def test_alternating_headers_name_no_section() -> None:
+    lines = {n: "Chapter One" if n % 2 else "A Short History" for n in range(2, 12)}
+    assert sections(lines) == []
+
+
+def report_pdf(path: Path, header: Callable[[int], str]) -> Path:
+    """Eight pages of body text, no headings: page 1 a cover line, pages 2-8 a constant header
+    line above `header(page)` and a page number."""
+    doc = pymupdf.open()
+    for number, topic in enumerate(TOPICS, 1):
+        page = doc.new_page(width=595, height=842)
+        if number > 1:
+            page.insert_text((72, 36), "Harbor Trust Annual Report 2024", fontsize=8)
+            page.insert_text((72, 50), header(number), fontsize=9, fontname="hebo")
+        body = (
+            f"The board reviewed the {topic} of the trust during the year in enough words to be "
+            f"a real paragraph of body text, so that the page reads as prose about {topic}. "
+        ) * 3
+        page.insert_textbox((72, 120, 523, 500), body, fontsize=11, fontname="tiro")
+        page.insert_text((290, 810), str(number), fontsize=9)
+    doc.save(path)
+    return path
+
+
+def _headings(markdown: str) -> list[str]:
+    return re.findall(r"^#+ .*$", markdown, flags=re.M)
+
+
+@pytest.mark.heavy
+def test_each_run_of_a_page_header_opens_one_section_at_one_level(tmp_path: Path) -> None:
+    def header(page: int) -> str:
+        return "Directors' report" if page <= 4 else "Notes to the financial statements"
+
+    markdown = convert(report_pdf(tmp_path / "trust.pdf", header)).markdown
+    headings = _headings(markdown)
+    levels = {h.split()[0] for h in headings}
+    assert [h.lstrip("# ") for h in headings] == [
+        "Directors' report",
+        "Notes to the financial statements",
+    ]
+    assert len(levels) == 1
+    assert markdown.count("Notes to the financial statements") == 1
+    notes = markdown.index("Notes to the financial statements")
+    assert markdown.index("<!-- page 5 -->") < notes < markdown.index("about leases")
+
+
+@pytest.mark.heavy
+def test_alternating_page_headers_open_no_section(tmp_path: Path) -> None:
+    def header(page: int) -> str:
+        return "Directors' report" if page % 2 else "Notes to the financial statements"
+
+    markdown = convert(report_pdf(tmp_path / "trust.pdf", header)).markdown
+    assert _headings(markdown) == []
