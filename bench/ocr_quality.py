@@ -11,7 +11,9 @@ page (same backend, ``ocr = "off"``):
   WER     word error rate (word edit distance / born-digital words), reading order included
   pages/s OCR'd pages per second of OCR time (rendering + engine), on this machine's load
 
-Rows: one per engine per document, then a total per engine (page-weighted means).
+Rows: one per engine per document, then a total per engine (page-weighted means). An engine
+may name its languages after a colon (``tesseract:eng``, ``tesseract:auto``,
+``tesseract:eng+ita``: `convert.ocr_languages`), so settings compare side by side in one run.
 --rapidocr-docs limits RapidOCR (several times slower here) to the first N documents.
 
 Usage: .venv/bin/python bench/ocr_quality.py [--pages 3] [--engines tesseract,rapidocr]
@@ -52,8 +54,17 @@ def page_texts(markdown: str) -> dict[int, str]:
     return {int(n): text for n, text in zip(parts[1::2], parts[2::2], strict=True)}
 
 
+def options(spec: str) -> ConvertOptions:
+    """``engine[:languages]`` as options (languages "auto" or "+"-joined codes)."""
+    engine, _, languages = spec.partition(":")
+    if not languages:
+        return ConvertOptions(ocr_engine=engine)  # type: ignore[arg-type]
+    chosen = "auto" if languages == "auto" else tuple(languages.split("+"))
+    return ConvertOptions(ocr_engine=engine, ocr_languages=chosen)  # type: ignore[arg-type]
+
+
 def measure(pdf: Path, scan: Path, pages: int, engine: str, reference: dict[int, str]) -> Row:
-    doc = convert(scan, ConvertOptions(ocr_engine=engine))  # type: ignore[arg-type]
+    doc = convert(scan, options(engine))
     found = page_texts(doc.markdown)
     recalls, wers = [], []
     for page in range(1, pages + 1):
@@ -119,7 +130,7 @@ def main() -> int:
         return 0
     engines = [e for e in args.engines.split(",") if e]
     for engine in list(engines):
-        why = unavailable(engine, ["eng"])
+        why = unavailable(engine.partition(":")[0], ["eng"])
         if why:
             print(f"skipping {engine}: {why}")
             engines.remove(engine)
@@ -131,12 +142,12 @@ def main() -> int:
             reference = page_texts(convert(pdf, ConvertOptions(pages=spec, ocr="off")).markdown)
             scan = make_scan(pdf, Path(tmp) / pdf.name, pages=range(1, pages + 1), skew=0.5)
             for engine in engines:
-                if engine == "rapidocr" and i >= args.rapidocr_docs:
+                if engine.startswith("rapidocr") and i >= args.rapidocr_docs:
                     continue
                 row = measure(pdf, scan, pages, engine, reference)
                 rows.append(row)
                 print(
-                    f"{engine:9} {pdf.name:40} recall {row.recall:.3f} WER {row.wer:.3f} "
+                    f"{engine:14} {pdf.name:40} recall {row.recall:.3f} WER {row.wer:.3f} "
                     f"{row.seconds:.1f} s",
                     flush=True,
                 )
