@@ -105,7 +105,7 @@ class Config:
 
 def _coerce(value: Any, hint: Any, where: str) -> Any:
     origin = typing.get_origin(hint)
-    if origin is types.UnionType:
+    if origin in (typing.Union, types.UnionType):
         return _coerce_union(value, typing.get_args(hint), where)
     if origin is Literal:
         allowed = typing.get_args(hint)
@@ -216,7 +216,9 @@ def validate(config: Config, source: str) -> None:
         raise ConfigError(f"{source}: 'run.timeout_per_page' must be positive")
     languages = config.convert.ocr_languages
     if languages != "auto" and (
-        not languages or not all(x.replace("_", "").isalnum() for x in languages)
+        not languages
+        or "auto" in languages
+        or not all(x.replace("_", "").isalnum() for x in languages)
     ):
         raise ConfigError(
             f"{source}: 'convert.ocr_languages' must be \"auto\" or list language codes "

@@ -124,7 +124,7 @@ def _option(key: str) -> tuple[list[str], dict[str, Any]]:
         decls[0] = f"{flag}/--no-{flag[2:]}"
     elif typing.get_origin(hint) is Literal:
         attrs["type"] = click.Choice(typing.get_args(hint))
-    elif typing.get_origin(hint) in (tuple, types.UnionType):
+    elif typing.get_origin(hint) in (tuple, typing.Union, types.UnionType):
         attrs.update(multiple=True, default=())
     else:
         attrs["type"] = hint

@@ -292,6 +292,15 @@ def _tesseract_languages(binary: str) -> frozenset[str]:
     return frozenset(x.strip() for x in lines if x.strip() and " " not in x.strip())
 
 
+def no_data(languages: Sequence[str]) -> str:
+    """Tesseract has no data for `languages`: what to install."""
+    packages = " ".join(apt_package(x) for x in languages)
+    return (
+        f"Tesseract has no language data for {', '.join(languages)} "
+        f"(install it: apt-get install {packages})"
+    )
+
+
 def unavailable(engine: str, languages: Sequence[str]) -> str:
     """Why `engine` cannot read `languages` here, with the install command ("" when it can)."""
     if engine == "tesseract":
@@ -299,13 +308,7 @@ def unavailable(engine: str, languages: Sequence[str]) -> str:
         if binary is None:
             return f"Tesseract is not installed (install it: {TESSERACT_APT})"
         missing = [x for x in languages if x not in _tesseract_languages(binary)]
-        if missing:
-            packages = " ".join(apt_package(x) for x in missing)
-            return (
-                f"Tesseract has no language data for {', '.join(missing)} "
-                f"(install it: apt-get install {packages})"
-            )
-        return ""
+        return no_data(missing) if missing else ""
     if engine == "rapidocr":
         import importlib.util
 
@@ -572,7 +575,7 @@ def _missing_warnings(missing: dict[str, list[int]]) -> tuple[str, ...]:
     """One warning per script detected without installed language data."""
     return tuple(
         f"pages {page_ranges(pages)} look {script} but were read as "
-        f"{'+'.join(LATIN)}: {unavailable('tesseract', SCRIPT_LANGUAGES[script][0])}"
+        f"{'+'.join(LATIN)}: {no_data(SCRIPT_LANGUAGES[script][0])}"
         for script, pages in missing.items()
     )
 
