@@ -16,6 +16,11 @@ may name its languages after a colon (``tesseract:eng``, ``tesseract:auto``,
 ``tesseract:eng+ita``: `convert.ocr_languages`), so settings compare side by side in one run.
 --rapidocr-docs limits RapidOCR (several times slower here) to the first N documents.
 
+--scanned DIR instead converts the PDFs of DIR as they are (real scans, no truth) with each
+engine setting: per document its label, OCR'd pages, OCR seconds and whether the Markdown
+equals the first setting's; then seconds per page per setting and its ratio to the first.
+--save DIR writes each setting's Markdown to DIR/<setting>/<stem>.md for reading.
+
 Usage: .venv/bin/python bench/ocr_quality.py [--pages 3] [--engines tesseract,rapidocr]
        [--rapidocr-docs 6] [--limit N]
 """
@@ -115,13 +120,48 @@ def totals(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def scanned(folder: Path, engines: list[str], save: Path | None) -> None:
+    """The --scanned table (see the module docstring)."""
+    print("| document | setting | label (source) | OCR pages | OCR s | same as first |")
+    print("|---|---|---|---:|---:|---|")
+    pages = dict.fromkeys(engines, 0)
+    seconds = dict.fromkeys(engines, 0.0)
+    for pdf in sorted(folder.glob("*.pdf")):
+        first = None
+        for spec in engines:
+            doc = convert(pdf, options(spec))
+            if save:
+                out = save / spec.replace(":", "-") / f"{pdf.stem}.md"
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_text(doc.markdown, encoding="utf-8")
+            same = "" if first is None else ("yes" if doc.markdown == first else "no")
+            first = doc.markdown if first is None else first
+            n = len(doc.provenance.ocr_pages)
+            pages[spec] += n
+            seconds[spec] += doc.ocr_seconds
+            label = f"{doc.provenance.title[:60]} ({doc.provenance.title_source})"
+            print(f"| {pdf.name} | {spec} | {label} | {n} | {doc.ocr_seconds:.1f} | {same} |")
+    print()
+    print("| setting | OCR pages | OCR s | s/page | ratio to first |")
+    print("|---|---:|---:|---:|---:|")
+    for spec in engines:
+        per_page = seconds[spec] / pages[spec] if pages[spec] else 0.0
+        ratio = seconds[spec] / seconds[engines[0]] if seconds[engines[0]] else 0.0
+        print(f"| {spec} | {pages[spec]} | {seconds[spec]:.1f} | {per_page:.2f} | {ratio:.2f} |")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--pages", type=int, default=3, help="first N pages of each PDF")
     ap.add_argument("--engines", default="tesseract,rapidocr")
     ap.add_argument("--rapidocr-docs", type=int, default=6, help="RapidOCR on the first N docs")
     ap.add_argument("--limit", type=int, default=0, help="first N documents only (0 = all)")
+    ap.add_argument("--scanned", type=Path, help="convert these real scans instead (no truth)")
+    ap.add_argument("--save", type=Path, help="with --scanned: write each setting's Markdown")
     args = ap.parse_args()
+    if args.scanned:
+        scanned(args.scanned, [e for e in args.engines.split(",") if e], args.save)
+        return 0
     pdfs = [p for folder in FOLDERS if folder.is_dir() for p in sorted(folder.glob("*.pdf"))]
     if args.limit:
         pdfs = pdfs[: args.limit]
