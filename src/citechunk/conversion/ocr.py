@@ -119,7 +119,9 @@ _SCRIPT_RE = re.compile(r"Script:\s*(\S+)")
 
 #: Tesseract language codes per script its orientation-and-script detection names, as
 #: alternative readings (each a "+"-joined set of codes); Debian ships each code as
-#: ``tesseract-ocr-<code>``. Han has several readings because the detection cannot tell
+#: ``tesseract-ocr-<code>``. A script several languages write has a reading per language (the
+#: first is the one a warning names when none is installed). Han has several because the
+#: detection cannot tell
 #: simplified from traditional characters (one model with both mixes them: measured on a
 #: simplified exam sheet) and names Chinese pages "Japanese" too (measured on a sample).
 SCRIPT_LANGUAGES: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -135,17 +137,17 @@ SCRIPT_LANGUAGES: dict[str, tuple[tuple[str, ...], ...]] = {
     "Khmer": (("khm",),),
     "Myanmar": (("mya",),),
     "Tibetan": (("bod",),),
-    "Arabic": (("ara",),),
+    "Arabic": (("ara",), ("fas",), ("urd",)),
     "Hebrew": (("heb",),),
     "Syriac": (("syr",),),
     "Thaana": (("div",),),
-    "Cyrillic": (("rus",),),
+    "Cyrillic": (("rus",), ("ukr",), ("bul",), ("srp",)),
     "Greek": (("ell",),),
     "Armenian": (("hye",),),
     "Georgian": (("kat",),),
     "Ethiopic": (("amh",),),
     "Cherokee": (("chr",),),
-    "Devanagari": (("hin",),),
+    "Devanagari": (("hin",), ("mar",), ("nep",)),
     "Bengali": (("ben",),),
     "Gurmukhi": (("pan",),),
     "Gujarati": (("guj",),),
