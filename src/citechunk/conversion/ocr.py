@@ -121,9 +121,9 @@ _SCRIPT_RE = re.compile(r"Script:\s*(\S+)")
 #: alternative readings (each a "+"-joined set of codes); Debian ships each code as
 #: ``tesseract-ocr-<code>``. A script several languages write has a reading per language (the
 #: first is the one a warning names when none is installed). Han has several because the
-#: detection cannot tell
-#: simplified from traditional characters (one model with both mixes them: measured on a
-#: simplified exam sheet) and names Chinese pages "Japanese" too (measured on a sample).
+#: detection cannot tell simplified from traditional characters (one model with both mixes
+#: them: measured on a simplified exam sheet) and names Chinese pages "Japanese" too
+#: (measured on a sample).
 SCRIPT_LANGUAGES: dict[str, tuple[tuple[str, ...], ...]] = {
     "Latin": (("eng",),),
     "Han": (("chi_sim",), ("chi_tra",), ("jpn",)),
