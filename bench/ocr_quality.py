@@ -19,7 +19,8 @@ may name its languages after a colon (``tesseract:eng``, ``tesseract:auto``,
 --scanned DIR instead converts the PDFs of DIR as they are (real scans, no truth) with each
 engine setting: per document its label, OCR'd pages, OCR seconds and whether the Markdown
 equals the first setting's; then seconds per page per setting and its ratio to the first.
---save DIR writes each setting's Markdown to DIR/<setting>/<stem>.md for reading.
+--save DIR writes each setting's Markdown (and provenance) to DIR/<setting>/<stem>.md, for
+reading and for `citechunk chunk`.
 
 Usage: .venv/bin/python bench/ocr_quality.py [--pages 3] [--engines tesseract,rapidocr]
        [--rapidocr-docs 6] [--limit N]
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citechunk.config import ConvertOptions
-from citechunk.conversion import convert
+from citechunk.conversion import convert, save
 from citechunk.conversion.ocr import unavailable
 from citechunk.evaluation.scans import make_scan, word_error_rate, word_recall, words
 
@@ -133,7 +134,7 @@ def scanned(folder: Path, engines: list[str], save: Path | None) -> None:
             if save:
                 out = save / spec.replace(":", "-") / f"{pdf.stem}.md"
                 out.parent.mkdir(parents=True, exist_ok=True)
-                out.write_text(doc.markdown, encoding="utf-8")
+                save(doc, out)
             same = "" if first is None else ("yes" if doc.markdown == first else "no")
             first = doc.markdown if first is None else first
             n = len(doc.provenance.ocr_pages)
