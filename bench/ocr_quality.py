@@ -121,7 +121,7 @@ def totals(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def scanned(folder: Path, engines: list[str], save: Path | None) -> None:
+def scanned(folder: Path, engines: list[str], folder_out: Path | None) -> None:
     """The --scanned table (see the module docstring)."""
     print("| document | setting | label (source) | OCR pages | OCR s | same as first |")
     print("|---|---|---|---:|---:|---|")
@@ -131,8 +131,8 @@ def scanned(folder: Path, engines: list[str], save: Path | None) -> None:
         first = None
         for spec in engines:
             doc = convert(pdf, options(spec))
-            if save:
-                out = save / spec.replace(":", "-") / f"{pdf.stem}.md"
+            if folder_out:
+                out = folder_out / spec.replace(":", "-") / f"{pdf.stem}.md"
                 out.parent.mkdir(parents=True, exist_ok=True)
                 save(doc, out)
             same = "" if first is None else ("yes" if doc.markdown == first else "no")
