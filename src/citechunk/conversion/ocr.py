@@ -27,12 +27,13 @@ Rules:
   orientation-and-script detection (``--psm 0``, the ``osd`` data), and is recognised again:
   rendered turned when it says "rotate", and under ``"auto"`` in each installed reading of the
   script it names (Thai -> tha; Han -> chi_sim, then chi_tra and jpn as further readings;
-  Arabic -> ara, ...). The reading with the highest mean confidence is kept, so a page in Latin
-  script read confidently is never detected and reads exactly as with ``["eng"]`` (detection on
-  every page would cost 40-70% of an English reading per page, measured on four scans). A script whose
-  language data is not installed keeps the Latin reading, with one warning per document naming
-  the ``apt-get install tesseract-ocr-<lang>`` package; a script `SCRIPT_LANGUAGES` does not
-  know keeps it silently. In a reading in a script's languages, lines of stray marks (lower
+  Arabic -> ara, ...; a further reading only while none so far reaches `LOW_CONFIDENCE`). The
+  reading with the highest mean confidence is kept, so a page in Latin script read confidently
+  is never detected and reads exactly as with ``["eng"]`` (detection on every page would cost
+  40-70% of an English reading per page, measured on four scans). A script whose language
+  data is not installed keeps the Latin reading, with one warning per document naming the
+  ``apt-get install tesseract-ocr-<lang>`` package; a script `SCRIPT_LANGUAGES` does not know
+  keeps it silently. In a reading in a script's languages, lines of stray marks (lower
   than `MARK_LINE_HEIGHT` of the page's median character height, read with a mean confidence
   below `MARK_LINE_CONFIDENCE`) are dropped (`without_mark_lines`).
   RapidOCR: a probe at `PROBE_DPI` decides from the detected line boxes (mostly taller than
@@ -550,6 +551,8 @@ def _tesseract_pages(
         for reading in readings:
             if found.turn == 0 and reading == first:
                 continue
+            if confidence(results[i][1]) >= LOW_CONFIDENCE:
+                break  # a further reading of the script is tried only while none is good
             again = tesseract_words([turned], reading, psm=3 if found.turn else 1)[0]
             if reading != first:
                 again = without_mark_lines(again)
