@@ -756,6 +756,85 @@ def canteen_prices() -> Sample:
     )
 
 
+# ---------------------------------------------------------------- scans in other scripts
+
+
+@dataclass(frozen=True)
+class ScriptScan:
+    """A one-page notice typeset in `font` (a Debian font file, the first of `fonts` present)
+    and kept only as a grey 200 dpi picture: a scanned page in a script other than Latin."""
+
+    name: str
+    fonts: tuple[str, ...]
+    title: str
+    paragraphs: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "\n".join((self.title, *self.paragraphs))
+
+
+#: Scanned notices in Thai and Chinese (fonts-thai-tlwg, fonts-wqy-microhei or fonts-noto-cjk).
+#: Not committed: the OCR tests generate them (`script_scan`) when the font is installed.
+SCRIPT_SCANS = (
+    ScriptScan(
+        "thai_notice_scan.pdf",
+        (
+            "/usr/share/fonts/truetype/tlwg/Garuda.ttf",
+            "/usr/share/fonts/opentype/tlwg/Garuda.otf",
+        ),
+        "ประกาศเรื่องการประชุมประจำปี",
+        (
+            "บริษัทขอเชิญผู้ถือหุ้นทุกท่านเข้าร่วมการประชุมประจำปี ในวันที่ ๑๕ มีนาคม "
+            "เวลา ๙ นาฬิกา ณ ห้องประชุมใหญ่ ชั้นสาม อาคารสำนักงานใหญ่",
+            "ผู้ที่ไม่สามารถเข้าร่วมประชุมได้ สามารถมอบฉันทะให้ผู้อื่นเข้าร่วมแทน โดยกรอกแบบฟอร์มที่แนบมาพร้อมกับประกาศนี้",
+        ),
+    ),
+    ScriptScan(
+        "chinese_notice_scan.pdf",
+        (
+            "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+            "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        ),
+        "关于召开年度股东大会的通知",
+        (
+            "公司定于三月十五日上午九时在总部大楼三楼会议室召开年度股东大会。",
+            "不能出席会议的股东，可以委托他人代为出席，并填写随本通知附上的授权委托书。",
+        ),
+    ),
+)
+
+
+def font_of(scan: ScriptScan) -> Path | None:
+    """The first of the scan's fonts installed here (None: the sample cannot be made)."""
+    return next((Path(f) for f in scan.fonts if Path(f).is_file()), None)
+
+
+def script_scan(scan: ScriptScan, out_dir: Path) -> Path:
+    """Write `scan` into `out_dir`: laid out by `Story` (which shapes the script) in its font,
+    rendered grey at 200 dpi and placed as the only content of a new A4 page."""
+    font = font_of(scan)
+    if font is None:
+        raise FileNotFoundError(f"none of {scan.fonts} is installed")
+    css = (
+        f"@font-face {{font-family: script; src: url({font.name});}}\n"
+        "body { font-family: script; font-size: 14pt; line-height: 1.6; }\n"
+        "h1 { font-size: 22pt; margin: 0 0 14pt 0; }\np { margin: 0 0 10pt 0; }"
+    )
+    body = f"<h1>{html.escape(scan.title)}</h1>" + "".join(
+        f"<p>{html.escape(p)}</p>" for p in scan.paragraphs
+    )
+    story = pymupdf.Story(body, user_css=css, archive=pymupdf.Archive(str(font.parent)))
+    typeset = story.write_with_links(lambda n, filled: (PAGE, PAGE + MARGINS, None))
+    picture = typeset[0].get_pixmap(dpi=200, colorspace=pymupdf.csGRAY, alpha=False)
+    out = pymupdf.open()
+    out.new_page(width=PAGE.width, height=PAGE.height).insert_image(PAGE, pixmap=picture)
+    out.set_metadata({"creationDate": FIXED_DATE, "modDate": FIXED_DATE})
+    target = out_dir / scan.name
+    out.save(target, garbage=3, deflate=True, no_new_id=True)
+    return target
+
+
 SAMPLES = (
     report_outline,
     retry_settings,

@@ -91,6 +91,20 @@ def test_values_are_coerced_to_the_field_type(tmp_path: Path) -> None:
     assert dataclasses.is_dataclass(config.export) and hash(config)  # frozen and hashable
 
 
+def test_ocr_languages_is_auto_or_a_list_of_codes(tmp_path: Path) -> None:
+    assert load_config(None).convert.ocr_languages == "auto"
+    listed = load_config(write(tmp_path, '[convert]\nocr_languages = ["eng", "chi_sim"]\n'))
+    assert listed.convert.ocr_languages == ("eng", "chi_sim")
+    auto = load_config(write(tmp_path, '[convert]\nocr_languages = "auto"\n'))
+    assert auto.convert.ocr_languages == "auto"
+    # a repeatable flag given once as the word: --ocr-language auto
+    flag = load_config(None, {"convert": {"ocr_languages": ("auto",)}})
+    assert flag.convert.ocr_languages == "auto"
+    assert load_config(None, {"convert": {"ocr_languages": ("tha",)}}).convert.ocr_languages == (
+        "tha",
+    )
+
+
 # ---------------------------------------------------------------- errors name key and file
 
 
@@ -121,6 +135,9 @@ def test_unknown_section_names_the_section_and_the_file(tmp_path: Path) -> None:
         ("[export]\nexclude = [1, 2]\n", "export.exclude"),
         ('[run]\ntimeout = "10s"\n', "run.timeout"),
         ('[run]\nexecutor = "dask"\n', "run.executor"),
+        ('[convert]\nocr_languages = "eng"\n', "convert.ocr_languages"),
+        ('[convert]\nocr_languages = ["eng", "auto"]\n', "convert.ocr_languages"),
+        ("[convert]\nocr_languages = []\n", "convert.ocr_languages"),
     ],
 )
 def test_wrong_type_names_the_key_and_the_file(tmp_path: Path, toml: str, key: str) -> None:

@@ -64,6 +64,8 @@ def type_name(hint: Any) -> str:
         return " \\| ".join(f'`"{a}"`' for a in typing.get_args(hint))
     if typing.get_origin(hint) is tuple:
         return "list of strings"
+    if typing.get_origin(hint) is typing.Union:
+        return " or ".join(type_name(h) for h in typing.get_args(hint))
     return {bool: "boolean", int: "integer", float: "float", str: "string"}[hint]
 
 

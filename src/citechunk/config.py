@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import tomllib
+import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -38,7 +39,8 @@ class ConvertOptions:
     skip_passes: tuple[str, ...] = ()  # conversion pass names to skip (debugging)
     ocr: Literal["auto", "off", "force"] = "auto"
     ocr_engine: Literal["tesseract", "rapidocr"] = "tesseract"
-    ocr_languages: tuple[str, ...] = ("eng",)
+    #: "auto": each page in the languages of its script (`conversion.ocr`), else these codes
+    ocr_languages: Literal["auto"] | tuple[str, ...] = "auto"
 
     def redacted(self) -> dict[str, Any]:
         """The options as a mapping without the password: the one form any output may record."""
@@ -103,6 +105,8 @@ class Config:
 
 def _coerce(value: Any, hint: Any, where: str) -> Any:
     origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return _coerce_union(value, typing.get_args(hint), where)
     if origin is Literal:
         allowed = typing.get_args(hint)
         if value not in allowed:
@@ -131,6 +135,22 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
             raise ConfigError(f"{where}: must be a string, got {value!r}")
         return value
     raise ConfigError(f"{where}: unsupported option type {hint!r}")  # pragma: no cover
+
+
+def _coerce_union(value: Any, hints: tuple[Any, ...], where: str) -> Any:
+    """`value` as the first of `hints` it fits; a one-item list holding a `Literal` word (a
+    repeated flag given once: ``--ocr-language auto``) is that word."""
+    if isinstance(value, list | tuple) and len(value) == 1:
+        words = [a for h in hints if typing.get_origin(h) is Literal for a in typing.get_args(h)]
+        if value[0] in words:
+            value = value[0]
+    errors = []
+    for hint in hints:
+        try:
+            return _coerce(value, hint, where)
+        except ConfigError as exc:
+            errors.append(str(exc).removeprefix(f"{where}: "))
+    raise ConfigError(f"{where}: {' or '.join(errors)}")
 
 
 #: Keys of earlier releases, with what to write instead.
@@ -194,11 +214,15 @@ def validate(config: Config, source: str) -> None:
         raise ConfigError(f"{source}: 'run.timeout' must be positive")
     if config.run.timeout_per_page <= 0:
         raise ConfigError(f"{source}: 'run.timeout_per_page' must be positive")
-    if not config.convert.ocr_languages or not all(
-        x.replace("_", "").isalnum() for x in config.convert.ocr_languages
+    languages = config.convert.ocr_languages
+    if languages != "auto" and (
+        not languages
+        or "auto" in languages
+        or not all(x.replace("_", "").isalnum() for x in languages)
     ):
         raise ConfigError(
-            f"{source}: 'convert.ocr_languages' must list language codes such as \"eng\""
+            f"{source}: 'convert.ocr_languages' must be \"auto\" or list language codes "
+            'such as "eng"'
         )
     if config.eval.k < 1:
         raise ConfigError(f"{source}: 'eval.k' must be at least 1")

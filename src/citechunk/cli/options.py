@@ -2,7 +2,8 @@
 
 A flag is named after its config key (``chunk.max_tokens`` -> ``--max-tokens``) and typed from
 the dataclass field: ``int``/``float``/``str`` as such, a ``Literal`` as a choice, a ``bool``
-as ``--x/--no-x``, a ``tuple[str, ...]`` as a repeatable option. Every flag defaults to "not
+as ``--x/--no-x``, a ``tuple[str, ...]`` (or a word of a ``Literal`` instead of one, as
+``"auto" | tuple[str, ...]``) as a repeatable option. Every flag defaults to "not
 given" (None), so the layering defaults < ``--config FILE`` < flags holds: `config_flags`
 collects the given flags into one ``overrides`` mapping ({section: {key: value}}) for
 `load_config`. `HELP` holds each flag's help text; `EXTRA` the few click settings a type
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import types
 import typing
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
@@ -47,7 +49,10 @@ HELP: dict[str, str] = {
     ),
     "convert.ocr": "OCR pages without a usable text layer (auto), every page (force) or none (off).",
     "convert.ocr_engine": "OCR engine.",
-    "convert.ocr_languages": "Tesseract language code (repeatable), e.g. eng, deu.",
+    "convert.ocr_languages": (
+        "Tesseract language code (repeatable), e.g. eng, deu; or auto: each page in the "
+        "languages of its script."
+    ),
     "chunk.max_tokens": (
         "Hard limit per chunk, heading path included, in the embedder's tokens "
         "(0 = the embedder's window)."
@@ -119,7 +124,7 @@ def _option(key: str) -> tuple[list[str], dict[str, Any]]:
         decls[0] = f"{flag}/--no-{flag[2:]}"
     elif typing.get_origin(hint) is Literal:
         attrs["type"] = click.Choice(typing.get_args(hint))
-    elif typing.get_origin(hint) is tuple:
+    elif typing.get_origin(hint) in (tuple, typing.Union, types.UnionType):
         attrs.update(multiple=True, default=())
     else:
         attrs["type"] = hint

@@ -13,15 +13,34 @@ Rules:
   layer holds fewer than `NEGLIGIBLE_CHARS` alphanumeric characters (a scan with a stamped
   page number), or a page whose text layer is garbled (`is_garbled`). A born-digital page
   with readable text is never OCR'd under ``auto``.
-* Engines (`convert.ocr_engine`), both offline, imported or run lazily: ``tesseract`` (the
-  Tesseract 5 command line, one process per document, TSV output) and ``rapidocr``
-  (``rapidocr_onnxruntime``, extra ``ocr``: PP-OCRv4 with the text-line angle classifier,
-  English and Chinese).
-* Orientation: pages are rendered as displayed (``/Rotate`` applied). Tesseract runs with
-  automatic orientation (``--psm 1``); a page whose mean word confidence stays below
-  `LOW_CONFIDENCE` gets Tesseract's orientation detection (``--psm 0``) and, when that says
-  "rotate", is rendered turned and recognised again; the better-scoring reading is kept.
-  RapidOCR: a probe at `PROBE_DPI` decides how to turn the page (`rapidocr_turn`).
+* Engines (`convert.ocr_engine`), both offline, imported or run lazily:
+  ``tesseract`` -- the Tesseract 5 command line (Debian ``tesseract-ocr`` + language packs),
+  one process per document over all its pages, TSV output (words with confidences, blocks,
+  paragraphs, lines); ``rapidocr`` -- ``rapidocr_onnxruntime`` (extra ``ocr``), whose wheel ships
+  PP-OCRv4 detection/recognition and the text-line angle classifier (English and Chinese).
+* Orientation and script: pages are rendered as displayed (``/Rotate`` applied). Tesseract
+  reads every page with automatic orientation (``--psm 1``) in the configured languages, or
+  under ``convert.ocr_languages = "auto"`` in those of the Latin script (`SCRIPT_LANGUAGES`).
+  A page whose mean word confidence stays below `LOW_CONFIDENCE` gets Tesseract's
+  orientation-and-script detection (``--psm 0``, the ``osd`` data), and is recognised again:
+  rendered turned when it says "rotate", and under ``"auto"`` in each installed reading of the
+  script it names (Thai -> tha; Han -> chi_sim, then chi_tra and jpn as further readings;
+  Arabic -> ara, ...; a further reading only while none so far reaches `LOW_CONFIDENCE`). The
+  reading with the highest mean confidence is kept, so a page in Latin script read confidently
+  is never detected and reads exactly as with ``["eng"]`` (detection on every page would cost
+  40-70% of an English reading per page, measured on four scans). A script whose language
+  data is not installed keeps the Latin reading, with one warning per document naming the
+  ``apt-get install tesseract-ocr-<lang>`` package; a script `SCRIPT_LANGUAGES` does not know
+  keeps it silently. In a reading in a script's languages, lines of stray marks (lower
+  than `MARK_LINE_HEIGHT` of the page's median character height, read with a mean confidence
+  below `MARK_LINE_CONFIDENCE`) are dropped (`without_mark_lines`).
+  RapidOCR: a probe at `PROBE_DPI` decides from the detected line boxes (mostly taller than
+  wide: the page lies on its side) and the angle classifier's majority (0 or 180) how to turn
+  the page before the real pass.
+* Spaces: Tesseract's TSV gives a word per character (Thai) or run (Chinese) in scripts
+  written without spaces; its text output, written in the same run, keeps the spaces the
+  engine read. A word that follows the previous word of its line without a space there is
+  merged into it (`join_unspaced`); in space-delimited scripts nothing changes.
 * Words come back in the coordinates of the unrotated PDF page (PDF points, origin top-left), as
   a `textlayer.PageText`, so callers treat them like the PDF's own words.
 * Markdown: one paragraph per engine paragraph (Tesseract) or per run of lines without a gap
@@ -92,6 +111,55 @@ RAPIDOCR_LANGUAGES = ("eng", "chi_sim")
 TESSERACT_APT = "apt-get install tesseract-ocr tesseract-ocr-eng"
 RAPIDOCR_PIP = "pip install 'citechunk[ocr]'"
 _ROTATE_RE = re.compile(r"Rotate:\s*(\d+)")
+_SCRIPT_RE = re.compile(r"Script:\s*(\S+)")
+
+#: Tesseract language codes per script its orientation-and-script detection names, as
+#: alternative readings (each a "+"-joined set of codes); Debian ships each code as
+#: ``tesseract-ocr-<code>``. A script several languages write has a reading per language (the
+#: first is the one a warning names when none is installed). Han has several because the
+#: detection cannot tell simplified from traditional characters (one model with both mixes
+#: them: measured on a simplified exam sheet) and names Chinese pages "Japanese" too
+#: (measured on a sample).
+SCRIPT_LANGUAGES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "Latin": (("eng",),),
+    "Han": (("chi_sim",), ("chi_tra",), ("jpn",)),
+    "Japanese": (("jpn",), ("chi_sim",), ("chi_tra",)),
+    "Hiragana": (("jpn",),),
+    "Katakana": (("jpn",),),
+    "Korean": (("kor",),),
+    "Hangul": (("kor",),),
+    "Thai": (("tha",),),
+    "Lao": (("lao",),),
+    "Khmer": (("khm",),),
+    "Myanmar": (("mya",),),
+    "Tibetan": (("bod",),),
+    "Arabic": (("ara",), ("fas",), ("urd",)),
+    "Hebrew": (("heb",),),
+    "Syriac": (("syr",),),
+    "Thaana": (("div",),),
+    "Cyrillic": (("rus",), ("ukr",), ("bul",), ("srp",)),
+    "Greek": (("ell",),),
+    "Armenian": (("hye",),),
+    "Georgian": (("kat",),),
+    "Ethiopic": (("amh",),),
+    "Cherokee": (("chr",),),
+    "Devanagari": (("hin",), ("mar",), ("nep",)),
+    "Bengali": (("ben",),),
+    "Gurmukhi": (("pan",),),
+    "Gujarati": (("guj",),),
+    "Oriya": (("ori",),),
+    "Tamil": (("tam",),),
+    "Telugu": (("tel",),),
+    "Kannada": (("kan",),),
+    "Malayalam": (("mal",),),
+    "Sinhala": (("sin",),),
+}
+#: The first reading of every page under ``ocr_languages = "auto"``.
+LATIN = SCRIPT_LANGUAGES["Latin"][0]
+#: In a reading in a detected script's languages, a line lower than this share of the page's
+#: median character height and read with a mean confidence below `MARK_LINE_CONFIDENCE` is dropped.
+MARK_LINE_HEIGHT = 0.5
+MARK_LINE_CONFIDENCE = 75.0
 _SENTENCE_END = (".", ",", ";", ":")
 
 
@@ -223,6 +291,15 @@ def _tesseract_languages(binary: str) -> frozenset[str]:
     return frozenset(x.strip() for x in lines if x.strip() and " " not in x.strip())
 
 
+def no_data(languages: Sequence[str]) -> str:
+    """Tesseract has no data for `languages`: what to install."""
+    packages = " ".join(apt_package(x) for x in languages)
+    return (
+        f"Tesseract has no language data for {', '.join(languages)} "
+        f"(install it: apt-get install {packages})"
+    )
+
+
 def unavailable(engine: str, languages: Sequence[str]) -> str:
     """Why `engine` cannot read `languages` here, with the install command ("" when it can)."""
     if engine == "tesseract":
@@ -230,13 +307,7 @@ def unavailable(engine: str, languages: Sequence[str]) -> str:
         if binary is None:
             return f"Tesseract is not installed (install it: {TESSERACT_APT})"
         missing = [x for x in languages if x not in _tesseract_languages(binary)]
-        if missing:
-            packages = " ".join(apt_package(x) for x in missing)
-            return (
-                f"Tesseract has no language data for {', '.join(missing)} "
-                f"(install it: apt-get install {packages})"
-            )
-        return ""
+        return no_data(missing) if missing else ""
     if engine == "rapidocr":
         import importlib.util
 
@@ -339,10 +410,47 @@ def _run_tesseract(args: list[str]) -> str:
     return done.stdout
 
 
+def _merged(first: OcrWord, second: OcrWord) -> OcrWord:
+    """Two words of one line as one: texts joined, boxes united, confidence weighted by length."""
+    n1, n2 = len(first.text), len(second.text)
+    box = (
+        min(first.box[0], second.box[0]),
+        min(first.box[1], second.box[1]),
+        max(first.box[2], second.box[2]),
+        max(first.box[3], second.box[3]),
+    )
+    conf = (first.conf * n1 + second.conf * n2) / (n1 + n2)
+    return OcrWord(first.text + second.text, box, conf, first.par, first.line)
+
+
+def join_unspaced(pages: list[list[OcrWord]], text: str) -> list[list[OcrWord]]:
+    """`pages` (TSV words, in output order) with each word that `text` (Tesseract's text output
+    of the same run) shows without a space before it merged into the previous word of its line.
+    Where the two outputs do not align, the words are returned as they are."""
+    pos, out = 0, []
+    for page in pages:
+        kept: list[OcrWord] = []
+        for word in page:
+            start = pos
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+            if not text.startswith(word.text, pos):
+                log.debug("Tesseract's text and TSV outputs differ at %r", word.text)
+                return pages
+            pos += len(word.text)
+            if kept and pos - len(word.text) == start and kept[-1].line == word.line:
+                kept[-1] = _merged(kept[-1], word)
+            else:
+                kept.append(word)
+        out.append(kept)
+    return out
+
+
 def tesseract_words(
     images: Sequence[Rendered], languages: Sequence[str], psm: int = 1
 ) -> list[list[OcrWord]]:
-    """Recognise `images` in one Tesseract process (page segmentation mode `psm`)."""
+    """Recognise `images` in one Tesseract process (page segmentation mode `psm`), words
+    joined where the engine read no space (`join_unspaced`)."""
     with tempfile.TemporaryDirectory(prefix="citechunk-ocr-") as tmp:
         names = []
         for i, image in enumerate(images):
@@ -352,13 +460,31 @@ def tesseract_words(
         listing = Path(tmp) / "pages.txt"
         listing.write_text("\n".join(names) + "\n", encoding="utf-8")
         lang = "+".join(languages)
-        text = _run_tesseract([str(listing), "stdout", "-l", lang, "--psm", str(psm), "tsv"])
-    return parse_tsv(text, len(images))
+        base = Path(tmp) / "out"
+        _run_tesseract([str(listing), str(base), "-l", lang, "--psm", str(psm), "tsv", "txt"])
+        table = base.with_suffix(".tsv").read_text(encoding="utf-8")
+        text = base.with_suffix(".txt").read_text(encoding="utf-8")
+    return join_unspaced(parse_tsv(table, len(images)), text)
 
 
-def tesseract_turn(image: Rendered) -> int:
-    """Degrees clockwise to turn `image` upright by Tesseract's orientation detection (0 when
-    it cannot tell)."""
+@dataclass(frozen=True)
+class Detection:
+    """Tesseract's orientation-and-script detection of one page: degrees clockwise to turn it
+    upright and the script's name ("" when it cannot tell)."""
+
+    turn: int = 0
+    script: str = ""
+
+
+def parse_osd(text: str) -> Detection:
+    """A `Detection` from Tesseract's ``--psm 0`` output."""
+    rotate, script = _ROTATE_RE.search(text), _SCRIPT_RE.search(text)
+    return Detection(int(rotate.group(1)) % 360 if rotate else 0, script.group(1) if script else "")
+
+
+def tesseract_osd(image: Rendered) -> Detection:
+    """Orientation and script of `image` (a `Detection` of nothing when Tesseract cannot tell:
+    too few characters)."""
     with tempfile.TemporaryDirectory(prefix="citechunk-osd-") as tmp:
         name = Path(tmp) / "page.png"
         image.pixmap.save(str(name))
@@ -366,9 +492,21 @@ def tesseract_turn(image: Rendered) -> int:
             text = _run_tesseract([str(name), "stdout", "--psm", "0"])
         except OcrUnavailable as exc:
             log.debug("orientation detection failed: %s", exc)
-            return 0
-    m = _ROTATE_RE.search(text)
-    return int(m.group(1)) % 360 if m else 0
+            return Detection()
+    return parse_osd(text)
+
+
+def tesseract_turn(image: Rendered) -> int:
+    """Degrees clockwise to turn `image` upright by Tesseract's orientation detection (0 when
+    it cannot tell)."""
+    return tesseract_osd(image).turn
+
+
+def script_readings(script: str, installed: frozenset[str]) -> tuple[tuple[str, ...], ...]:
+    """The readings of `SCRIPT_LANGUAGES` for `script` whose language data is `installed`."""
+    return tuple(
+        r for r in SCRIPT_LANGUAGES.get(script, ()) if all(code in installed for code in r)
+    )
 
 
 def confidence(words: Sequence[OcrWord]) -> float:
@@ -378,22 +516,69 @@ def confidence(words: Sequence[OcrWord]) -> float:
     return sum(n * c for n, c in weights) / total if total else 0.0
 
 
+@dataclass(frozen=True)
+class TesseractRun:
+    """The readings kept per page, and the scripts detected whose data is not installed."""
+
+    results: list[tuple[Rendered, list[OcrWord]]]
+    missing: dict[str, list[int]]  # script -> pages that kept the first reading for want of it
+
+
 def _tesseract_pages(
-    doc: Any, numbers: Sequence[int], languages: Sequence[str]
-) -> list[tuple[Rendered, list[OcrWord]]]:
+    doc: Any, numbers: Sequence[int], languages: Sequence[str] | str
+) -> TesseractRun:
+    first = LATIN if languages == "auto" else tuple(languages)
     images = [render(doc[n - 1]) for n in numbers]
-    results = list(zip(images, tesseract_words(images, languages), strict=True))
+    results = list(zip(images, tesseract_words(images, first), strict=True))
+    missing: dict[str, list[int]] = {}
     for i, (image, words) in enumerate(results):
         if confidence(words) >= LOW_CONFIDENCE:
             continue
-        turn = tesseract_turn(image)
-        if turn == 0:
-            continue
-        turned = render(doc[numbers[i] - 1], turn=turn)
-        again = tesseract_words([turned], languages, psm=3)[0]
-        if confidence(again) > confidence(words):
-            results[i] = (turned, again)
-    return results
+        found = tesseract_osd(image)
+        readings: tuple[tuple[str, ...], ...] = (first,)
+        if languages == "auto":
+            installed = _tesseract_languages(shutil.which("tesseract") or "tesseract")
+            readings = script_readings(found.script, installed)
+            if found.script in SCRIPT_LANGUAGES and not readings:
+                missing.setdefault(found.script, []).append(numbers[i])
+            readings = readings or (first,)
+        turned = render(doc[numbers[i] - 1], turn=found.turn) if found.turn else image
+        for reading in readings:
+            if found.turn == 0 and reading == first:
+                continue
+            if confidence(results[i][1]) >= LOW_CONFIDENCE:
+                break  # a further reading of the script is tried only while none is good
+            again = tesseract_words([turned], reading, psm=3 if found.turn else 1)[0]
+            if reading != first:
+                again = without_mark_lines(again)
+            if confidence(again) > confidence(results[i][1]):
+                results[i] = (turned, again)
+    return TesseractRun(results, missing)
+
+
+def without_mark_lines(words: list[OcrWord]) -> list[OcrWord]:
+    """`words` without the lines of stray marks: lower than `MARK_LINE_HEIGHT` of the page's
+    median character height and read with a mean confidence below `MARK_LINE_CONFIDENCE`
+    (Tesseract's layout analysis splits marks stacked above or below a line, as in Thai, off
+    as lines of their own, which the model then reads as noise). The median is taken over
+    characters, not words: a script written without spaces has few, long words."""
+    heights = [w.box[3] - w.box[1] for w in words for _ in range(max(1, _alnum(w.text)))]
+    body = statistics.median(heights) if heights else 0.0
+    return [
+        w
+        for line in _groups(words, "line")
+        if _height(line) >= MARK_LINE_HEIGHT * body or confidence(line) >= MARK_LINE_CONFIDENCE
+        for w in line
+    ]
+
+
+def _missing_warnings(missing: dict[str, list[int]]) -> tuple[str, ...]:
+    """One warning per script detected without installed language data."""
+    return tuple(
+        f"pages {page_ranges(pages)} look {script} but were read as "
+        f"{'+'.join(LATIN)}: {no_data(SCRIPT_LANGUAGES[script][0])}"
+        for script, pages in missing.items()
+    )
 
 
 # ----------------------------------------------------------------------------- RapidOCR
@@ -578,10 +763,20 @@ def legible_text(number: int, words: Sequence[OcrWord], to_page: Any) -> PageTex
 
 def _engine_pages(
     doc: Any, numbers: Sequence[int], options: ConvertOptions
-) -> list[tuple[Rendered, list[OcrWord]]]:
+) -> tuple[list[tuple[Rendered, list[OcrWord]]], tuple[str, ...]]:
+    """The engine's reading per page and its warnings."""
     if options.ocr_engine == "tesseract":
-        return _tesseract_pages(doc, numbers, options.ocr_languages)
-    return _rapidocr_pages(doc, numbers)
+        run = _tesseract_pages(doc, numbers, options.ocr_languages)
+        return run.results, _missing_warnings(run.missing)
+    return _rapidocr_pages(doc, numbers), ()
+
+
+def _first_languages(options: ConvertOptions) -> Sequence[str]:
+    """The languages every page is read in first (`LATIN` under "auto"; RapidOCR's model
+    under "auto" with that engine)."""
+    if options.ocr_languages != "auto":
+        return options.ocr_languages
+    return LATIN if options.ocr_engine == "tesseract" else RAPIDOCR_LANGUAGES
 
 
 def _fail(path: Path, options: ConvertOptions, numbers: Sequence[int], why: str) -> OcrOutcome:
@@ -597,12 +792,12 @@ def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOption
     numbers = select_pages(doc, pages, options.ocr)
     if not numbers:
         return OcrOutcome()
-    why = unavailable(options.ocr_engine, options.ocr_languages)
+    why = unavailable(options.ocr_engine, _first_languages(options))
     if why:
         return _fail(path, options, numbers, why)
     start = time.perf_counter()
     try:
-        results = _engine_pages(doc, numbers, options)
+        results, notes = _engine_pages(doc, numbers, options)
     except OcrUnavailable as exc:
         return _fail(path, options, numbers, str(exc))
     recognised = tuple(
@@ -621,5 +816,7 @@ def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOption
         "%s: OCR (%s) of %d page(s) in %.1f s", path, options.ocr_engine, len(numbers), seconds
     )
     empty = [p.number for p in recognised if not p.markdown]
-    warnings = (f"pages OCR'd without any text found: {page_ranges(empty)}",) if empty else ()
+    warnings = notes + (
+        (f"pages OCR'd without any text found: {page_ranges(empty)}",) if empty else ()
+    )
     return OcrOutcome(recognised, seconds, warnings, options.ocr_engine, tuple(numbers))
