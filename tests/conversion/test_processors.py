@@ -1,0 +1,116 @@
+"""Block processors: heading rules over the whole document's blocks, before the levels are set."""
+
+from __future__ import annotations
+
+from citechunk.config import ConvertOptions
+from citechunk.conversion.blocks import BOLD, Block, Line, Span
+from citechunk.conversion.headings import level_headings
+from citechunk.conversion.passcontext import PassContext
+from citechunk.conversion.pipeline import PASSES, Pass, pass_table
+from citechunk.conversion.processors import PROCESSORS, run
+from citechunk.conversion.processors.running_titles import demote_running_titles
+from citechunk.conversion.processors.sentence_headings import demote_sentence_headings
+from citechunk.conversion.render import render_page
+
+
+def _block(
+    page: int, kind: str, text: str, top: float, size: float = 11, bold: bool = False
+) -> Block:
+    span = Span(text, size=size, flags=BOLD if bold else 0, bbox=(50, top, 400, top + size))
+    line = Line((50.0, top, 400.0, top + size), (span,))
+    return Block(page, (50.0, top, 400.0, top + size), kind, (line,))  # type: ignore[arg-type]
+
+
+def _heading(page: int, text: str, top: float, size: float = 16, bold: bool = True) -> Block:
+    return _block(page, "section-header", text, top, size, bold)
+
+
+BODY = "The notes explain the figures of the statements and the policies behind them."
+
+
+def _report() -> dict[int, tuple[Block, ...]]:
+    """Four pages; a running title at the top of pages 2-4 (after a page header on page 3),
+    real sections below it."""
+    running = "ACME CORP NOTES TO THE FINANCIAL STATEMENTS (Continued)"
+    return {
+        1: (_heading(1, "Annual Report", 60, 24), _block(1, "text", BODY, 120)),
+        2: (
+            _heading(2, running, 60),
+            _heading(2, "Note 2 Revenue", 100),
+            _block(2, "text", BODY, 130),
+        ),
+        3: (
+            _block(3, "page-header", "Page 3", 20),
+            _heading(3, running.replace(" (Continued)", ""), 60),
+            _block(3, "text", BODY, 100),
+        ),
+        4: (
+            _heading(4, running, 60),
+            _heading(4, "Note 3 Leases", 100),
+            _block(4, "text", BODY, 130),
+        ),
+    }
+
+
+def test_a_heading_at_the_top_of_three_pages_becomes_bold_text_and_leaves_the_scale() -> None:
+    out = demote_running_titles(_report())
+    kinds = {n: [b.kind for b in blocks] for n, blocks in out.items()}
+    assert kinds[2][0] == kinds[3][1] == kinds[4][0] == "text"
+    assert kinds[2][1] == kinds[4][1] == "section-header"  # each note opens one page
+    assert out[1][0].kind == "section-header" and "running title" in out[2][0].evidence[-1]
+    assert render_page(out[2]).text.startswith("**ACME CORP NOTES")
+    levels = [b.level for b in level_headings(out)[2] if b.is_heading]
+    assert levels == [2]  # the running title's size took no place in the heading scale
+
+
+def test_a_title_below_the_top_or_on_two_pages_stays_a_heading() -> None:
+    low = {
+        n: (*(_block(n, "text", BODY, 60 + 30 * k) for k in range(3)), _heading(n, "Summary", 200))
+        for n in (1, 2, 3)
+    }
+    assert demote_running_titles(low) == low
+    two = {n: (_heading(n, "Report", 60), _block(n, "text", BODY, 100)) for n in (1, 2)}
+    assert demote_running_titles(two) == two
+
+
+def test_a_sentence_piece_after_an_unfinished_sentence_becomes_plain_text() -> None:
+    pages = {
+        1: (
+            _heading(1, "Search", 60),
+            _block(1, "text", "The program reads the sequences from a", 100),
+        ),
+        2: (
+            _block(2, "page-header", "Manual", 20),
+            _heading(2, "flatfile) with the database name.", 60),
+            _block(2, "text", "More text.", 100),
+            _heading(2, "running the tool in batches", 140),
+        ),
+    }
+    out = demote_sentence_headings(pages)
+    piece = out[2][1]
+    assert piece.kind == "text" and not any(s.bold for s in piece.lines[0].spans)
+    assert "\n\nflatfile) with the database name. \n\n" in render_page(out[2]).text
+    assert out[2][3].is_heading  # lower case, but after a finished sentence
+    assert out[1] == pages[1]
+
+
+def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> None:
+    pages = _report()
+    assert [p.name for p in PROCESSORS] == ["running-titles", "sentence-headings"]
+    assert run(pages, skip=("running-titles",)) == pages
+    failures: list = []
+    broken = {**pages, 2: (*pages[2], "not a block")}
+    assert run(broken, failures=failures) == broken  # type: ignore[arg-type]
+    assert {f.name for f in failures} == {"running-titles", "sentence-headings"}
+
+
+def test_the_markdown_pass_of_a_block_rule_leaves_block_pages_alone() -> None:
+    step = next(p for p in PASSES if p.name == "running-titles")
+    assert isinstance(step, Pass) and step.blocks
+    pages = [(n, "# Report title\n\ntext") for n in (1, 2, 3, 4)]
+    ctx = PassContext(ConvertOptions(), block_pages=frozenset({1, 2}))
+    out = step.apply(pages, ctx)
+    assert [t.startswith("# ") for _, t in out] == [True, True, False, False]
+    ctx = PassContext(ConvertOptions(), block_pages=frozenset({1, 2, 3, 4}))
+    assert step.apply(pages, ctx) == pages
+    assert "| block | pages read as blocks |" in pass_table()
