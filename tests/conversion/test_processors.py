@@ -8,8 +8,11 @@ from citechunk.conversion.headings import level_headings
 from citechunk.conversion.passcontext import PassContext
 from citechunk.conversion.pipeline import PASSES, Pass, pass_table
 from citechunk.conversion.processors import PROCESSORS, run
+from citechunk.conversion.processors.label_headings import demote_label_headings
 from citechunk.conversion.processors.running_titles import demote_running_titles
 from citechunk.conversion.processors.sentence_headings import demote_sentence_headings
+from citechunk.conversion.processors.table_labels import demote_table_labels
+from citechunk.conversion.processors.table_titles import demote_table_titles
 from citechunk.conversion.render import render_page
 
 
@@ -25,6 +28,7 @@ def _heading(page: int, text: str, top: float, size: float = 16, bold: bool = Tr
     return _block(page, "section-header", text, top, size, bold)
 
 
+ORDER = ("running-titles", "table-titles", "table-labels", "label-headings", "sentence-headings")
 BODY = "The notes explain the figures of the statements and the policies behind them."
 
 
@@ -96,12 +100,14 @@ def test_a_sentence_piece_after_an_unfinished_sentence_becomes_plain_text() -> N
 
 def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> None:
     pages = _report()
-    assert [p.name for p in PROCESSORS] == ["running-titles", "sentence-headings"]
+    names = [p.name for p in PROCESSORS]
+    assert names == ["running-titles", *ORDER[1:4], "sentence-headings"]
+    assert [p.name for p in PASSES if p.blocks] == names  # the same rules, in the same order
     assert run(pages, skip=("running-titles",)) == pages
     failures: list = []
     broken = {**pages, 2: (*pages[2], "not a block")}
     assert run(broken, failures=failures) == broken  # type: ignore[arg-type]
-    assert {f.name for f in failures} == {"running-titles", "sentence-headings"}
+    assert {f.name for f in failures} == set(names)
 
 
 def test_the_markdown_pass_of_a_block_rule_leaves_block_pages_alone() -> None:
@@ -114,3 +120,38 @@ def test_the_markdown_pass_of_a_block_rule_leaves_block_pages_alone() -> None:
     ctx = PassContext(ConvertOptions(), block_pages=frozenset({1, 2, 3, 4}))
     assert step.apply(pages, ctx) == pages
     assert "| block | pages read as blocks |" in pass_table()
+
+
+def _table(page: int, top: float) -> Block:
+    return Block(page, (50.0, top, 400.0, top + 40), "table", table="|a|b|\n|---|---|\n|1|2|")
+
+
+def test_a_table_title_continued_on_the_next_page_becomes_text() -> None:
+    pages = {
+        1: (_heading(1, "Costs", 40), _heading(1, "ESTIMATED COSTS", 60), _table(1, 90)),
+        2: (_block(2, "page-header", "Page 2", 10, bold=True), _heading(2, "Other", 40)),
+        3: (_block(3, "text", "ESTIMATED COSTS—Continued", 40, bold=True), _table(3, 60)),
+    }
+    out = demote_table_titles(pages)
+    assert [b.kind for b in out[1]] == ["section-header", "text", "table"]
+    assert render_page(out[1][1:2]).text.strip() == "**ESTIMATED COSTS**"
+    assert out[2] == pages[2] and out[3] == pages[3]
+    alone = {1: pages[1][:2] + (_block(1, "text", BODY, 90),), 3: pages[3]}
+    assert demote_table_titles(alone) == alone  # a title that opens no table stays
+
+
+def test_units_periods_labels_and_figure_rows_are_no_headings() -> None:
+    titles = (
+        "(in thousands, except per share data)",
+        "Year Ended December 31, 2022",
+        "Parameters:",
+        "February 2024",
+        "Params 52B 47B 32B",
+        "Revenue",
+        "RISK FACTORS:",
+    )
+    pages = {1: tuple(_heading(1, t, 40 + 30 * k) for k, t in enumerate(titles))}
+    out = demote_label_headings(demote_table_labels(pages))[1]
+    assert [b.kind for b in out] == ["text"] * 5 + ["section-header"] * 2
+    assert [any(s.bold for s in b.lines[0].spans) for b in out[:5]] == [True] * 4 + [False]
+    assert all(b.evidence for b in out[:5]) and not any(b.evidence for b in out[5:])

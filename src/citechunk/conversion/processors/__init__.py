@@ -21,8 +21,11 @@ from ...models import PassFailure
 from ..blocks import Block
 from ..passguard import guarded
 from .common import Pages
+from .label_headings import demote_label_headings
 from .running_titles import demote_running_titles
 from .sentence_headings import demote_sentence_headings
+from .table_labels import demote_table_labels
+from .table_titles import demote_table_titles
 
 Rule = Callable[[Pages], dict[int, tuple[Block, ...]]]
 
@@ -37,6 +40,9 @@ class Processor:
 
 PROCESSORS: tuple[Processor, ...] = (
     Processor("running-titles", demote_running_titles),
+    Processor("table-titles", demote_table_titles),
+    Processor("table-labels", demote_table_labels),
+    Processor("label-headings", demote_label_headings),
     Processor("sentence-headings", demote_sentence_headings),
 )
 NAMES = frozenset(p.name for p in PROCESSORS)
