@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pymupdf
+import pytest
+
 from citechunk.config import ConvertOptions
+from citechunk.conversion import convert
 from citechunk.conversion.blocks import BOLD, Block, Line, Span
 from citechunk.conversion.headings import level_headings
+from citechunk.conversion.mdlines import heading_level, heading_text
 from citechunk.conversion.passcontext import PassContext
 from citechunk.conversion.pipeline import PASSES, Pass, pass_table
 from citechunk.conversion.processors import PROCESSORS, run
@@ -13,6 +20,7 @@ from citechunk.conversion.processors.running_titles import demote_running_titles
 from citechunk.conversion.processors.sentence_headings import demote_sentence_headings
 from citechunk.conversion.processors.table_labels import demote_table_labels
 from citechunk.conversion.processors.table_titles import demote_table_titles
+from citechunk.conversion.pymupdf import layout_installed
 from citechunk.conversion.render import render_page
 
 
@@ -155,3 +163,37 @@ def test_units_periods_labels_and_figure_rows_are_no_headings() -> None:
     assert [b.kind for b in out] == ["text"] * 5 + ["section-header"] * 2
     assert [any(s.bold for s in b.lines[0].spans) for b in out[:5]] == [True] * 4 + [False]
     assert all(b.evidence for b in out[:5]) and not any(b.evidence for b in out[5:])
+
+
+SURVEY = (
+    "The survey teams walked each transect at first light and recorded every plot they "
+    "crossed, with the soil, the cover and the weather noted on the same sheet. "
+)
+
+
+def running_title_pdf(path: Path) -> Path:
+    """Four pages under one 18 pt bold title at the top of each, a 14 pt section and two
+    12 pt subsections on each page."""
+    doc = pymupdf.open()
+    for section in ("Methods", "Results", "Discussion", "Limits"):
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((72, 60), "Coastal Survey Annual Report", fontname="hebo", fontsize=18)
+        page.insert_text((72, 110), section, fontname="hebo", fontsize=14)
+        y = 140.0
+        for sub in ("Dune plots", "Marsh plots"):
+            page.insert_text((72, y), f"{sub} and {section.lower()}", fontname="hebo", fontsize=12)
+            page.insert_textbox((72, y + 10, 520, y + 130), SURVEY * 3, fontsize=10)
+            y += 150
+    doc.save(path)
+    return path
+
+
+@pytest.mark.heavy
+@pytest.mark.skipif(not layout_installed(), reason="pymupdf-layout not installed")
+def test_a_running_title_takes_no_level_from_the_sections_below_it(tmp_path: Path) -> None:
+    pdf = running_title_pdf(tmp_path / "survey.pdf")
+    markdown = convert(pdf, ConvertOptions(layout="always")).markdown
+    levels = {heading_text(ln): heading_level(ln) for ln in markdown.splitlines()}
+    assert "Coastal Survey Annual Report" not in levels
+    assert levels["Results"] == levels["Limits"] == 1
+    assert levels["Dune plots and results"] == levels["Marsh plots and limits"] == 2
