@@ -197,3 +197,12 @@ def test_a_running_title_takes_no_level_from_the_sections_below_it(tmp_path: Pat
     assert "Coastal Survey Annual Report" not in levels
     assert levels["Results"] == levels["Limits"] == 1
     assert levels["Dune plots and results"] == levels["Marsh plots and limits"] == 2
+
+
+def test_the_same_title_lower_where_its_section_starts_stays_a_heading() -> None:
+    pages = {
+        n: (_heading(n, "DIRECTORS' REPORT", 28 if n > 1 else 52), _block(n, "text", BODY, 90))
+        for n in (1, 2, 3, 4)
+    }
+    out = demote_running_titles(pages)
+    assert [blocks[0].kind for blocks in out.values()] == ["section-header"] + ["text"] * 3

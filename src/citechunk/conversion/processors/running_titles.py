@@ -8,19 +8,24 @@ page and take a place in the document's heading scale.
 `demote_running_titles(pages)`: a page's top blocks are its first `TOP_BLOCKS` blocks by
 position (top edge, then left edge) among those with text that are no page header, page
 footer or picture; the heading blocks and wholly bold text blocks among them are its opening
-run, each alone and, when there are several, joined in that order ("PART I" / "Item 2"). A
-title whose signature (`repairs.running_titles.signature`: case, digits, a label's number,
-short parentheticals and punctuation ignored) opens `MIN_PAGES` pages or more is a running
-title (a signature of labels and their numbers alone only when one exact title of it opens two
-pages: `running_signatures`), and every heading block of the document with that signature, or
-in an opening run whose joined signature is running, becomes a text block (bold where its
-spans are). The pages need not follow each other; the cost is that a section title that opens
-three pages by itself is read as a running title too.
+run, each alone and, when there are several, joined in that order ("PART I" / "Item 2"), each
+title at the top edge of its (first) block. A title whose signature
+(`repairs.running_titles.signature`: case, digits, a label's number, short parentheticals and
+punctuation ignored) opens `MIN_PAGES` pages or more at one place (top edges within
+`PLACE_TOLERANCE` points) is a running title there (a signature of labels and their numbers
+alone only when one exact title of it opens two pages: `running_signatures`). Every heading
+block with that signature set at that place, or in an opening run whose joined title runs
+there, becomes a text block (bold where its spans are); the same title set elsewhere (lower on
+the page where its section starts) stays a heading. The pages need not follow each other; the
+cost is that a section title that opens three pages at one place by itself is read as a
+running title too.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import defaultdict
+from collections.abc import Sequence
 
 from ..blocks import Block
 from ..repairs.running_titles import MIN_PAGES, exact_title, running_signatures, signature
@@ -29,10 +34,12 @@ from .common import MARGIN_KINDS, Pages, all_bold, demoted, edited
 log = logging.getLogger(__name__)
 
 TOP_BLOCKS = 3
+#: Points: two top edges this close are one place on the page.
+PLACE_TOLERANCE = 3.0
 _NOT_TOP = MARGIN_KINDS | {"picture"}
 
 
-def top_run(blocks: tuple[Block, ...] | list[Block]) -> list[int]:
+def top_run(blocks: Sequence[Block]) -> list[int]:
     """Indexes of the heading and wholly bold text blocks among the page's top blocks, in
     position order (module docstring)."""
     shown = [i for i, b in enumerate(blocks) if b.text and b.kind not in _NOT_TOP]
@@ -42,34 +49,54 @@ def top_run(blocks: tuple[Block, ...] | list[Block]) -> list[int]:
     ]
 
 
-def _titles(blocks: tuple[Block, ...] | list[Block], run: list[int]) -> list[str]:
-    titles = [blocks[i].text for i in run]
-    return [*titles, " ".join(titles)] if len(titles) > 1 else titles
+def _titles(blocks: Sequence[Block], run: list[int]) -> list[tuple[str, float]]:
+    """The run's titles with the top edge they stand at: each block's, and the joined run's."""
+    titles = [(blocks[i].text, blocks[i].bbox[1]) for i in run]
+    if len(titles) > 1:
+        titles.append((" ".join(t for t, _ in titles), titles[0][1]))
+    return titles
+
+
+def _places(tops: list[tuple[int, float]]) -> list[float]:
+    """The top edges at which a title opens `MIN_PAGES` pages (of its (page, top) openers)."""
+    return [
+        top
+        for _, top in tops
+        if len({n for n, t in tops if abs(t - top) <= PLACE_TOLERANCE}) >= MIN_PAGES
+    ]
+
+
+def _at(places: list[float], top: float) -> bool:
+    return any(abs(top - place) <= PLACE_TOLERANCE for place in places)
 
 
 def demote_running_titles(pages: Pages) -> dict[int, tuple[Block, ...]]:
-    """A heading that opens three or more pages is a running title: each heading block with
-    its signature becomes a text block (module docstring)."""
-    runs = {n: top_run(list(blocks)) for n, blocks in pages.items()}
-    openers = [
-        {(signature(t), exact_title(t)) for t in _titles(list(pages[n]), run) if signature(t)}
-        for n, run in runs.items()
-    ]
-    running = running_signatures(openers)
-    if not running:
-        return {n: tuple(blocks) for n, blocks in pages.items()}
+    """A heading that opens three or more pages at one place is a running title: each
+    heading block with its signature at that place becomes a text block (module docstring)."""
+    runs = {n: top_run(pages[n]) for n in pages}
+    titles = {
+        n: [(signature(t), t, top) for t, top in _titles(pages[n], run)] for n, run in runs.items()
+    }
+    openers = [{(sig, exact_title(t)) for sig, t, _ in found if sig} for found in titles.values()]
+    tops: dict[str, list[tuple[int, float]]] = defaultdict(list)
+    for n, found in titles.items():
+        for sig, _, top in found:
+            tops[sig].append((n, top))
+    places = {sig: _places(tops[sig]) for sig in running_signatures(openers)}
+    places = {sig: found for sig, found in places.items() if found}
     joined = {
         (n, i)
         for n, run in runs.items()
-        if len(run) > 1 and signature(" ".join(pages[n][i].text for i in run)) in running
+        if len(run) > 1 and _at(places.get(titles[n][-1][0], []), titles[n][-1][2])
         for i in run
     }
     changes = {}
     for n, blocks in pages.items():
         for i, block in enumerate(blocks):
-            if block.is_heading and (signature(block.text) in running or (n, i) in joined):
-                why = f"running title: its signature opens {MIN_PAGES}+ pages"
+            here = _at(places.get(signature(block.text), []), block.bbox[1])
+            if block.is_heading and (here or (n, i) in joined):
+                why = f"running title: opens {MIN_PAGES}+ pages at top {block.bbox[1]:.0f} pt"
                 changes[(n, i)] = demoted(block, why)
     if changes:
-        log.debug("running titles made text (%d blocks): %s", len(changes), sorted(running))
+        log.debug("running titles made text (%d blocks): %s", len(changes), sorted(places))
     return edited(pages, changes)
