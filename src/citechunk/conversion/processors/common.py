@@ -46,3 +46,53 @@ def edited(pages: Pages, changes: Mapping[tuple[int, int], Block]) -> dict[int, 
         number: tuple(changes.get((number, i), b) for i, b in enumerate(blocks))
         for number, blocks in pages.items()
     }
+
+
+def line_text(block: Block, line: Line) -> str:
+    """The plain text `line` of `block` renders to (the renderer's spacing between spans, which
+    the spans' own text may lack: "As at" for spans "As" and "at")."""
+    from ..mdlines import strip_inline_markup
+    from ..render import block_markdown
+
+    return strip_inline_markup(block_markdown(replace(block, kind="text", lines=(line,))))
+
+
+def split_heading(
+    block: Block, matches: Sequence[str], why: str, plain: Sequence[bool]
+) -> list[Block]:
+    """A heading block cut at its lines: runs of lines whose `matches` entry is "" stay heading
+    blocks, each other line becomes a text block (`demoted`, plain where `plain` says) with
+    `why` and the entry added to its evidence."""
+    out: list[Block] = []
+    run: list[Line] = []
+    for line, match, flat in zip(block.lines, matches, plain, strict=True):
+        if not match:
+            run.append(line)
+            continue
+        if run:
+            out.append(replace(block, lines=tuple(run), bbox=_union(run)))
+            run = []
+        part = replace(block, lines=(line,), bbox=line.bbox)
+        out.append(demoted(part, f"{why}: {match}", plain=flat))
+    if run:
+        out.append(replace(block, lines=tuple(run), bbox=_union(run)))
+    return out
+
+
+def _union(lines: Sequence[Line]) -> tuple[float, float, float, float]:
+    return (
+        min(ln.bbox[0] for ln in lines),
+        min(ln.bbox[1] for ln in lines),
+        max(ln.bbox[2] for ln in lines),
+        max(ln.bbox[3] for ln in lines),
+    )
+
+
+def spliced(
+    pages: Pages, changes: Mapping[tuple[int, int], Sequence[Block]]
+) -> dict[int, tuple[Block, ...]]:
+    """`pages` with the block at each (page number, index) of `changes` replaced by blocks."""
+    return {
+        number: tuple(part for i, b in enumerate(blocks) for part in changes.get((number, i), (b,)))
+        for number, blocks in pages.items()
+    }
