@@ -206,15 +206,3 @@ def test_the_same_title_lower_where_its_section_starts_stays_a_heading() -> None
     }
     out = demote_running_titles(pages)
     assert [blocks[0].kind for blocks in out.values()] == ["section-header"] + ["text"] * 3
-
-
-def test_a_period_line_of_a_multiline_heading_is_cut_off_as_text() -> None:
-    title = Line((50.0, 40, 400, 56), (Span("Statements of Financial Position", 16, flags=BOLD),))
-    period = Line((50.0, 58, 400, 74), (Span("As at November 30, 2022", 16, flags=BOLD),))
-    block = Block(1, (50.0, 40, 400, 74), "section-header", (title, period))
-    out = demote_table_labels({1: (block, _table(1, 90))})[1]
-    assert [(b.kind, b.text) for b in out[:2]] == [
-        ("section-header", "Statements of Financial Position"),
-        ("text", "As at November 30, 2022"),
-    ]
-    assert out[0].bbox == title.bbox and out[2].kind == "table"
