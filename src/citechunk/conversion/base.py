@@ -87,6 +87,9 @@ class Extraction:
     model_seconds: tuple[float, float] = (0.0, 0.0)
     #: Passes the backend ran (the layout passes) that raised and were skipped (`passguard`).
     pass_failures: tuple[PassFailure, ...] = ()
+    #: The pages written from typed blocks (`blocks.Block`), the block processors run over
+    #: them: the Markdown passes of the same rules leave them alone (`pipeline.Pass.blocks`).
+    block_pages: tuple[int, ...] = ()
 
 
 class Backend(ABC):
@@ -295,6 +298,7 @@ def finish(
         title=facts.full_title or facts.title,
         text_layer=layer,
         running=facts.running,
+        block_pages=frozenset(extraction.block_pages).difference(recognised.markdown),
     )
     ocr = recognised.markdown
     texts = [ocr.get(n, text) for n, text in zip(facts.pages, extraction.texts, strict=True)]

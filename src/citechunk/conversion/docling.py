@@ -18,8 +18,9 @@ are not available offline either).
 
 `DoclingBackend.extract` is this backend's step of the `base.Backend` template (opening, the
 text-layer check, the passes, page markers and provenance are shared). docling's document is
-read once as typed blocks (`docling_blocks.document_blocks`), their heading levels set over the
-document by the heading stage the pymupdf layout path uses (`headings.level_headings`), and
+read once as typed blocks (`docling_blocks.document_blocks`), the block processors run over
+them (`processors.run`), their heading levels set over the document by the heading stage the
+pymupdf layout path uses (`headings.level_headings`), and
 each page rendered from its blocks (`render.render_page`); docling's own Markdown export is not
 used.
 """
@@ -36,9 +37,11 @@ from typing import Any, ClassVar
 
 from ..config import ConvertOptions
 from ..errors import BackendError, ConversionError
+from ..models import PassFailure
 from .base import Backend, Extraction, PdfFacts
 from .docling_blocks import document_blocks, parsed_pages
 from .headings import level_headings
+from .processors import run as run_processors
 from .render import render_page
 from .runningsections import open_sections
 
@@ -84,9 +87,18 @@ class DoclingBackend(Backend):
         pages = facts.pages
         result = self._run(path, options, (min(pages), max(pages)))
         read = document_blocks(result.document, parsed_pages(result.pages))
-        leveled = open_sections(level_headings({p: read.get(p, ()) for p in pages}), facts.sections)
+        failures: list[PassFailure] = []
+        processed = run_processors(
+            {p: read.get(p, ()) for p in pages}, options.skip_passes, failures, str(path)
+        )
+        leveled = open_sections(level_headings(processed), facts.sections)
         texts = tuple(render_page(leveled[p]).text for p in pages)
-        return Extraction(texts, warnings=tuple(self._docling_warnings(result)))
+        return Extraction(
+            texts,
+            warnings=tuple(self._docling_warnings(result)),
+            pass_failures=tuple(failures),
+            block_pages=tuple(pages),
+        )
 
     def _run(self, path: Path, options: ConvertOptions, span: tuple[int, int]) -> Any:
         from docling.datamodel.base_models import ConversionStatus

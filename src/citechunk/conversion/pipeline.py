@@ -1,9 +1,11 @@
 """The conversion repairs, in the order they run: one list, three phases (and the layout
-passes before them).
+passes and block processors before them).
 
 A backend extracts Markdown per page its own way (the pymupdf backend's layout path fixes the
-layout model's boxes first: ``layout`` passes, `layoutpasses.LAYOUT_PASSES`); everything after
-that is `run_passes` over `PASSES`, the same for every backend:
+layout model's boxes first: ``layout`` passes, `layoutpasses.LAYOUT_PASSES`; where pages are
+read as typed blocks, the ``block`` processors, `processors.PROCESSORS`, run over the whole
+document's blocks before their heading levels are set); everything after that is
+`run_passes` over `PASSES`, the same for every backend:
 
 * ``page`` passes see one page's Markdown at a time (`rule(text) -> text`);
 * ``document`` passes see every page's Markdown, for what crosses a page break or repeats
@@ -13,7 +15,8 @@ that is `run_passes` over `PASSES`, the same for every backend:
 
 A pass runs when its enabling option (a boolean field of `ConvertOptions`, if any) is true, its
 outline condition holds, and its name is not in ``ConvertOptions.skip_passes`` (the
-``--no-pass NAME`` debug switch). At debug level (``-vv``) each pass logs how many pages and
+``--no-pass NAME`` debug switch). A pass whose rule a block processor of the same name applies
+(`Pass.blocks`) changes only the pages not read as blocks. At debug level (``-vv``) each pass logs how many pages and
 lines it changed. A pass that raises is skipped (`passguard`): a page pass on that page
 only, a document or structure pass on the whole document (every page as it was before it;
 ``table-words`` guards each page itself); the failure is recorded in `PassContext.failures`.
@@ -33,6 +36,7 @@ from ..errors import ConfigError
 from .layoutpasses import LAYOUT_PASSES
 from .passcontext import Pages, PassContext
 from .passguard import guarded
+from .processors import PROCESSORS
 from .repairs.contents import level_contents
 from .repairs.cover import raise_below_cover
 from .repairs.documents import split_second_documents
@@ -79,6 +83,9 @@ class Pass:
     rule: Callable[..., object]
     option: str = ""
     outline: OutlineCondition = "any"
+    #: A block processor of the same name applies the rule to pages written from blocks
+    #: (`processors`): this pass changes only the other pages (`PassContext.block_pages`).
+    blocks: bool = False
 
     def enabled(self, ctx: PassContext) -> bool:
         if self.name in ctx.options.skip_passes:
@@ -89,7 +96,20 @@ class Pass:
 
     def apply(self, pages: Pages, ctx: PassContext) -> Pages:
         """The rule over `pages`; where it raises, its input unchanged (`passguard.guarded`:
-        per page for a page pass, else for the whole document), the failure in `ctx`."""
+        per page for a page pass, else for the whole document), the failure in `ctx`. A pass
+        whose rule a block processor applies reads every page but changes only those not
+        written from blocks (none left: it does not run)."""
+        if not self.blocks or not ctx.block_pages:
+            return self._apply(pages, ctx)
+        if all(n in ctx.block_pages for n, _ in pages):
+            return pages
+        done = self._apply(pages, ctx)
+        return [
+            (n, text if n in ctx.block_pages else new)
+            for (n, text), (_, new) in zip(pages, done, strict=True)
+        ]
+
+    def _apply(self, pages: Pages, ctx: PassContext) -> Pages:
         if self.phase == "page":
             page_rule: Callable[[str], str] = self.rule  # type: ignore[assignment]
             return [(n, self._guard(n, functools.partial(page_rule, t), t, ctx)) for n, t in pages]
@@ -153,11 +173,11 @@ PASSES: tuple[Pass, ...] = (
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
     Pass("page-tables", "document", _texts_only(join_page_tables)),
     Pass(TABLE_WORDS, "structure", check_table_words),
-    Pass("running-titles", "structure", _pages_only(demote_running_titles)),
-    Pass("table-titles", "structure", _pages_only(demote_table_titles)),
-    Pass("table-labels", "structure", _pages_only(demote_table_labels)),
-    Pass("label-headings", "structure", _pages_only(demote_label_headings)),
-    Pass("sentence-headings", "structure", _pages_only(demote_sentence_headings)),
+    Pass("running-titles", "structure", _pages_only(demote_running_titles), blocks=True),
+    Pass("table-titles", "structure", _pages_only(demote_table_titles), blocks=True),
+    Pass("table-labels", "structure", _pages_only(demote_table_labels), blocks=True),
+    Pass("label-headings", "structure", _pages_only(demote_label_headings), blocks=True),
+    Pass("sentence-headings", "structure", _pages_only(demote_sentence_headings), blocks=True),
     Pass("list-heads", "structure", _pages_only(demote_list_heads)),
     Pass("numbered-leadins", "structure", _pages_only(promote_numbered_leadins)),
     Pass("numbered-siblings", "structure", _pages_only(level_numbered_siblings)),
@@ -179,7 +199,11 @@ PASSES: tuple[Pass, ...] = (
     Pass("broken-sentences", "structure", join_broken_sentences),
     Pass("soft-breaks", "structure", _texts_only(join_soft_breaks)),
 )
-PASS_NAMES = tuple(p.name for p in LAYOUT_PASSES) + tuple(p.name for p in PASSES)
+PASS_NAMES = (
+    tuple(p.name for p in LAYOUT_PASSES)
+    + tuple(p.name for p in PROCESSORS)
+    + tuple(p.name for p in PASSES)
+)
 
 
 def check_pass_names(names: Sequence[str]) -> None:
@@ -212,7 +236,8 @@ def _log_change(name: str, before: Pages, after: Pages, source: str) -> None:
 
 
 def pass_table() -> str:
-    """`LAYOUT_PASSES` and `PASSES` as a Markdown table (the list in ``docs/architecture.md``)."""
+    """`LAYOUT_PASSES`, the block processors (`processors.PROCESSORS`) and `PASSES` as a
+    Markdown table (the list in ``docs/architecture.md``)."""
     rows = [
         "| # | pass | phase | runs when | rule |",
         "|---|---|---|---|---|",
@@ -220,12 +245,15 @@ def pass_table() -> str:
     steps: list[tuple[str, str, list[str], Callable[..., object]]] = [
         (p.name, "layout", ["pymupdf `use_layout`"], p.rule) for p in LAYOUT_PASSES
     ]
+    steps += [(p.name, "block", ["pages read as blocks"], p.rule) for p in PROCESSORS]
     for step in PASSES:
         when = [f"`{step.option}`"] if step.option else []
         when += [] if step.outline == "any" else [f"outline {step.outline}"]
+        when += ["pages not read as blocks"] if step.blocks else []
         steps.append((step.name, step.phase, when, step.rule))
     for i, (name, phase, when, rule) in enumerate(steps, 1):
-        where = f"`{rule.__module__.rsplit('.', 1)[-1]}.{rule.__name__}`"
+        parts = 2 if phase == "block" else 1  # "processors.running_titles": not the pass's module
+        where = f"`{'.'.join(rule.__module__.split('.')[-parts:])}.{rule.__name__}`"
         rows.append(
             f"| {i} | `{name}` | {phase} | {', '.join(when) or 'always'} | "
             f"{where}: {_escape_pipes(_summary(rule))} |"

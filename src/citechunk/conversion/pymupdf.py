@@ -21,8 +21,10 @@ text-layer check, the passes and the provenance are shared):
    installed; on plain pages no table is looked for). On the layout path the parsed boxes are
    fixed by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by ``citechunk passes``
    and skipped by name like the Markdown passes), read once as typed blocks
-   (`blocks.page_blocks`), their heading levels set over the whole document whatever model
-   read each page (`headings.level_headings`), and each page rendered from its blocks
+   (`blocks.page_blocks`), the block processors run over the whole document (`processors`:
+   running titles and sentence pieces made text), their heading levels set over the whole
+   document whatever model read each page (`headings.level_headings`), and each page rendered
+   from its blocks
    (`render.render_page`);
 2. with ``strip_headers_footers``, the page-header / page-footer blocks holding running lines
    (`runninglines`) go to the furniture layer and are not rendered (`layers.furniture_layer`);
@@ -58,6 +60,7 @@ from .layoutpasses import LayoutPage, run_layout_passes
 from .layoutsessions import with_arena
 from .outline import from_toc
 from .plaintext import BodyFont, page_markdown
+from .processors import run as run_processors
 from .rawlines import layer_reading, numbered_reading
 from .render import render_page
 from .runninglines import RunningLines, find_running, line_numbers
@@ -224,8 +227,9 @@ def _extract(
 ) -> list[str]:
     """Markdown of `pages` in page order: those in `written` (the fast path) as given, the
     others read as blocks by the layout model (`page_model` of each, one parse per model),
-    their heading levels set once over all of them (`headings.level_headings`), the sections
-    `named` by running headers opened (`runningsections.open_sections`), with
+    the block processors run over all of them (`processors.run`), their heading levels set
+    once over all of them (`headings.level_headings`), the sections `named` by running
+    headers opened (`runningsections.open_sections`), with
     `running` (the document's running lines, read when needed) their running headers and
     footers put in the furniture layer (`layers.furniture_layer`), and rendered
     (`render.render_page`), when the model is in use, else by pymupdf4llm's classic path;
@@ -243,7 +247,7 @@ def _extract(
             if group:
                 done = _layout(doc, group, model, options, meter, failures, places)
                 read.update(zip(group, done, strict=True))
-        read = level_headings(read)
+        read = level_headings(run_processors(read, options.skip_passes, failures))
         if running and any(b.kind in RUNNING_KINDS for bs in read.values() for b in bs):
             lines = running()
             read = {p: furniture_layer(bs, lines.on_page(p)) for p, bs in read.items()}
@@ -379,6 +383,7 @@ class PyMuPDFBackend(Backend):
         named = facts.sections if upright else ()
         read = (written, reasons, failures, layer, running, places, named)
         texts = tuple(self._run(path, pdf, pages, options, meter, *read))
+        blocks = tuple(p for p in pages if p not in written) if layout else ()
         recorded: dict[str, Any] = {"layout_active": layout}
         if layout:
             recorded["layout_device"] = layout_device(options.layout_gpu)
@@ -388,6 +393,7 @@ class PyMuPDFBackend(Backend):
             model_pages=tuple(sorted(meter.pages)),
             model_seconds=(meter.seconds, meter.cpu_seconds),
             pass_failures=tuple(failures),
+            block_pages=blocks,
         )
 
     @staticmethod

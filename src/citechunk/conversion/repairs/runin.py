@@ -55,7 +55,7 @@ _DATE_RE = re.compile(
 SENTENCE_WORDS = 6  # a title ending with a period and this many words is a sentence
 
 
-def _is_label_title(title: str) -> bool:
+def is_label_title(title: str) -> bool:
     """A mixed-case title ending with a colon, a bare date ("February 2024"), or a sentence."""
     plain = strip_inline_markup(title)
     if _DATE_RE.fullmatch(plain):
@@ -70,7 +70,7 @@ def demote_label_headings(pages: Sequence[tuple[int, str]]) -> list[tuple[int, s
     docstring)."""
     split, demoted = split_pages(pages), 0
     for p, i, heading in heading_lines(split):
-        if _is_label_title(heading.group(2)):
+        if is_label_title(heading.group(2)):
             split[p][i] = bold_line(heading.group(2))
             demoted += 1
     if demoted:

@@ -65,7 +65,7 @@ def signature(title: str) -> str:
     return _NON_WORD_RE.sub(" ", plain).strip() if re.search(r"[^\W\d_]", plain) else ""
 
 
-def _exact(title: str) -> str:
+def exact_title(title: str) -> str:
     """A title's plain words, numbers kept: two pages opened by the same title match."""
     return _NON_WORD_RE.sub(" ", _folded(title)).strip()
 
@@ -88,10 +88,10 @@ def _openers(run: list[tuple[int, str]]) -> set[tuple[str, str]]:
     titles = [title for _, title in run]
     if len(run) > 1:
         titles.append(" ".join(titles))
-    return {(signature(t), _exact(t)) for t in titles if signature(t)}
+    return {(signature(t), exact_title(t)) for t in titles if signature(t)}
 
 
-def _running(openers: list[set[tuple[str, str]]]) -> set[str]:
+def running_signatures(openers: list[set[tuple[str, str]]]) -> set[str]:
     """The signatures that open `MIN_PAGES` pages, a bare label's only when one of its titles
     repeats (module docstring)."""
     exact: Counter[tuple[str, str]] = Counter(pair for found in openers for pair in found)
@@ -109,7 +109,7 @@ def demote_running_titles(pages: Sequence[tuple[int, str]]) -> list[tuple[int, s
     signature becomes a bold line (module docstring). Returns new (page, Markdown) pairs."""
     split = split_pages(pages)
     runs = [_top_run(lines) for lines in split]
-    running = _running([_openers(run) for run in runs])
+    running = running_signatures([_openers(run) for run in runs])
     if not running:
         return list(pages)
     joined = {

@@ -1,0 +1,66 @@
+"""Block processors: rules over the whole document's typed blocks (`blocks.Block`), one rule a
+module, run in the order of `PROCESSORS` by `run`, after the blocks are read and before their
+heading levels are set (`headings.level_headings`), in every backend that reads blocks (the
+pymupdf layout path, docling).
+
+A processor is a function ``(pages) -> pages`` over {page number: the page's blocks}: it
+returns new frozen blocks (`dataclasses.replace`), never edits them, and records why it changed
+a block in the block's ``evidence``. A heading it decides is no heading becomes a "text" block
+(`common.demoted`), so it never enters the heading scale. Each is named like the Markdown pass
+that does the same on pages not read as blocks (``citechunk passes`` lists both; ``--no-pass
+NAME`` turns off both); one that raises is skipped for the document (`passguard`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ...models import PassFailure
+from ..blocks import Block
+from ..passguard import guarded
+from .common import Pages
+from .label_headings import demote_label_headings
+from .running_titles import demote_running_titles
+from .sentence_headings import demote_sentence_headings
+from .table_labels import demote_table_labels
+from .table_titles import demote_table_titles
+
+Rule = Callable[[Pages], dict[int, tuple[Block, ...]]]
+
+
+@dataclass(frozen=True)
+class Processor:
+    """One named rule over the document's blocks."""
+
+    name: str
+    rule: Rule
+
+
+PROCESSORS: tuple[Processor, ...] = (
+    Processor("running-titles", demote_running_titles),
+    Processor("table-titles", demote_table_titles),
+    Processor("table-labels", demote_table_labels),
+    Processor("label-headings", demote_label_headings),
+    Processor("sentence-headings", demote_sentence_headings),
+)
+NAMES = frozenset(p.name for p in PROCESSORS)
+
+
+def run(
+    pages: Pages,
+    skip: Sequence[str] = (),
+    failures: list[PassFailure] | None = None,
+    source: str = "",
+) -> dict[int, tuple[Block, ...]]:
+    """Every processor of `PROCESSORS` not named in `skip`, in order, over `pages`; one that
+    raises leaves the blocks as they were before it (its failure added to `failures`)."""
+    current = {n: tuple(blocks) for n, blocks in pages.items()}
+    failures = [] if failures is None else failures
+    for step in PROCESSORS:
+        if step.name not in skip:
+            current = guarded(
+                step.name, 0, functools.partial(step.rule, current), current, failures, source
+            )
+    return current
