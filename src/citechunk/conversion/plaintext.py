@@ -18,21 +18,22 @@ are the layout path's (`blocks.Block`), so the same heading stage levels them
   "code";
 - otherwise a line starting with a bullet glyph starts a "list-item" (depth 1), the lines
   after it until the next bullet continuing it; lines before the first bullet are "text";
-- running lines (`runninglines`), sideways text and blank spans are left out, as the layout
-  path cuts page-header/-footer boxes, and so are the spans of line numbers (`furniture`), as
-  the layout path's reader leaves them out (`rawlines`).
+- running lines (`runninglines`) are left out, as the layout path cuts page-header/-footer
+  boxes, and so are the spans of line numbers (`furniture`); each block's lines are read as
+  the layout path reads a box's (`rawlines.raw_lines`: sideways, invisible and blank spans
+  left out, the pieces of one word joined, "e" + "ff" + "ect" one word).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from .blocks import Block, Kind, Line, Span
 from .furniture import NumberPlaces, numbered_spans, without_numbers
 from .geometry import LEADER_RE
+from .rawlines import raw_lines
 from .runninglines import line_signature
 from .spans import readable
 from .textlayer import PageText
@@ -63,33 +64,32 @@ def page_blocks(
     number = int(page.number) + 1
     found = page.get_text("dict", sort=True)["blocks"]
     out: list[Block] = []
-    for index, raw in enumerate(without_numbers(found, numbered_spans(found, places))):
-        read = (_line(ln, index, i) for i, ln in enumerate(raw.get("lines", ())))
-        lines = [ln for ln in read if ln is not None and line_signature(ln.text) not in running]
+    for raw in without_numbers(found, numbered_spans(found, places)):
+        lines = _lines(_kept(raw, running))
         if lines:
             out.extend(_blocks(number, lines, body))
     return tuple(out)
 
 
-def _line(raw: Mapping[str, Any], block: int, index: int) -> Line | None:
-    """The line's readable spans with text (numbered `block`, `index` for the renderer's
-    hyphen joining); None for a sideways line or one without text."""
-    if abs(float(raw.get("dir", (1.0, 0.0))[1])) > 0.01:
-        return None  # sideways text: margin stamps
-    spans = tuple(
-        replace(Span.of(s), block=block, line=index)
-        for s in raw.get("spans", ())
-        if readable(tuple(s["bbox"])) and str(s.get("text", "")).strip()
-    )
-    if not spans:
-        return None
-    box = (
-        min(s.bbox[0] for s in spans),
-        min(s.bbox[1] for s in spans),
-        max(s.bbox[2] for s in spans),
-        max(s.bbox[3] for s in spans),
-    )
-    return Line(box, spans)
+def _kept(raw: Mapping[str, Any], running: Mapping[str, int]) -> dict[str, Any]:
+    """A copy of text-layer block `raw` with its readable spans only and without its running
+    lines."""
+    lines = []
+    for line in raw.get("lines", ()):
+        spans = [s for s in line["spans"] if readable(tuple(s["bbox"]))]
+        text = "".join(str(s["text"]) for s in spans).strip()
+        if text and line_signature(text) not in running:
+            lines.append(dict(line, spans=spans))
+    return dict(raw, lines=lines)
+
+
+def _lines(raw: dict[str, Any]) -> list[Line]:
+    """The block's lines as the layout path reads a box's (`rawlines.raw_lines`: horizontal,
+    visible, non-blank spans, pieces of one word joined); none for a block without lines."""
+    if not raw["lines"]:
+        return []
+    read = raw_lines([raw], raw["bbox"], numbered=frozenset())
+    return [Line(tuple(rect), tuple(Span.of(s) for s in spans)) for rect, spans in read]
 
 
 def _block(page: int, kind: Kind, lines: list[Line]) -> Block:
