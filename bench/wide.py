@@ -11,8 +11,8 @@ run.json is finished and --reuse is given), then per document:
               (`label_f1` >= .5 is good; titles from *_SOURCES.tsv or --titles TSV files with
               columns file, true_title); words in the label; from a file name while page 1 has text
   headings    for a PDF with >= 5 outline entries that list sections: a copy without its outline
-              converted with the default options (`bench/withheld.py`), its headings against the
-              withheld outline (`heading_fidelity`: found, level order)
+              converted with the run's convert options (`bench/withheld.py`), its headings
+              against the withheld outline (`heading_fidelity`: found, level order)
   span        for a 20+ page document: headings other than the label's whose section holds more
               than half of it without a top outline entry or numbering behind them
               (`evaluation.headings.long_spans`)
@@ -44,7 +44,7 @@ import pymupdf
 from withheld import score_document
 
 import citechunk
-from citechunk.config import Config, load_config
+from citechunk.config import Config, ConvertOptions, load_config
 from citechunk.conversion import read_markdown
 from citechunk.conversion.outline import from_toc, lists_sections
 from citechunk.evaluation.faithful import check_text, label_f1
@@ -151,12 +151,15 @@ def furniture(records: Sequence[ChunkRecord], doc: pymupdf.Document) -> dict[str
     return counts
 
 
-def withheld_headings(pdf: Path, out: Path, outline: Sequence[Any]) -> dict[str, int] | None:
+def withheld_headings(
+    pdf: Path, out: Path, outline: Sequence[Any], options: ConvertOptions
+) -> dict[str, int] | None:
     """The withheld-outline score (`bench/withheld.py`: a copy without its outline converted with
-    the default options; Markdown kept in OUT/withheld) for a PDF whose outline lists sections."""
+    the run's convert options; Markdown kept in OUT/withheld) for a PDF whose outline lists
+    sections."""
     if len(outline) < MIN_OUTLINE or not lists_sections(outline):
         return None
-    fid = score_document(pdf, out / "withheld" / f"{pdf.name}.md", reuse=True).fidelity
+    fid = score_document(pdf, out / "withheld" / f"{pdf.name}.md", True, options).fidelity
     assert fid is not None
     return {"entries": fid.entries, "found": fid.found, "pairs": fid.pairs, "ordered": fid.ordered}
 
@@ -205,7 +208,11 @@ def check_document(pdf: Path, ctx: Mapping[str, Any]) -> Row:
     row["span"] = [f"{s.title[:60]} ({s.pages}/{s.page_count} p.)" for s in spans]
     row["navigation_chunks"] = sum(r.role == "navigation" for r in records)
     row["chunks"] = len(records)
-    headings = withheld_headings(pdf, ctx["out"], outline) if ctx["headings"] else None
+    headings = (
+        withheld_headings(pdf, ctx["out"], outline, ctx["config"].convert)
+        if ctx["headings"]
+        else None
+    )
     if headings:
         row["headings"] = headings
     return row

@@ -87,22 +87,25 @@ def read_outline(path: Path) -> tuple[int, list[OutlineEntry]]:
         return doc.page_count, from_toc(doc.get_toc(simple=True))
 
 
-def convert_withheld(path: Path, md_path: Path) -> None:
-    """Convert a copy of `path` without its outline (same file name), saved at `md_path`."""
+def convert_withheld(path: Path, md_path: Path, options: ConvertOptions | None = None) -> None:
+    """Convert a copy of `path` without its outline (same file name), saved at `md_path`, with
+    `options` (default: the default options)."""
     with tempfile.TemporaryDirectory() as tmp, pymupdf.open(path) as doc:
         copy = Path(tmp) / path.name
         doc.set_toc([])
         doc.save(copy)
-        converted = convert(copy, ConvertOptions())
+        converted = convert(copy, options or ConvertOptions())
     md_path.parent.mkdir(parents=True, exist_ok=True)
     save(converted, md_path)
 
 
-def score_document(path: Path, md_path: Path, reuse: bool = False) -> DocumentScore:
-    """Convert (unless `reuse` and saved) and score one PDF (module docstring)."""
+def score_document(
+    path: Path, md_path: Path, reuse: bool = False, options: ConvertOptions | None = None
+) -> DocumentScore:
+    """Convert (unless `reuse` and saved) with `options` and score one PDF (module docstring)."""
     pages, outline = read_outline(path)
     if not (reuse and md_path.is_file()):
-        convert_withheld(path, md_path)
+        convert_withheld(path, md_path, options)
     converted = load(md_path)
     usable = len(outline) >= MIN_ENTRIES and lists_sections(outline)
     fidelity = heading_fidelity(converted.markdown, outline) if usable else None

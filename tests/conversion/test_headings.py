@@ -114,3 +114,19 @@ def test_a_deeper_number_of_one_size_is_a_level_below() -> None:
     }
     levels = {n: [b.level for b in blocks] for n, blocks in level_headings(pages).items()}
     assert levels == {1: [1, 2], 2: [3, 2], 3: [2]}
+
+
+@pytest.mark.heavy
+@pytest.mark.skipif(not layout_installed(), reason="pymupdf-layout not installed")
+def test_plain_and_model_pages_share_one_heading_scale(tmp_path: Path) -> None:
+    """With ``layout = "auto"`` pages 1 and 4 take the fast path (no model) and pages 2 and 3
+    the layout model: headings of one size get one level on both kinds of page, read from the
+    document's one scale (the fast path once ranked its sizes by itself, the model pages
+    theirs: 16 pt was level 2 on a plain page and level 1 on a model page)."""
+    pdf = survey_pdf(tmp_path / "survey.pdf")
+    converted = convert(pdf, ConvertOptions(layout="auto"))
+    assert converted.model_pages == 2
+    levels = _levels(converted.markdown)
+    for peers in (("Methods", "Results", "Discussion"), ("Transects", "Dune plots", "Marsh plots")):
+        assert len({levels[h] for h in peers}) == 1, levels
+    assert levels["Methods"] < levels["Transects"]

@@ -18,7 +18,8 @@ import pytest
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
 from citechunk.conversion.furniture import NumberPlaces, Piece, line_numbers, numbered_spans
-from citechunk.conversion.plaintext import BodyFont, page_markdown
+from citechunk.conversion.plaintext import body_size, page_blocks
+from citechunk.conversion.render import render_page
 from citechunk.conversion.runninglines import find_running
 from citechunk.conversion.textlayer import TextLayer
 from conftest import wide_pdf
@@ -164,8 +165,8 @@ def test_the_fast_path_reads_no_line_number(tmp_path: Path, build: object) -> No
     source = build(pdf)  # type: ignore[operator]
     with pymupdf.open(pdf) as doc:
         layer = TextLayer.of_document(doc)
-        font = BodyFont.of(layer.page(n) for n in layer.numbers)
-        md = "\n\n".join(page_markdown(page, {}, font) for page in doc)
+        body = body_size(layer.page(n) for n in layer.numbers)
+        md = "\n\n".join(render_page(page_blocks(page, {}, body)).text for page in doc)
     text = _text(md)
     assert not FUSED.findall(text)
     assert _expected(source) in text

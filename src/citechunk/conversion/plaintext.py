@@ -1,46 +1,42 @@
-"""Markdown of a plain one-column page straight from its text layer (the fast path, no model).
+"""Typed blocks of a plain one-column page straight from its text layer (the fast path, no model).
 
 `triage` sends here only pages that are one column of running text (no image, no drawn grid,
 no lines side by side, no column gaps), so reading order is the text blocks' top-to-bottom
-order and every block is a heading, a list or a paragraph. The Markdown is of the kind the
-layout path writes, so the passes after it treat both alike:
+order and every text-layer block is a heading, list items, code or a paragraph. The blocks
+are the layout path's (`blocks.Block`), so the same heading stage levels them
+(`headings.level_headings`, over the whole document) and the same renderer writes them
+(`render.render_page`):
 
-- a block is a heading when it is short (at most `HEADING_MAX_CHARS`, `HEADING_MAX_LINES`
-  lines), does not end like a sentence, and is set larger than the body font (the most
-  common size of the document's text, `BodyFont`) or all bold; its level is the rank of its
-  size among the document's larger sizes (largest = 1), bold body-size headings one below
-  them; the outline repair pass fixes levels afterwards where the PDF has an outline;
-- a line starting with a bullet glyph starts a list item (``- ``); the lines after it until
-  the next bullet continue that item;
-- a block with dot leaders ("Scope ........ 4": a table of contents) or with fewer than two
-  letters is never a heading;
-- a block set wholly in a monospaced font is a fenced code block, its lines kept;
+- a block is a "section-header" when it is short (at most `HEADING_MAX_CHARS`,
+  `HEADING_MAX_LINES` lines), does not end like a sentence, does not start with a bullet, has
+  at least two letters and no dot leaders ("Scope ........ 4": a table of contents), and is
+  set larger than the body font (`body_size`: the size carrying most of the document's
+  characters) or all bold; its level is left to the heading stage;
 - a block whose first lines are bold and whose later lines are not starts with those lines
   as a heading when they qualify as one (a run-in heading block: "Contact" over an address);
-- any other block is one paragraph: its lines joined by single spaces, a word broken by a
-  hyphen at a line's end joined again (as the layout path does), monospaced runs inside it
-  marked as code, bold runs ``**...**`` and italic runs ``_..._``;
-- running lines (`runninglines`) and sideways text are left out, as the layout path cuts
-  page-header/-footer boxes, and so are the spans of line numbers (`furniture`), as the
-  layout path's reader leaves them out (`rawlines`).
+- a block set wholly in a monospaced font (its first line not opening with a raised mark) is
+  "code";
+- otherwise a line starting with a bullet glyph starts a "list-item" (depth 1), the lines
+  after it until the next bullet continuing it; lines before the first bullet are "text";
+- running lines (`runninglines`) are left out, as the layout path cuts page-header/-footer
+  boxes, and so are the spans of line numbers (`furniture`); each block's lines are read as
+  the layout path reads a box's (`rawlines.raw_lines`: sideways, invisible and blank spans
+  left out, the pieces of one word joined, "e" + "ff" + "ect" one word).
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from .blocks import Block, Kind, Line, Span
 from .furniture import NumberPlaces, numbered_spans, without_numbers
 from .geometry import LEADER_RE
+from .rawlines import raw_lines
 from .runninglines import line_signature
 from .spans import readable
-from .textlayer import BOLD_FLAG, PageText
-
-ITALIC_FLAG = 2  # PyMuPDF span flag bit for italic text
-MONO_FLAG = 8  # PyMuPDF span flag bit for a monospaced font
+from .textlayer import PageText
 
 HEADING_MAX_CHARS = 150
 HEADING_MAX_LINES = 3
@@ -48,168 +44,100 @@ HEADING_MAX_LINES = 3
 LARGER = 0.9
 BULLETS = ("•", "◦", "▪", "■", "●", "○", "·", "\uf0b7", "\uf0a7")  # glyphs starting list items
 _SENTENCE_ENDS = (".", ",", ";")
-_RUN_BREAK = re.compile(r"(?<=\S)(\*\*|_|`) \1(?=\S)")  # a bold/italic run broken at a line end
-_MARKED_BULLET = re.compile(r"^(\*\*|_)?[" + "".join(BULLETS) + r"](\*\*|_)?\s*")
 
 
-@dataclass(frozen=True)
-class BodyFont:
-    """The document's body font size and its larger (heading) sizes, largest first."""
-
-    size: float
-    larger: tuple[float, ...]
-
-    @classmethod
-    def of(cls, pages: Iterable[PageText]) -> BodyFont:
-        """Body size = the size carrying most characters; larger = rounded sizes above it."""
-        chars: Counter[float] = Counter()
-        for page in pages:
-            for line in page.lines:
-                chars[round(line.size, 1)] += len(line.text)
-        if not chars:
-            return cls(0.0, ())
-        body = chars.most_common(1)[0][0]
-        larger = sorted({s for s in chars if s >= body + LARGER}, reverse=True)
-        return cls(body, tuple(larger))
-
-    def level(self, size: float, bold: bool) -> int:
-        """Heading level of a block of `size` (0: not a heading size; bold body text is the
-        level after the larger sizes')."""
-        rounded = round(size, 1)
-        for rank, big in enumerate(self.larger, start=1):
-            if rounded >= big - 0.05:
-                return min(rank, 6)
-        return min(len(self.larger) + 1, 4) if bold else 0
+def body_size(pages: Iterable[PageText]) -> float:
+    """The document's body font size: the size (to 0.1 pt) carrying most characters."""
+    chars: Counter[float] = Counter()
+    for page in pages:
+        for line in page.lines:
+            chars[round(line.size, 1)] += len(line.text)
+    return chars.most_common(1)[0][0] if chars else 0.0
 
 
-@dataclass(frozen=True)
-class _Line:
-    text: str  # with bold runs marked
-    plain: str
-    size: float
-    bold: bool
-    mono: bool = False
-
-
-def page_markdown(
-    page: Any, running: Mapping[str, int], font: BodyFont, places: NumberPlaces | None = None
-) -> str:
-    """Markdown of PyMuPDF page `page` (module docstring); `running` holds the signatures of
-    the page's running lines, `places` where the document prints its line numbers."""
-    blocks = []
+def page_blocks(
+    page: Any, running: Mapping[str, int], body: float, places: NumberPlaces | None = None
+) -> tuple[Block, ...]:
+    """The blocks of PyMuPDF page `page` (module docstring); `running` holds the signatures of
+    the page's running lines, `body` is the document's body size, `places` where the document
+    prints its line numbers."""
+    number = int(page.number) + 1
     found = page.get_text("dict", sort=True)["blocks"]
-    for block in without_numbers(found, numbered_spans(found, places)):
-        lines = [ln for ln in (_line(raw) for raw in block.get("lines", ())) if ln is not None]
-        lines = [ln for ln in lines if line_signature(ln.plain) not in running]
+    out: list[Block] = []
+    for raw in without_numbers(found, numbered_spans(found, places)):
+        lines = _lines(_kept(raw, running))
         if lines:
-            blocks.append(_block(lines, font))
-    return "\n\n".join(b for b in blocks if b) + ("\n" if blocks else "")
+            out.extend(_blocks(number, lines, body))
+    return tuple(out)
 
 
-def _line(raw: Mapping[str, Any]) -> _Line | None:
-    if abs(float(raw.get("dir", (1.0, 0.0))[1])) > 0.01:
-        return None  # sideways text: margin stamps
-    spans = [s for s in raw.get("spans", ()) if readable(tuple(s["bbox"]))]
-    shown = [s for s in spans if str(s.get("text", "")).strip()]
-    if not shown:
-        return None
-    bold = all(int(s.get("flags", 0)) & BOLD_FLAG for s in shown)
-    plain = "".join(str(s["text"]) for s in spans).strip()
-    mono = all(int(s.get("flags", 0)) & MONO_FLAG for s in shown)
-    size = max(float(s.get("size", 0.0)) for s in shown)
-    return _Line(_marked(spans), plain, size, bold, mono)
+def _kept(raw: Mapping[str, Any], running: Mapping[str, int]) -> dict[str, Any]:
+    """A copy of text-layer block `raw` with its readable spans only and without its running
+    lines."""
+    lines = []
+    for line in raw.get("lines", ()):
+        spans = [s for s in line["spans"] if readable(tuple(s["bbox"]))]
+        text = "".join(str(s["text"]) for s in spans).strip()
+        if text and line_signature(text) not in running:
+            lines.append(dict(line, spans=spans))
+    return dict(raw, lines=lines)
 
 
-def _marked(spans: list[Mapping[str, Any]]) -> str:
-    """The spans' text with each run of monospaced spans between backticks, of bold spans
-    between ``**`` and of italic spans between ``_`` (in that order of precedence)."""
-    out: list[str] = []
-    run: list[str] = []
-    style = ""
-    for span in spans:
-        text = str(span["text"])
-        flags = int(span.get("flags", 0))
-        mark = (
-            "`"
-            if flags & MONO_FLAG
-            else "**"
-            if flags & BOLD_FLAG
-            else "_"
-            if flags & ITALIC_FLAG
-            else ""
-        )
-        if not text.strip():
-            mark = style  # a blank span continues the run it sits in
-        if mark != style and run:
-            out.append(_wrap("".join(run), style))
-            run = []
-        style = mark
-        run.append(text)
-    if run:
-        out.append(_wrap("".join(run), style))
-    return "".join(out).strip()
+def _lines(raw: dict[str, Any]) -> list[Line]:
+    """The block's lines as the layout path reads a box's (`rawlines.raw_lines`: horizontal,
+    visible, non-blank spans, pieces of one word joined); none for a block without lines."""
+    if not raw["lines"]:
+        return []
+    read = raw_lines([raw], raw["bbox"], numbered=frozenset())
+    return [Line(tuple(rect), tuple(Span.of(s) for s in spans)) for rect, spans in read]
 
 
-def _wrap(text: str, mark: str) -> str:
-    """`text` between `mark`s, its outer blanks kept outside."""
-    if not mark or not text.strip():
-        return text
-    lead = text[: len(text) - len(text.lstrip())]
-    tail = text[len(text.rstrip()) :]
-    return f"{lead}{mark}{text.strip()}{mark}{tail}"
+def _block(page: int, kind: Kind, lines: list[Line]) -> Block:
+    box = (
+        min(ln.bbox[0] for ln in lines),
+        min(ln.bbox[1] for ln in lines),
+        max(ln.bbox[2] for ln in lines),
+        max(ln.bbox[3] for ln in lines),
+    )
+    return Block(page, box, kind, tuple(lines), depth=1 if kind == "list-item" else 0)
 
 
-def _join(parts: Iterable[str]) -> str:
-    """Lines joined by spaces; a line ending in a letter and a hyphen joins the next line's
-    word without hyphen and space."""
-    out = ""
-    for part in parts:
-        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and part[:1].islower():
-            out = out[:-1] + part
-        else:
-            out = f"{out} {part}" if out else part
-    return _RUN_BREAK.sub(" ", out)
+def _text(lines: Iterable[Line]) -> str:
+    return " ".join(ln.text.strip() for ln in lines)
 
 
-def _is_heading(lines: list[_Line], font: BodyFont) -> int:
-    """The heading level of block `lines`, 0 when it is no heading (module docstring)."""
-    plain = " ".join(ln.plain for ln in lines)
-    level = font.level(max(ln.size for ln in lines), all(ln.bold for ln in lines))
-    if (
-        level
+def is_heading(lines: list[Line], body: float) -> bool:
+    """Whether block `lines` reads as a heading (module docstring)."""
+    text = _text(lines)
+    size = max(s.size for ln in lines for s in ln.spans)
+    bold = all(s.bold for ln in lines for s in ln.spans)
+    return (
+        (round(size, 1) >= body + LARGER - 0.05 or bold)
         and len(lines) <= HEADING_MAX_LINES
-        and len(plain) <= HEADING_MAX_CHARS
-        and not plain.endswith(_SENTENCE_ENDS)
-        and not plain.startswith(BULLETS)
-        and sum(ch.isalpha() for ch in plain) >= 2
-        and not LEADER_RE.search(plain)
-    ):
-        return level
-    return 0
+        and len(text) <= HEADING_MAX_CHARS
+        and not text.endswith(_SENTENCE_ENDS)
+        and not text.startswith(BULLETS)
+        and sum(ch.isalpha() for ch in text) >= 2
+        and not LEADER_RE.search(text)
+    )
 
 
-def _block(lines: list[_Line], font: BodyFont) -> str:
-    if all(ln.mono for ln in lines):
-        return "```\n" + "\n".join(ln.plain for ln in lines) + "\n```"
-    level = _is_heading(lines, font)
-    if level:
-        return "#" * level + " " + " ".join(ln.plain for ln in lines)
-    lead = next((i for i, ln in enumerate(lines) if not ln.bold), len(lines))
-    if 0 < lead < len(lines):
-        level = _is_heading(lines[:lead], font)
-        if level:
-            heading = "#" * level + " " + " ".join(ln.plain for ln in lines[:lead])
-            return heading + "\n\n" + _block(lines[lead:], font)
-    items: list[list[str]] = [[]]
+def _blocks(page: int, lines: list[Line], body: float) -> list[Block]:
+    """One text-layer block's lines as typed blocks (module docstring)."""
+    if all(ln.monospace for ln in lines) and not lines[0].raised_start:
+        return [_block(page, "code", lines)]
+    if is_heading(lines, body):
+        return [_block(page, "section-header", lines)]
+    lead = next((i for i, ln in enumerate(lines) if not all(s.bold for s in ln.spans)), 0)
+    if lead and is_heading(lines[:lead], body):
+        return [_block(page, "section-header", lines[:lead]), *_blocks(page, lines[lead:], body)]
+    items: list[list[Line]] = [[]]
     for ln in lines:
-        if ln.plain.startswith(BULLETS) and items[-1]:
+        if ln.text.lstrip().startswith(BULLETS) and items[-1]:
             items.append([])
-        items[-1].append(ln.text)
-    return "\n\n".join(_item(_join(item)) for item in items if item)
-
-
-def _item(text: str) -> str:
-    """A list item ``- text`` when `text` starts with a bullet glyph (bold or not), else
-    `text`."""
-    bare = _MARKED_BULLET.sub("", text, count=1)
-    return "- " + bare if bare != text else text
+        items[-1].append(ln)
+    return [
+        _block(page, "list-item" if item[0].text.lstrip().startswith(BULLETS) else "text", item)
+        for item in items
+        if item
+    ]

@@ -3,11 +3,13 @@
 `PyMuPDFBackend.extract` is this backend's step of the `base.Backend` template (opening, the
 text-layer check, the passes and the provenance are shared):
 
-1. pymupdf4llm converts the pages (``page_chunks=True``), each page by one of two paths
-   (`plain_pages` chooses, per ``convert.layout``): the layout model path
-   (``document_layout.parse_document``) or the classic ``pymupdf_rag`` path (headings from
-   font sizes; the outline repairs them later). ``layout = "auto"`` sends the pages the text
-   layer shows to be plain one-column text (`triage`) down the classic path. The layout model
+1. with the layout model in use, each page is read as typed blocks (`blocks.Block`) by one
+   of two readers (`plain_pages` chooses, per ``convert.layout``): pymupdf4llm's layout model
+   path (``document_layout.parse_document``), or, with ``layout = "auto"``, for the pages
+   the text layer shows to be plain one-column text (`triage`), the fast path
+   (`plaintext.page_blocks`, no model); without the model, pymupdf4llm's classic
+   ``pymupdf_rag`` path (``page_chunks=True``; headings from font sizes; the outline repairs
+   them later) writes the Markdown. The layout model
    is pymupdf-layout's analyzer for ``convert.layout_model`` ("text": the graph network on
    text-layer features; "text+image": also a CNN over a rendered page image), made once per
    process (`_analyzer`) on the CPU, or on CUDA with ``layout_gpu`` where onnxruntime has it,
@@ -20,12 +22,12 @@ text-layer check, the passes and the provenance are shared):
    classic path leaves it alone (PyMuPDF's table finder consults the model whenever it is
    installed; on plain pages no table is looked for). On the layout path the parsed boxes are
    fixed by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by ``citechunk passes``
-   and skipped by name like the Markdown passes), read once as typed blocks
-   (`blocks.page_blocks`), the block processors run over the whole document (`processors`:
-   running titles and sentence pieces made text), their heading levels set over the whole
-   document whatever model read each page (`headings.level_headings`), and each page rendered
-   from its blocks
-   (`render.render_page`);
+   and skipped by name like the Markdown passes) and read once as typed blocks
+   (`blocks.page_blocks`). The blocks of every page, fast path and model alike, go through
+   the block processors (`processors`: running titles and sentence pieces made text) and
+   have their heading levels set over the whole document (`headings.level_headings`), so a
+   heading's level never depends on the reader or model of its page, and each page is
+   rendered from its blocks (`render.render_page`);
 2. with ``strip_headers_footers``, the page-header / page-footer blocks holding running lines
    (`runninglines`) go to the furniture layer and are not rendered (`layers.furniture_layer`);
    their other lines stay in the body.
@@ -59,7 +61,8 @@ from .layers import RUNNING_KINDS, furniture_layer
 from .layoutpasses import LayoutPage, run_layout_passes
 from .layoutsessions import with_arena
 from .outline import from_toc
-from .plaintext import BodyFont, page_markdown
+from .plaintext import body_size
+from .plaintext import page_blocks as plain_blocks
 from .processors import run as run_processors
 from .rawlines import layer_reading, numbered_reading
 from .render import render_page
@@ -170,7 +173,7 @@ def page_reasons(doc: Any, facts: PdfFacts, options: ConvertOptions) -> dict[int
 
 
 def plain_pages(reasons: Mapping[int, Reason | None], options: ConvertOptions) -> tuple[int, ...]:
-    """The pages the fast path writes (`plaintext`) instead of the layout model: with
+    """The pages the fast path reads (`plaintext`) instead of the layout model: with
     ``layout = "auto"`` those `triage.model_reason` found no reason for; none otherwise."""
     if options.layout != "auto":
         return ()
@@ -202,14 +205,14 @@ def _model_in_use(options: ConvertOptions) -> bool:
     return options.use_layout and options.layout != "never" and layout_installed()
 
 
-def _plain_markdown(doc: Any, facts: PdfFacts, pages: Sequence[int]) -> dict[int, str]:
-    """`plaintext.page_markdown` of `pages`, the body font read from the whole document."""
+def _plain_blocks(doc: Any, facts: PdfFacts, pages: Sequence[int]) -> dict[int, tuple[Block, ...]]:
+    """`plaintext.page_blocks` of `pages`, the body size read from the whole document."""
     if not pages:
         return {}
     layer = facts.layer or TextLayer.of_document(doc)
-    font = BodyFont.of(layer.page(n) for n in layer.numbers)
+    body = body_size(layer.page(n) for n in layer.numbers)
     places = facts.running.places
-    return {n: page_markdown(doc[n - 1], facts.running.on_page(n), font, places) for n in pages}
+    return {n: plain_blocks(doc[n - 1], facts.running.on_page(n), body, places) for n in pages}
 
 
 def _extract(
@@ -217,7 +220,7 @@ def _extract(
     pages: Sequence[int],
     options: ConvertOptions,
     meter: LayoutMeter | None = None,
-    written: Mapping[int, str] | None = None,
+    plain: Mapping[int, tuple[Block, ...]] | None = None,
     reasons: Mapping[int, Reason | None] | None = None,
     failures: list[PassFailure] | None = None,
     layer: TextLayer | None = None,
@@ -225,37 +228,34 @@ def _extract(
     places: NumberPlaces | None = None,
     named: Sequence[Section] = (),
 ) -> list[str]:
-    """Markdown of `pages` in page order: those in `written` (the fast path) as given, the
-    others read as blocks by the layout model (`page_model` of each, one parse per model),
-    the block processors run over all of them (`processors.run`), their heading levels set
-    once over all of them (`headings.level_headings`), the sections `named` by running
-    headers opened (`runningsections.open_sections`), with
-    `running` (the document's running lines, read when needed) their running headers and
-    footers put in the furniture layer (`layers.furniture_layer`), and rendered
-    (`render.render_page`), when the model is in use, else by pymupdf4llm's classic path;
-    both read the text without its line numbers (`furniture`, with the document's `places`).
-    Layout passes that raised are added to `failures`."""
-    written = written or {}
-    rest = [p for p in pages if p not in written]
-    texts: dict[int, str] = {p: written[p] for p in pages if p in written}
-    if rest and _model_in_use(options):
-        meter = meter or LayoutMeter()
-        failures = [] if failures is None else failures
-        read: dict[int, tuple[Block, ...]] = {}
-        for model in FEATURE_SETS:
-            group = [p for p in rest if page_model(p, reasons or {}, options, layer) == model]
-            if group:
-                done = _layout(doc, group, model, options, meter, failures, places)
-                read.update(zip(group, done, strict=True))
-        read = level_headings(run_processors(read, options.skip_passes, failures))
-        if running and any(b.kind in RUNNING_KINDS for bs in read.values() for b in bs):
-            lines = running()
-            read = {p: furniture_layer(bs, lines.on_page(p)) for p, bs in read.items()}
-        read = open_sections(read, named)
-        texts.update((p, render_page(blocks).text) for p, blocks in read.items())
-    elif rest:
-        texts.update(zip(rest, _classic(doc, rest, places), strict=True))
-    return [texts[p] for p in pages if p in texts]
+    """Markdown of `pages` in page order. When the model is in use, the pages in `plain` (the
+    fast path's blocks) and the others read as blocks by the layout model (`page_model` of
+    each, one parse per model) have their heading levels set once over all of them
+    (`headings.level_headings`) after the block processors (`processors.run`), with `running`
+    (the document's running lines, read when needed) their running headers and footers put in
+    the furniture layer (`layers.furniture_layer`), the sections `named` by running headers
+    opened (`runningsections.open_sections`), and are rendered (`render.render_page`); otherwise pymupdf4llm's
+    classic path writes them. Both read the text without its line numbers (`furniture`, with
+    the document's `places`). Layout passes that raised are added to `failures`."""
+    plain = plain or {}
+    rest = [p for p in pages if p not in plain]
+    if not plain and not (rest and _model_in_use(options)):
+        return _classic(doc, rest, places) if rest else []
+    meter = meter or LayoutMeter()
+    failures = [] if failures is None else failures
+    read: dict[int, tuple[Block, ...]] = dict(plain)
+    for model in FEATURE_SETS:
+        group = [p for p in rest if page_model(p, reasons or {}, options, layer) == model]
+        if group:
+            done = _layout(doc, group, model, options, meter, failures, places)
+            read.update(zip(group, done, strict=True))
+    ordered = {p: read[p] for p in pages if p in read}
+    read = level_headings(run_processors(ordered, options.skip_passes, failures))
+    if running and any(b.kind in RUNNING_KINDS for bs in read.values() for b in bs):
+        lines = running()
+        read = {p: furniture_layer(bs, lines.on_page(p)) for p, bs in read.items()}
+    read = open_sections(read, named)
+    return [render_page(read[p]).text for p in pages if p in read]
 
 
 def _classic(doc: Any, pages: Sequence[int], places: NumberPlaces | None = None) -> list[str]:
@@ -374,16 +374,16 @@ class PyMuPDFBackend(Backend):
         failures: list[PassFailure] = []
         reasons = page_reasons(pdf, facts, options)
         upright = not any(pdf[p - 1].rotation for p in pages)
-        written = _plain_markdown(pdf, facts, plain_pages(reasons, options))
+        plain = _plain_blocks(pdf, facts, plain_pages(reasons, options))
         layer = facts.layer if options.layout_model == "auto" else None
         running = None
         if options.strip_headers_footers:
             running = (lambda: facts.running) if upright else (lambda: _running_after_parse(pdf))
         places = facts.running.places if upright else None  # the parse may turn pages
         named = facts.sections if upright else ()
-        read = (written, reasons, failures, layer, running, places, named)
+        read = (plain, reasons, failures, layer, running, places, named)
         texts = tuple(self._run(path, pdf, pages, options, meter, *read))
-        blocks = tuple(p for p in pages if p not in written) if layout else ()
+        blocks = tuple(pages) if layout else ()
         recorded: dict[str, Any] = {"layout_active": layout}
         if layout:
             recorded["layout_device"] = layout_device(options.layout_gpu)
