@@ -496,12 +496,6 @@ def tesseract_osd(image: Rendered) -> Detection:
     return parse_osd(text)
 
 
-def tesseract_turn(image: Rendered) -> int:
-    """Degrees clockwise to turn `image` upright by Tesseract's orientation detection (0 when
-    it cannot tell)."""
-    return tesseract_osd(image).turn
-
-
 def script_readings(script: str, installed: frozenset[str]) -> tuple[tuple[str, ...], ...]:
     """The readings of `SCRIPT_LANGUAGES` for `script` whose language data is `installed`."""
     return tuple(
