@@ -12,7 +12,8 @@ run.json is finished and --reuse is given), then per document:
               columns file, true_title); words in the label; from a file name while page 1 has text
   headings    for a PDF with >= 5 outline entries that list sections: a copy without its outline
               converted with the run's convert options (`bench/withheld.py`), its headings
-              against the withheld outline (`heading_fidelity`: found, level order)
+              against the withheld outline (`heading_fidelity`: found, level order), and
+              against only the entries printed on their page (`printed_entries`)
   span        for a 20+ page document: headings other than the label's whose section holds more
               than half of it without a top outline entry or numbering behind them
               (`evaluation.headings.long_spans`)
@@ -159,9 +160,17 @@ def withheld_headings(
     sections."""
     if len(outline) < MIN_OUTLINE or not lists_sections(outline):
         return None
-    fid = score_document(pdf, out / "withheld" / f"{pdf.name}.md", True, options).fidelity
-    assert fid is not None
-    return {"entries": fid.entries, "found": fid.found, "pairs": fid.pairs, "ordered": fid.ordered}
+    score = score_document(pdf, out / "withheld" / f"{pdf.name}.md", True, options)
+    fid, printed = score.fidelity, score.printed
+    assert fid is not None and printed is not None
+    return {
+        "entries": fid.entries,
+        "found": fid.found,
+        "pairs": fid.pairs,
+        "ordered": fid.ordered,
+        "printed": printed.entries,
+        "printed_found": printed.found,
+    }
 
 
 def markdown_files(out: Path) -> dict[str, tuple[Path, dict[str, Any]]]:
@@ -238,6 +247,10 @@ def pooled(rows: Sequence[Row]) -> Row:
     ent, pairs = sum(h["entries"] for h in heads), sum(h["pairs"] for h in heads)
     pool["headings (outline withheld) found"] = (
         f"{sum(h['found'] for h in heads) / max(1, ent):.3f} of {ent} in {len(heads)} docs"
+    )
+    printed = sum(h.get("printed", 0) for h in heads)
+    pool["headings found of those printed on their page"] = (
+        f"{sum(h.get('printed_found', 0) for h in heads) / max(1, printed):.3f} of {printed}"
     )
     pool["headings level order"] = (
         f"{sum(h['ordered'] for h in heads) / max(1, pairs):.3f} of {pairs}"

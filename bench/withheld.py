@@ -9,7 +9,10 @@ For every PDF of each folder:
                        folder. The copy is converted with the default options: the outline is
                        gone, so nothing can read it, and `outline_repair` (which also enables
                        the numbering repair for PDFs without an outline) stays on, as for any
-                       PDF that has none
+                       PDF that has none; "printed" scores the same Markdown against only the
+                       entries whose title the text layer prints on their page (+-1)
+                       (`evaluation.headings.printed_entries`: a bookmark to an index letter
+                       the page never prints is no heading to find)
   long spans           (every PDF of 20+ pages) `evaluation.headings.long_spans`: headings other
                        than the label's whose section holds more than half of the document
                        without a top-level outline entry or numbering behind them (target 0)
@@ -36,7 +39,13 @@ from citechunk.config import ConvertOptions
 from citechunk.conversion import convert, load, save
 from citechunk.conversion.outline import OutlineEntry, from_toc, lists_sections
 from citechunk.errors import CitechunkError
-from citechunk.evaluation.headings import Fidelity, LongSpan, heading_fidelity, long_spans
+from citechunk.evaluation.headings import (
+    Fidelity,
+    LongSpan,
+    heading_fidelity,
+    long_spans,
+    printed_entries,
+)
 
 log = logging.getLogger("bench.withheld")
 MIN_ENTRIES = 5
@@ -52,6 +61,7 @@ class DocumentScore:
     entries: int
     fidelity: Fidelity | None
     spans: tuple[LongSpan, ...]
+    printed: Fidelity | None = None  # over the entries printed on their page (`printed_entries`)
 
 
 @dataclass
@@ -87,6 +97,12 @@ def read_outline(path: Path) -> tuple[int, list[OutlineEntry]]:
         return doc.page_count, from_toc(doc.get_toc(simple=True))
 
 
+def page_lines(path: Path) -> dict[int, list[str]]:
+    """{page number: the text layer's lines} of the PDF."""
+    with pymupdf.open(path) as doc:
+        return {n: page.get_text().splitlines() for n, page in enumerate(doc, start=1)}
+
+
 def convert_withheld(path: Path, md_path: Path, options: ConvertOptions | None = None) -> None:
     """Convert a copy of `path` without its outline (same file name), saved at `md_path`, with
     `options` (default: the default options)."""
@@ -109,8 +125,11 @@ def score_document(
     converted = load(md_path)
     usable = len(outline) >= MIN_ENTRIES and lists_sections(outline)
     fidelity = heading_fidelity(converted.markdown, outline) if usable else None
+    printed = None
+    if usable:
+        printed = heading_fidelity(converted.markdown, printed_entries(outline, page_lines(path)))
     spans = long_spans(converted.markdown, converted.provenance.title, outline if usable else ())
-    return DocumentScore(path.name, pages, len(outline), fidelity, tuple(spans))
+    return DocumentScore(path.name, pages, len(outline), fidelity, tuple(spans), printed)
 
 
 def measure_folder(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from citechunk.conversion.outline import OutlineEntry
-from citechunk.evaluation.headings import long_spans
+from citechunk.evaluation.headings import long_spans, printed_entries
 from citechunk.markers import render_pages
 
 
@@ -33,3 +33,22 @@ def test_the_label_numbering_a_top_outline_entry_or_a_short_document_are_not() -
     assert not long_spans(_document("Together with Stakeholders", pages=12), "")
     numbered_on = _document("5 Results").replace("body text 9", "**6 Discussion.** text")
     assert long_spans(numbered_on, "Field Guide")
+
+
+def test_printed_entries_are_those_a_page_prints_as_lines() -> None:
+    """An entry counts where a run of the text layer's lines on its page (+-1) is its title,
+    wrapped or followed by more words; a bookmark whose title no line prints does not."""
+    lines = {
+        4: ["Index", "abstract type 24", "address of local variable 32"],
+        5: ["2.3 Fetching URLs", "Concurrently and Safely", "body text"],
+    }
+    outline = [
+        OutlineEntry(1, "Index", 4),
+        OutlineEntry(2, "A", 4),
+        OutlineEntry(1, "2.3 Fetching URLs Concurrently", 6),
+        OutlineEntry(1, "Fetching", 9),
+    ]
+    assert [e.title for e in printed_entries(outline, lines)] == [
+        "Index",
+        "2.3 Fetching URLs Concurrently",
+    ]

@@ -8,7 +8,7 @@ against each other.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..conversion.mdlines import HEADING_RE, heading_level, iter_unfenced
@@ -75,6 +75,29 @@ def heading_fidelity(markdown: str, outline: Sequence[OutlineEntry]) -> Fidelity
     pairs = list(zip(levels, levels[1:], strict=False))
     ordered = sum(1 for (a, b), (c, d) in pairs if _sign(c - a) == _sign(d - b))
     return Fidelity(len(entries), len(levels), len(pairs), ordered)
+
+
+def printed_entries(
+    outline: Sequence[OutlineEntry], page_lines: Mapping[int, Sequence[str]], window: int = 3
+) -> list[OutlineEntry]:
+    """The entries whose title is printed on their page or the page before or after it: a run of
+    up to `window` consecutive text-layer lines of `page_lines` ({page: lines}) whose title key
+    equals the entry's or starts with its words. An entry without one points at a place, not a
+    printed heading (an index letter the page never prints), and no reading of the page can
+    find it as a heading."""
+    printed = []
+    for entry in outline:
+        key = title_key(entry.title)
+        runs = (
+            title_key(" ".join(lines[i : i + n]))
+            for page in range(entry.page - 1, entry.page + 2)
+            for lines in (page_lines.get(page, ()),)
+            for i in range(len(lines))
+            for n in range(1, window + 1)
+        )
+        if entry.page > 0 and any(run == key or run.startswith(key + " ") for run in runs):
+            printed.append(entry)
+    return printed
 
 
 def _sign(x: int) -> int:
