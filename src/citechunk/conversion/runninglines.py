@@ -15,8 +15,8 @@ A text-layer line is running on its page when
   right edge) of most of the page's horizontal lines and repeats so placed (a large stamp run
   up every page's margin, reaching into the text's column); or
 * it is an *edge line*: among the first or last `EDGE_ROWS` rows of the page's horizontal
-  text (rows: lines sharing a vertical band), inside the top or bottom `EDGE_BAND` of the page
-  height, and
+  text (rows: lines sharing a vertical band), with their middle inside the top or bottom `EDGE_BAND`
+  of the page height (a line the band's limit cuts is in the band where most of it is), and
   - it is a bare page number ("7", "iv", "Page 3 of 12"), or
   - its signature (`line_signature`: NFKC, case-folded, blanks collapsed, digit runs as "#")
     repeats as an edge line, unless it is the heading an outline entry names on that entry's
@@ -159,13 +159,17 @@ def _height(page: PageText) -> float:
     return page.height or max((ln.box[3] for ln in page.lines), default=0.0)
 
 
+def _middle(line: Line) -> float:
+    return (line.box[1] + line.box[3]) / 2
+
+
 def edge_lines(page: PageText) -> list[Line]:
-    """The page's horizontal lines in its first or last `EDGE_ROWS` rows that lie inside the
-    top or bottom `EDGE_BAND` of the page."""
+    """The page's horizontal lines in its first or last `EDGE_ROWS` rows whose middle lies
+    inside the top or bottom `EDGE_BAND` of the page."""
     height = _height(page)
     rows = _rows([ln for ln in page.lines if not ln.vertical])
-    top = [ln for row in rows[:EDGE_ROWS] for ln in row if ln.box[3] <= EDGE_BAND * height]
-    low = [ln for row in rows[-EDGE_ROWS:] for ln in row if ln.box[1] >= (1 - EDGE_BAND) * height]
+    top = [ln for row in rows[:EDGE_ROWS] for ln in row if _middle(ln) <= EDGE_BAND * height]
+    low = [ln for row in rows[-EDGE_ROWS:] for ln in row if _middle(ln) >= (1 - EDGE_BAND) * height]
     return top + [ln for ln in low if ln not in top]
 
 
@@ -351,7 +355,7 @@ def _heading_like(
     """An edge line in display type repeated on `few` pages that is a heading, not a running
     line: in the top band, and not standing on a page of a row of pages its text runs on
     (`_page_runs`)."""
-    top = line.box[3] <= EDGE_BAND * _height(page)
+    top = _middle(line) <= EDGE_BAND * _height(page)
     running = page.number in runs.get(_exact(line.text), ())
     return line.size >= display and few and top and not running
 
