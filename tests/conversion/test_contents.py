@@ -103,3 +103,14 @@ def test_per_chapter_references_and_front_matter_stay() -> None:
     assert level_back_matter(pages) == pages  # a References in every chapter is the chapter's
     front = [(1, "## A\n\n### Glossary\n\nx"), (2, "## B\n\nx"), (3, "## C\n\nx"), (4, "## D")]
     assert level_back_matter(front) == front  # on the first half of the pages
+
+
+def test_back_matter_the_outline_lists_keeps_its_place() -> None:
+    """With an outline, only back matter it does not list goes up: the outline placed the rest."""
+    pages = [
+        (1, "# Report\n\n## 1 Start\n\ntext"),
+        (2, "## 2 Results\n\ntext\n\n### References\n\na"),
+        (3, "### Glossary\n\nterms"),
+    ]
+    raised = _levels(level_back_matter(pages, frozenset({"references"})))
+    assert raised == ["# Report", "## 1 Start", "## 2 Results", "### References", "## Glossary"]

@@ -9,7 +9,7 @@ one is deeper, so the list becomes a sibling of what follows instead of its pare
 (the listed titles) stays its own section.
 
 Back matter belongs to the document, not to its last chapter (`level_back_matter`): a heading
-that names back matter ("References", "Bibliography", "Appendix B", "Glossary", "Index",
+that the PDF outline does not list (the outline places those it lists) and that names back matter ("References", "Bibliography", "Appendix B", "Glossary", "Index",
 "Acknowledgements", "Competing interests", "Author contributions", ...; markup, a
 trailing colon and a labelled number ignored), on the second half of the document's pages, whose
 title occurs once (a "References" after every chapter belongs to each chapter), goes up to the
@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from ..mdlines import heading_lines, join_pages, make_heading, split_pages, strip_inline_markup
 from ..numbers import heading_number
+from ..outline import title_key
 
 if TYPE_CHECKING:
     from ..passcontext import Pages, PassContext
@@ -59,14 +60,17 @@ def is_back_matter(title: str) -> bool:
 
 def level_contents(pages: Pages, ctx: PassContext) -> Pages:
     """A Contents or List-of heading takes the level of a deeper next heading, so it parents
-    nothing, and, without an outline, back matter goes up to the document's section level
+    nothing, and back matter the outline does not list goes up to the document's section level
     (module docstring). Returns new (page, Markdown) pairs."""
     listed = level_contents_headings(pages)
-    return listed if ctx.outline else level_back_matter(listed)
+    return level_back_matter(listed, frozenset(title_key(e.title) for e in ctx.outline))
 
 
-def level_back_matter(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The back-matter rule of the module docstring. Returns new (page, Markdown) pairs."""
+def level_back_matter(
+    pages: Sequence[tuple[int, str]], placed: frozenset[str] = frozenset()
+) -> list[tuple[int, str]]:
+    """The back-matter rule of the module docstring, but for headings whose `title_key` is in
+    `placed` (the outline's). Returns new (page, Markdown) pairs."""
     split = split_pages(pages)
     heads = [(k, i, len(m.group(1)), m.group(2)) for k, i, m in heading_lines(split)]
     counts = Counter(strip_inline_markup(t).strip().lower() for *_, t in heads)
@@ -79,6 +83,8 @@ def level_back_matter(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]
     top, moved = min(shared), 0
     for n, (k, _, level, title) in enumerate(heads):
         if level <= top or 2 * k + 1 < len(split) or not is_back_matter(title):
+            continue
+        if title_key(title) in placed:
             continue
         number = heading_number(title)
         if counts[strip_inline_markup(title).strip().lower()] > 1 or (
