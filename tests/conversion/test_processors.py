@@ -9,13 +9,14 @@ import pytest
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.blocks import BOLD, Block, Line, Span
+from citechunk.conversion.blocks import BOLD, ITALIC, Block, Line, Span
 from citechunk.conversion.headings import level_headings
 from citechunk.conversion.mdlines import heading_level, heading_text
 from citechunk.conversion.passcontext import PassContext
 from citechunk.conversion.pipeline import PASSES, Pass, pass_table
 from citechunk.conversion.processors import PROCESSORS, run
 from citechunk.conversion.processors.label_headings import demote_label_headings
+from citechunk.conversion.processors.peer_headings import promote_peer_headings
 from citechunk.conversion.processors.running_titles import demote_running_titles
 from citechunk.conversion.processors.sentence_headings import demote_sentence_headings
 from citechunk.conversion.processors.table_labels import demote_table_labels
@@ -109,8 +110,9 @@ def test_a_sentence_piece_after_an_unfinished_sentence_becomes_plain_text() -> N
 def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> None:
     pages = _report()
     names = [p.name for p in PROCESSORS]
-    assert names == ["running-titles", *ORDER[1:4], "sentence-headings"]
-    assert [p.name for p in PASSES if p.blocks] == names  # the same rules, in the same order
+    assert names == ["running-titles", *ORDER[1:4], "sentence-headings", "peer-headings"]
+    # the demotion rules' Markdown forms, in the same order (promotions have none)
+    assert [p.name for p in PASSES if p.blocks] == names[:-1]
     assert run(pages, skip=("running-titles",)) == pages
     failures: list = []
     broken = {**pages, 2: (*pages[2], "not a block")}
@@ -206,3 +208,31 @@ def test_the_same_title_lower_where_its_section_starts_stays_a_heading() -> None
     }
     out = demote_running_titles(pages)
     assert [blocks[0].kind for blocks in out.values()] == ["section-header"] + ["text"] * 3
+
+
+def _italic(page: int, text: str, top: float, kind: str = "text", size: float = 11) -> Block:
+    span = Span(text, size=size, flags=ITALIC, bbox=(50, top, 400, top + size))
+    line = Line((50.0, top, 400.0, top + size), (span,))
+    return Block(page, (50.0, top, 400.0, top + size), kind, (line,))  # type: ignore[arg-type]
+
+
+def test_a_numbered_label_set_like_three_headings_of_its_label_is_a_heading() -> None:
+    """ "Article 4" read as text joins "Article 1-3" read as headings in the same italic type;
+    a label in another style, a label with fewer peers and a sentence stay text."""
+    pages = {
+        n: (_italic(n, f"Article {n}", 60, "section-header"), _block(n, "text", BODY, 90))
+        for n in (1, 2, 3)
+    }
+    pages[4] = (
+        _italic(4, "Article 4", 60),
+        _block(4, "text", "Article 5", 80),  # upright: not set like its peers
+        _italic(4, "Section 2", 100),  # no heading "Section N" to be a peer of
+        _italic(4, "Article 6 applies", 120),
+    )
+    out = promote_peer_headings(pages)
+    assert [b.kind for b in out[4]] == ["section-header", "text", "text", "text"]
+    assert out[4][0].evidence and out[4][0].level is None
+    assert {n: out[n] for n in (1, 2, 3)} == {n: pages[n] for n in (1, 2, 3)}
+    assert promote_peer_headings({n: pages[n] for n in (1, 2, 4)}) == {
+        n: pages[n] for n in (1, 2, 4)
+    }

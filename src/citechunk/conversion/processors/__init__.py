@@ -22,6 +22,7 @@ from ..blocks import Block
 from ..passguard import guarded
 from .common import Pages
 from .label_headings import demote_label_headings
+from .peer_headings import promote_peer_headings
 from .running_titles import demote_running_titles
 from .sentence_headings import demote_sentence_headings
 from .table_labels import demote_table_labels
@@ -44,6 +45,7 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("table-labels", demote_table_labels),
     Processor("label-headings", demote_label_headings),
     Processor("sentence-headings", demote_sentence_headings),
+    Processor("peer-headings", promote_peer_headings),
 )
 NAMES = frozenset(p.name for p in PROCESSORS)
 
