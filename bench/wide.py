@@ -83,14 +83,14 @@ def layer_pages(doc: pymupdf.Document) -> dict[int, str]:
 
 
 def edge_lines(page: pymupdf.Page) -> list[tuple[float, float, str]]:
-    """(x0, y0, text) of the page's lines whose middle lies in its top or bottom margin."""
+    """(x0, y0, text) of the page's lines in its top and bottom margins."""
     h = page.rect.height or 1
     out = []
     for block in page.get_text("dict")["blocks"]:
         for line in block.get("lines", []):
             text = " ".join(s["text"] for s in line["spans"]).strip()
             x0, y0, _, y1 = line["bbox"]
-            if text and ((y0 + y1) / 2 < EDGE * h or (y0 + y1) / 2 > (1 - EDGE) * h):
+            if text and (y1 < EDGE * h or y0 > (1 - EDGE) * h):
                 out.append((x0, y0, text))
     return out
 
