@@ -86,3 +86,24 @@ def test_an_outline_of_paragraph_sentences_lists_no_sections() -> None:
     assert not lists_sections(paragraphs)
     assert lists_sections(sections)
     assert is_sentence(paragraphs[1].title) and not is_sentence("Appendix A The Evolution of awk")
+
+
+def test_an_entry_leaves_the_next_page_to_a_later_entry_of_its_title() -> None:
+    """A structured abstract's "Methods" entry (page 1, its label run into the paragraph) does
+    not take the "Methods" section heading of page 2, which a later entry names."""
+    pages = [
+        (1, "# Abstract\n\nMethods: we asked nurses.\n\nResults: most answered."),
+        (2, "## Methods\n\ntext\n\n## Setting\n\ntext"),
+        (3, "## Results\n\ntext"),
+    ]
+    outline = [
+        OutlineEntry(1, "Abstract", 1),
+        OutlineEntry(2, "Methods", 1),
+        OutlineEntry(2, "Results", 1),
+        OutlineEntry(1, "Methods", 2),
+        OutlineEntry(2, "Setting", 2),
+        OutlineEntry(1, "Results", 3),
+    ]
+    out, _ = repair_headings(pages, outline)
+    heads = [ln for _, text in out for ln in text.splitlines() if ln.startswith("#")]
+    assert heads[-3:] == ["# Methods", "## Setting", "# Results"]

@@ -14,7 +14,9 @@ Matching: titles are compared by `title_key` (markup stripped, NFKC, case-folded
 collapsed, leading section numbers such as "2.1.", "III-A", "A." removed), so "III-A Google
 DeepDream" matches "A. Google DeepDream". An entry is searched on its destination page, then
 the next page, then the page before, never before the previous match (outline order is
-document order). Heading lines are preferred over body lines; a heading that starts with the
+document order), and never on a neighbouring page that a later entry of the same title names
+(a structured abstract's "Methods" is not the "Methods" section on the next page). Heading
+lines are preferred over body lines; a heading that starts with the
 entry's words also matches ("Appendix A" -> "Appendix A. Synoptic Report"). Lines inside code
 fences and table rows are never touched. Cost is linear in the number of candidate lines.
 """
@@ -187,9 +189,11 @@ def _locate(
     matches: list[_Match] = []
     missing: list[str] = []
     after = (-1, -1)
-    for entry in outline:
-        key = title_key(entry.title)
-        hit = _find(key, entry.page, index, cands, after)
+    keys = [title_key(entry.title) for entry in outline]
+    for n, entry in enumerate(outline):
+        key = keys[n]
+        named = {e.page for e, k in zip(outline[n + 1 :], keys[n + 1 :], strict=True) if k == key}
+        hit = _find(key, entry.page, index, cands, after, named - {entry.page})
         if hit is None and (run_in := _find_run_in(key, entry.page, index, split, after)):
             cands[run_in[0]] = _candidates(split[run_in[0]], run_in[0])
             hit = _find(key, entry.page, index, cands, after)
@@ -204,10 +208,18 @@ def _locate(
 
 
 def _find(
-    key: str, page: int, index: dict[int, int], cands: list[list[_Line]], after: tuple[int, int]
+    key: str,
+    page: int,
+    index: dict[int, int],
+    cands: list[list[_Line]],
+    after: tuple[int, int],
+    others: frozenset[int] | set[int] = frozenset(),
 ) -> tuple[int, int, int] | None:
-    """(page index, first line, last line) of the entry on its page, the next, or the one before."""
+    """(page index, first line, last line) of the entry on its page, the next, or the one before
+    (not on a page of `others`: pages later entries of the same title name)."""
     for p in (page, page + 1, page - 1):
+        if p != page and p in others:
+            continue
         if p in index and (hit := _match_on_page(key, cands[index[p]], after)):
             first, last = cands[index[p]][hit[0]], cands[index[p]][hit[0] + hit[1] - 1]
             return index[p], first.line_idx, last.line_idx
