@@ -238,8 +238,8 @@ def _extract(
     places: NumberPlaces | None = None,
     named: Sequence[Section] = (),
 ) -> list[str]:
-    """Markdown of `pages` in page order. The pages in `plain` (the fast path's blocks) and
-    the others read as blocks by the layout model (`page_model` of each, one parse per model)
+    """Markdown of `pages` in page order. The pages in `plain` (read already: the fast path's
+    blocks, OCR's) and the others read as blocks by the layout model (`page_model` of each, one parse per model)
     have their heading levels set once over all of them
     (`headings.level_headings`) after the block processors (`processors.run`), with `running`
     (the document's running lines, read when needed) their running headers and footers put in
@@ -371,7 +371,8 @@ class PyMuPDFBackend(Backend):
         failures: list[PassFailure] = []
         reasons = page_reasons(pdf, facts, options)
         upright = not any(pdf[p - 1].rotation for p in pages)
-        plain = _plain_blocks(pdf, facts, plain_pages(pages, reasons, options), not layout)
+        fast = [n for n in plain_pages(pages, reasons, options) if n not in facts.ocr]
+        plain = {**_plain_blocks(pdf, facts, fast, not layout), **facts.ocr}
         layer = facts.layer if options.layout_model == "auto" else None
         running = None
         if options.strip_headers_footers:
