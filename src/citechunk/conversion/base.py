@@ -89,11 +89,9 @@ class Extraction:
     recorded: Mapping[str, Any] = field(default_factory=dict)
     model_pages: tuple[int, ...] = ()
     model_seconds: tuple[float, float] = (0.0, 0.0)
-    #: Passes the backend ran (the layout passes) that raised and were skipped (`passguard`).
+    #: Passes the backend ran (the layout passes, the block processors) that raised and were
+    #: skipped (`passguard`).
     pass_failures: tuple[PassFailure, ...] = ()
-    #: The pages written from typed blocks (`blocks.Block`), the block processors run over
-    #: them: the Markdown passes of the same rules leave them alone (`pipeline.Pass.blocks`).
-    block_pages: tuple[int, ...] = ()
 
 
 class Backend(ABC):
@@ -303,7 +301,6 @@ def finish(
         title=facts.full_title or facts.title,
         text_layer=layer,
         running=facts.running,
-        block_pages=frozenset(extraction.block_pages),
     )
     ocr = recognised.numbers
     pages = run_passes(list(zip(facts.pages, extraction.texts, strict=True)), ctx)

@@ -96,7 +96,6 @@ class DoclingBackend(Backend):
             texts,
             warnings=tuple(self._docling_warnings(result)),
             pass_failures=tuple(failures),
-            block_pages=tuple(pages),
         )
 
     def _run(self, path: Path, options: ConvertOptions, span: tuple[int, int]) -> Any:

@@ -792,15 +792,14 @@ def page_text(number: int, words: Sequence[OcrWord], to_page: Any) -> PageText:
     blocks = {par: i for i, par in enumerate(dict.fromkeys(w.par for w in words))}
     line_ids = {ln: i for i, ln in enumerate(dict.fromkeys(w.line for w in words))}
     out_words = tuple(
-        Word(w.text, _page_box(w.box, to_page), blocks[w.par], line_ids[w.line])  # type: ignore[arg-type]
-        for w in words
+        Word(w.text, _page_box(w.box, to_page), blocks[w.par], line_ids[w.line]) for w in words
     )
     lines = []
     for line in _groups(words, "line"):
         box = _page_box(union_box(w.box for w in line), to_page)
         size = abs(to_page.a or to_page.b) * _height(line)
         text = " ".join(w.text for w in line)
-        lines.append(Line(text, box, blocks[line[0].par], round(size, 2), False))  # type: ignore[arg-type]
+        lines.append(Line(text, box, blocks[line[0].par], round(size, 2), False))
     return PageText(number, out_words, tuple(lines))
 
 

@@ -390,7 +390,6 @@ class PyMuPDFBackend(Backend):
             model_pages=tuple(sorted(meter.pages)),
             model_seconds=(meter.seconds, meter.cpu_seconds),
             pass_failures=tuple(failures),
-            block_pages=tuple(pages),
         )
 
     @staticmethod
