@@ -52,9 +52,9 @@ Rules:
   least `HEADING_RATIO` times the page's median word height, with at most `HEADING_WORDS`
   words and no sentence-ending punctuation, read with a mean confidence of at least
   `HEADING_CONFIDENCE` (large type read poorly is a stamp, a logo or a signature), is a
-  "section-header" of a nominal size (`TITLE_SIZE` from `TITLE_RATIO`, else `HEADING_SIZE`:
-  its level set with the document's others, `headings.level_headings`), any other a "text"
-  block.
+  "section-header" of level 1 from `TITLE_RATIO`, else 2, its spans of no type size (the
+  engine reads no font, so it takes no place in the document's heading scale:
+  `headings.level_headings`), any other a "text" block.
 * Threads: both engines get the process's ``OMP_NUM_THREADS`` (`thread_count`), else 1.
 * A missing engine or language pack (`unavailable`) under ``auto`` leaves the pages empty and
   adds a warning naming them and the install command; under ``force`` it is a
@@ -109,10 +109,6 @@ LOW_CONFIDENCE = 60.0
 PARAGRAPH_GAP = 0.8
 HEADING_RATIO = 1.3
 TITLE_RATIO = 1.7
-#: The nominal type sizes (points) of OCR'd headings: engine word heights are too rough a
-#: measure for a finer scale, so a page's headings are display or section size.
-TITLE_SIZE = 18.0
-HEADING_SIZE = 14.0
 HEADING_WORDS = 12
 #: Mean word confidence (0-100) an OCR'd paragraph needs to become a heading.
 HEADING_CONFIDENCE = 80
@@ -710,10 +706,9 @@ def _kept(words: Sequence[OcrWord]) -> list[OcrWord]:
     return [w for w in words if _alnum(w.text) or w.conf >= 50]
 
 
-def heading_size(words: Sequence[OcrWord], lines: Sequence[str], body_height: float) -> float:
-    """The nominal size of a paragraph of `words` (its `lines` of text) that is a heading
-    (module rules): `TITLE_SIZE` from `TITLE_RATIO` times the body height, else
-    `HEADING_SIZE`; 0 for no heading."""
+def heading_level(words: Sequence[OcrWord], lines: Sequence[str], body_height: float) -> int:
+    """The level of a paragraph of `words` (its `lines` of text) that is a heading (module
+    rules): 1 from `TITLE_RATIO` times the body height, else 2; 0 for no heading."""
     text = join_lines(lines)
     ratio = _height(words) / body_height if body_height else 1.0
     heading = (
@@ -725,8 +720,8 @@ def heading_size(words: Sequence[OcrWord], lines: Sequence[str], body_height: fl
         and confidence(words) >= HEADING_CONFIDENCE
     )
     if not heading:
-        return 0.0
-    return TITLE_SIZE if ratio >= TITLE_RATIO else HEADING_SIZE
+        return 0
+    return 1 if ratio >= TITLE_RATIO else 2
 
 
 def page_blocks(number: int, words: Sequence[OcrWord], to_page: Any) -> tuple[Block, ...]:
@@ -742,18 +737,21 @@ def page_blocks(number: int, words: Sequence[OcrWord], to_page: Any) -> tuple[Bl
 def _block(
     number: int, index: int, words: list[OcrWord], body: float, to_page: Any
 ) -> Block | None:
-    """One paragraph's block (none without a letter or digit), a heading's spans of its
-    nominal size (`heading_size`), a text's of its lines' measured size."""
+    """One paragraph's block (none without a letter or digit): a heading of its level
+    (`heading_level`) whose spans have no type size (the engine reads none; so it takes no
+    place in the document's heading scale), or text whose spans have their lines' measured
+    size."""
     groups = _groups(words, "line")
     texts = [" ".join(w.text for w in line) for line in groups]
     if not _alnum(join_lines(texts)):
         return None
-    size = heading_size(words, texts, body)
+    level = heading_level(words, texts, body)
     lines = []
     for i, (group, text) in enumerate(zip(groups, texts, strict=True)):
-        lines.append(_line(group, text, (index, _line_id(texts, i)), size, to_page))
-    kind: Kind = "section-header" if size else "text"
-    return Block(number, union_box(ln.bbox for ln in lines), kind, tuple(lines))
+        lines.append(_line(group, text, (index, _line_id(texts, i)), not level, to_page))
+    kind: Kind = "section-header" if level else "text"
+    box = union_box(ln.bbox for ln in lines)
+    return Block(number, box, kind, tuple(lines), level=level or None)
 
 
 def _line_id(texts: Sequence[str], index: int) -> int:
@@ -769,15 +767,15 @@ def _broken(line: str, following: str) -> bool:
 
 
 def _line(
-    words: list[OcrWord], text: str, place: tuple[int, int], size: float, to_page: Any
+    words: list[OcrWord], text: str, place: tuple[int, int], sized: bool, to_page: Any
 ) -> BlockLine:
-    """One engine line as a line of one span at (block, line) `place`, its size `size` or,
-    when 0, the words' median height in points."""
+    """One engine line as a line of one span at (block, line) `place`, its size (when
+    `sized`) the words' median height in points, else 0."""
     box = _page_box(union_box(w.box for w in words), to_page)
-    measured = round(abs(to_page.a or to_page.b) * _height(words), 2)
+    size = round(abs(to_page.a or to_page.b) * _height(words), 2) if sized else 0.0
     span = Span(
         text,
-        size=size or measured,
+        size=size,
         char_flags=CHAR_FILLED,
         bbox=box,
         origin=(box[0], box[3]),
