@@ -21,7 +21,6 @@ from citechunk.conversion.mdlines import HEADING_RE
 from citechunk.conversion.numbers import decimal_parts
 from citechunk.conversion.outline import from_toc
 from citechunk.conversion.repairs.contents import is_list_title
-from citechunk.conversion.tables.captions import demote_table_titles
 from citechunk.evaluation.headings import Fidelity, heading_fidelity
 from citechunk.markers import iter_markers, strip_markers
 
@@ -238,9 +237,6 @@ def test_numbered_headings_come_in_number_order(corpus: dict[str, tuple[Path, An
 
 
 def test_continued_table_titles_are_not_sections(corpus: dict[str, tuple[Path, Any]]) -> None:
-    for name, (_, doc) in corpus.items():
-        pages = [(0, doc.markdown)]
-        assert demote_table_titles(pages) == pages, name
     doc = corpus["federal_register_notice.pdf"][1]
     paths = [c.heading_path for c in chunk_markdown(doc.markdown)]
     assert not any("ESTIMATED COSTS" in p for p in paths)

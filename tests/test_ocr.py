@@ -22,8 +22,8 @@ from citechunk.conversion import convert
 from citechunk.conversion.ocr import (
     OcrWord,
     legible_text,
+    page_blocks,
     recognise,
-    to_markdown,
     unavailable,
 )
 from citechunk.errors import ConversionError
@@ -223,9 +223,9 @@ def test_large_ocr_text_is_a_heading_only_when_read_with_confidence(
 ) -> None:
     body = "These are ordinary body words of the page set at the common size of its text"
     words = _words("Terms and Conditions", 0, 40, conf, 0) + _words(body, 60, 20, 95, 1)
-    first = to_markdown(words).split("\n\n")[0]
-    assert first.startswith("#") is heading
-    assert first.lstrip("# ") == "Terms and Conditions"  # the text stays either way
+    first = page_blocks(1, words, pymupdf.Identity)[0]
+    assert first.is_heading is heading
+    assert first.text == "Terms and Conditions"  # the text stays either way
 
 
 def _scanned_cover(tmp_path: Path, name: str) -> Path:

@@ -17,7 +17,9 @@ from citechunk import ConvertOptions, convert
 from citechunk.config import load_config
 from citechunk.conversion import layoutpasses, pipeline
 from citechunk.conversion.layoutpasses import LayoutPage, LayoutPass
-from citechunk.conversion.pipeline import Pass
+from citechunk.conversion.passcontext import PassContext
+from citechunk.conversion.pipeline import Pass, run_passes
+from citechunk.conversion.textlayer import TextLayer
 from citechunk.export import config_fingerprint, markdown_relpath, run_metadata
 from citechunk.markers import page_bodies
 from citechunk.models import PassFailure
@@ -62,6 +64,19 @@ def _pages(markdown: str) -> dict[int, str]:
     return {n: markdown[a:b].strip() for a, b, n in page_bodies(markdown)}
 
 
+def _printed(pdf: Path, pages: list[list[str]]) -> tuple[dict[int, str], PassContext]:
+    """The passes over the Markdown that prints `pages` as lines (a pipe table stays one), with
+    the text layer of `pdf` (which prints the same lines) for the table rule."""
+    import pymupdf
+
+    with pymupdf.open(pdf) as doc:
+        layer = TextLayer.of_document(doc)
+        layer.preload(range(1, doc.page_count + 1))
+    ctx = PassContext(ConvertOptions(), text_layer=layer)
+    markdown = [(n, "\n".join(lines) + "\n") for n, lines in enumerate(pages, 1)]
+    return dict(run_passes(markdown, ctx)), ctx
+
+
 def _raise_on_tables(text: str) -> str:
     """A page rule: upper-cases a page, and raises IndexError on a page with a pipe table."""
     if "|" in text:
@@ -78,11 +93,9 @@ def _clear_then_raise(pages: list[tuple[int, str]], ctx: Any) -> list[tuple[int,
 def test_a_ragged_pipe_table_converts_with_its_table_rule(tmp_path: Path) -> None:
     """The ragged stacked header made `_fill_spans` raise IndexError (the table-words pass);
     it now joins the header rows and the table keeps every cell."""
-    doc = convert(_pdf(tmp_path / "ragged.pdf"), ConvertOptions(layout="never"))
-    assert doc.provenance.pass_failures == ()
-    page = _pages(doc.markdown)[2]
-    assert "Field layout 2020" in page and "Version" in page
-    assert not any("failed" in w for w in doc.provenance.warnings)
+    pages, ctx = _printed(_pdf(tmp_path / "ragged.pdf"), PAGES)
+    assert ctx.failures == []
+    assert "Field layout 2020" in pages[2] and "Version" in pages[2]
 
 
 def test_a_page_pass_that_raises_leaves_only_that_page(
@@ -194,26 +207,25 @@ def test_table_words_that_raises_on_a_page_leaves_only_that_page(
     pdf = tmp_path / "tables.pdf"
     import pymupdf
 
+    printed = [["Totals by year", "", *RAGGED_TABLE]] * 2  # the same ragged header on two pages
     doc = pymupdf.open()
-    for _ in range(2):  # the same ragged stacked header on two pages
+    for lines in printed:
         page = doc.new_page()
-        for i, line in enumerate(["Totals by year", "", *RAGGED_TABLE]):
+        for i, line in enumerate(lines):
             if line:
                 page.insert_text((72, 72 + 16 * i), line, fontsize=11, fontname="helv")
     doc.save(pdf)
-    options = ConvertOptions(layout="never")
-    before = _pages(convert(pdf, options).markdown)
+    before, _ = _printed(pdf, printed)
     real = table_words._page
 
     def fails_on_page_2(number: int, text: str, layer: Any) -> str:
         return real(number, text, layer) if number != 2 else text.split("\n")[99]
 
     monkeypatch.setattr(table_words, "_page", fails_on_page_2)
-    after = convert(pdf, options)
-    pages = _pages(after.markdown)
+    pages, ctx = _printed(pdf, printed)
     assert pages[1] == before[1] and "Field layout 2020" in pages[1]
     assert "| | 2020 |" in pages[2] and "Field layout 2020" not in pages[2]
-    assert [(f.name, f.page) for f in after.provenance.pass_failures] == [("table-words", 2)]
+    assert [(f.name, f.page) for f in ctx.failures] == [("table-words", 2)]
 
 
 def _drop_last_page(pages: list[tuple[int, str]], ctx: Any) -> list[tuple[int, str]]:

@@ -12,8 +12,6 @@ from citechunk.conversion import convert
 from citechunk.conversion.blocks import BOLD, ITALIC, Block, Line, Span
 from citechunk.conversion.headings import level_headings
 from citechunk.conversion.mdlines import heading_level, heading_text
-from citechunk.conversion.passcontext import PassContext
-from citechunk.conversion.pipeline import PASSES, Pass, pass_table
 from citechunk.conversion.processors import PROCESSORS, run
 from citechunk.conversion.processors.label_headings import demote_label_headings
 from citechunk.conversion.processors.peer_headings import promote_peer_headings
@@ -111,25 +109,11 @@ def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> No
     pages = _report()
     names = [p.name for p in PROCESSORS]
     assert names == ["running-titles", *ORDER[1:4], "sentence-headings", "peer-headings"]
-    # the demotion rules' Markdown forms, in the same order (promotions have none)
-    assert [p.name for p in PASSES if p.blocks] == names[:-1]
     assert run(pages, skip=("running-titles",)) == pages
     failures: list = []
     broken = {**pages, 2: (*pages[2], "not a block")}
     assert run(broken, failures=failures) == broken  # type: ignore[arg-type]
     assert {f.name for f in failures} == set(names)
-
-
-def test_the_markdown_pass_of_a_block_rule_leaves_block_pages_alone() -> None:
-    step = next(p for p in PASSES if p.name == "running-titles")
-    assert isinstance(step, Pass) and step.blocks
-    pages = [(n, "# Report title\n\ntext") for n in (1, 2, 3, 4)]
-    ctx = PassContext(ConvertOptions(), block_pages=frozenset({1, 2}))
-    out = step.apply(pages, ctx)
-    assert [t.startswith("# ") for _, t in out] == [True, True, False, False]
-    ctx = PassContext(ConvertOptions(), block_pages=frozenset({1, 2, 3, 4}))
-    assert step.apply(pages, ctx) == pages
-    assert "| block | pages read as blocks |" in pass_table()
 
 
 def _table(page: int, top: float) -> Block:

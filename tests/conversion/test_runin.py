@@ -25,56 +25,16 @@ def test_other_bold_labels_stay_body_text() -> None:
     assert promote_run_in_labels([(1, text)]) == [(1, text)]
 
 
-def test_mixed_case_label_headings_become_bold_lines() -> None:
-    from citechunk.chunking import chunk_markdown
-    from citechunk.conversion.repairs.runin import demote_label_headings
+def test_mixed_case_labels_datelines_and_sentences_are_no_titles() -> None:
+    """`processors.label_headings.is_label_title` (the block rule: test_processors)."""
+    from citechunk.conversion.processors.label_headings import is_label_title
 
-    text = (
-        "### Document\n\n**save(outfile, garbage=0)**\n\n##### Parameters:\n\n- **garbage** -- "
-        "3 = merge duplicate objects\n\n##### SUPPLEMENTARY INFORMATION:\n\nx\n\n"
-        "```\n# do this instead:\n```\n\n##### Class API\n\ny"
-    )
-    out = demote_label_headings([(4, text)])
-    assert out == [(4, text.replace("##### Parameters:", "**Parameters:**"))]
-    paths = [
-        c.heading_path for c in chunk_markdown(out[0][1], pack_short=False) if "garbage" in c.body
-    ]
-    assert paths == [("Document",)]
-    before = [
-        c.heading_path
-        for c in chunk_markdown(text, pack_short=False)
-        if "merge duplicate" in c.body
-    ]
-    assert before == [("Document", "Parameters:")]
-
-
-def test_a_dateline_heading_is_not_a_section() -> None:
-    from citechunk.conversion.repairs.runin import demote_label_headings
-
+    assert is_label_title("Parameters:") and not is_label_title("SUPPLEMENTARY INFORMATION:")
     for date in ("February 2024", "Thursday, August 6, 2020", "6 Aug. 2020", "June 2023"):
-        text = f"# Report\n\n### {date}\n\n### Authority\n\nx"
-        assert demote_label_headings([(1, text)]) == [
-            (1, text.replace(f"### {date}", f"**{date}**"))
-        ]
-    kept = "# Report\n\n## May 2024 results\n\n## 2024\n\n## March of the penguins\n\nx"
-    assert demote_label_headings([(1, kept)]) == [(1, kept)]
-
-
-def test_a_sentence_heading_is_body_text_of_its_section() -> None:
-    from citechunk.chunking import chunk_markdown
-    from citechunk.conversion.repairs.runin import demote_label_headings
-
+        assert is_label_title(date), date
+    for kept in ("May 2024 results", "2024", "March of the penguins", "Class API"):
+        assert not is_label_title(kept), kept
     sentence = "All comments are subject to release under the Freedom of Information Act (FOIA)."
-    text = f"#### Additional Information\n\nSee the site.\n\n#### {sentence}\n\n### Abstract\n\nx"
-
-    def holder(markdown: str) -> tuple[str, ...]:
-        return next(
-            c.heading_path for c in chunk_markdown(markdown, pack_short=False) if sentence in c.body
-        )
-
-    assert holder(text) == ("Abstract",)  # a bodiless heading opens the next chunk
-    (out,) = demote_label_headings([(4, text)])
-    assert out == (4, text.replace(f"#### {sentence}", f"**{sentence}**"))
-    assert holder(out[1]) == ("Additional Information",)
-    kept = "## 1. Introduction.\n\nx\n\n## Figure 3. The system.\n\ny\n\n## Dr. J. Smith\n\nz"
-    assert demote_label_headings([(1, kept)]) == [(1, kept)]
+    assert is_label_title(sentence)
+    for kept in ("1. Introduction.", "Figure 3. The system.", "Dr. J. Smith"):
+        assert not is_label_title(kept), kept

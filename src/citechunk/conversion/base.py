@@ -9,11 +9,11 @@
 2. `read_facts`: the selected pages, the outline, the document title, a cheap text-layer
    check per page (no text: ``pages_without_text``; mostly control characters: "garbled")
    and the running lines of the text layer (`runninglines.find_running`);
-3. `Backend.extract`, the only backend-specific step: raw Markdown per selected page;
-   `ocr.recognise` reads the pages `convert.ocr` selects (no usable text layer, or every page
-   under "force") and their Markdown replaces the extracted text of those pages; when OCR
-   read the page the label is read from, the label is read again from the legible OCR lines
-   and kept only with more evidence (`relabelled`);
+3. `ocr.recognise` reads the pages `convert.ocr` selects (no usable text layer, or every
+   page under "force") as typed blocks (`PdfFacts.ocr`); when OCR read the page the label is
+   read from, the label is read again from the legible OCR lines and kept only with more
+   evidence (`relabelled`); then `Backend.extract`, the only backend-specific step: raw
+   Markdown per selected page, every page rendered from blocks, an OCR'd page from OCR's;
 4. `finish`: `pipeline.run_passes` (tidy, cross-page fixes, structure repairs, the self-check
    against the `TextLayer` read before the PDF closed; a pass that raises is skipped for the
    document, or the page, it raised on: `passguard`), page markers (`markers.render_pages`),
@@ -38,6 +38,7 @@ from ..markers import render_pages
 from ..models import ConvertedDocument, PassFailure, Provenance
 from ..timing import StageClock
 from . import pagetree
+from .blocks import Block
 from .coverage import Coverage, body_lines, page_coverage
 from .ocr import OcrOutcome, is_blank, is_garbled, recognise
 from .outline import OutlineEntry, from_toc, lists_sections
@@ -71,6 +72,9 @@ class PdfFacts:
     layer: TextLayer | None = field(default=None, compare=False, repr=False)
     #: Sections the running headers name (`runningsections`; none with an outline).
     sections: tuple[Section, ...] = ()
+    #: The blocks OCR read per page (`ocr.recognise`): a backend takes them in place of its
+    #: own reading of those pages.
+    ocr: Mapping[int, tuple[Block, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -85,11 +89,9 @@ class Extraction:
     recorded: Mapping[str, Any] = field(default_factory=dict)
     model_pages: tuple[int, ...] = ()
     model_seconds: tuple[float, float] = (0.0, 0.0)
-    #: Passes the backend ran (the layout passes) that raised and were skipped (`passguard`).
+    #: Passes the backend ran (the layout passes, the block processors) that raised and were
+    #: skipped (`passguard`).
     pass_failures: tuple[PassFailure, ...] = ()
-    #: The pages written from typed blocks (`blocks.Block`), the block processors run over
-    #: them: the Markdown passes of the same rules leave them alone (`pipeline.Pass.blocks`).
-    block_pages: tuple[int, ...] = ()
 
 
 class Backend(ABC):
@@ -137,13 +139,15 @@ class Backend(ABC):
             layer = TextLayer.of_document(pdf)
             with clock.stage("text layer"):
                 facts = read_facts(path, pdf, options, layer)
-            with clock.stage("extract"):
-                extraction = self.extract(path, pdf, facts, options)
-            clock.carve("extract", "layout model", *extraction.model_seconds)
             with clock.stage("ocr"):
                 recognised = recognise(path, pdf, facts.pages, options)
             with clock.stage("text layer"):
                 facts = relabelled(path, pdf, facts, recognised)
+            facts = dataclasses.replace(facts, ocr=recognised.blocks)
+            with clock.stage("extract"):
+                extraction = self.extract(path, pdf, facts, options)
+            clock.carve("extract", "layout model", *extraction.model_seconds)
+            with clock.stage("text layer"):
                 layer.preload(facts.pages)
         finally:
             pdf.close()
@@ -284,8 +288,7 @@ def finish(
     options: ConvertOptions,
     layer: TextLayer | None = None,
 ) -> ConvertedDocument:
-    """The shared end of every conversion: OCR'd pages' text in place of the extracted text,
-    passes (with the text-layer self-check when `layer` is given), page markers, provenance
+    """The shared end of every conversion: passes (with the text-layer self-check when `layer` is given), page markers, provenance
     (with the word coverage against `layer`; a garbled page read by OCR is checked against
     the words the engine read, not against its garbage text layer)."""
     for page in recognised.pages:
@@ -298,11 +301,9 @@ def finish(
         title=facts.full_title or facts.title,
         text_layer=layer,
         running=facts.running,
-        block_pages=frozenset(extraction.block_pages).difference(recognised.markdown),
     )
-    ocr = recognised.markdown
-    texts = [ocr.get(n, text) for n, text in zip(facts.pages, extraction.texts, strict=True)]
-    pages = run_passes(list(zip(facts.pages, texts, strict=True)), ctx)
+    ocr = recognised.numbers
+    pages = run_passes(list(zip(facts.pages, extraction.texts, strict=True)), ctx)
     failures = (*extraction.pass_failures, *ctx.failures)
     lost = [n for n, text in pages if n not in facts.empty and n not in ocr and not text.strip()]
     unread = tuple(n for n in facts.empty if n not in recognised.attempted and n not in facts.blank)

@@ -88,16 +88,14 @@ class DoclingBackend(Backend):
         result = self._run(path, options, (min(pages), max(pages)))
         read = document_blocks(result.document, parsed_pages(result.pages))
         failures: list[PassFailure] = []
-        processed = run_processors(
-            {p: read.get(p, ()) for p in pages}, options.skip_passes, failures, str(path)
-        )
+        read = {p: facts.ocr[p] if p in facts.ocr else read.get(p, ()) for p in pages}
+        processed = run_processors(read, options.skip_passes, failures, str(path))
         leveled = open_sections(level_headings(processed), facts.sections)
         texts = tuple(render_page(leveled[p]).text for p in pages)
         return Extraction(
             texts,
             warnings=tuple(self._docling_warnings(result)),
             pass_failures=tuple(failures),
-            block_pages=tuple(pages),
         )
 
     def _run(self, path: Path, options: ConvertOptions, span: tuple[int, int]) -> Any:

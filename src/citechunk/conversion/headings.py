@@ -5,7 +5,9 @@ and, within one size, the depth of the number they open with (`numbers.heading_n
 word and a dotted number such as "Guideline 1.2:"; an unnumbered heading takes the smallest
 depth of its size). A heading's level is the rank of its style among the styles of every
 heading block of the document, larger size first, then shallower number (level 1); styles
-below the sixth are level 6. The scale is read once over all pages, whichever parse, model or
+below the sixth are level 6. A heading block without a type size (an OCR'd page's: the
+engine reads no font) takes no place in the scale and keeps the level its reader gave it.
+The scale is read once over all pages, whichever parse, model or
 page group read them, so headings set alike are peers wherever they stand, and a heading's
 level never depends on which model read its page. The Markdown passes after rendering
 (outline, numbering) still repair levels where the document says more.
@@ -39,7 +41,7 @@ def number_depth(text: str) -> int | None:
 
 def styles(blocks: Sequence[Block]) -> dict[int, Style]:
     """Each heading block's style, by its position in `blocks` (module docstring)."""
-    depths = {i: number_depth(b.text) for i, b in enumerate(blocks) if b.is_heading}
+    depths = {i: number_depth(b.text) for i, b in enumerate(blocks) if b.is_heading and b.size}
     shallowest: dict[int, int] = {}
     for i, depth in depths.items():
         if depth is not None:

@@ -52,11 +52,6 @@ def make_heading(level: int, text: str) -> str:
     return "#" * min(max(level, 1), 6) + " " + strip_inline_markup(text)
 
 
-def bold_line(title: str) -> str:
-    """A heading title demoted to a body line: ``**Title**`` (inline markup stripped)."""
-    return f"**{strip_inline_markup(title)}**"
-
-
 def clean_heading_line(line: str) -> str:
     """``# **Title**`` -> ``# Title``; non-heading lines unchanged; empty headings become "";
     continuation titles become bold lines (module docstring)."""

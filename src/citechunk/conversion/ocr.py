@@ -1,9 +1,10 @@
-"""OCR for pages without a usable text layer: page selection, engines, Markdown per page.
+"""OCR for pages without a usable text layer: page selection, engines, typed blocks per page.
 
-`recognise(path, doc, pages, options)` is the one entry point a backend calls (with an open
-PyMuPDF document); it returns an `OcrOutcome` whose `markdown` per page replaces the page's
-(empty) extracted text before the backend's clean-up, so OCR text goes through the same
-passes, markers, chunking and export as born-digital text.
+`recognise(path, doc, pages, options)` is the one entry point (`base.Backend.convert` calls it
+with an open PyMuPDF document, before the backend extracts); it returns an `OcrOutcome` whose
+`blocks` per page (`blocks.Block`) the backend takes in place of its own reading of the page,
+so OCR text goes through the same block processors, heading stage, renderer, passes, markers,
+chunking and export as born-digital text.
 
 Rules:
 
@@ -43,13 +44,17 @@ Rules:
   merged into it (`join_unspaced`); in space-delimited scripts nothing changes.
 * Words come back in the coordinates of the unrotated PDF page (PDF points, origin top-left), as
   a `textlayer.PageText`, so callers treat them like the PDF's own words.
-* Markdown: one paragraph per engine paragraph (Tesseract) or per run of lines without a gap
-  larger than `PARAGRAPH_GAP` line heights or change of line height (RapidOCR), lines joined
-  with spaces (`join_lines`); a paragraph of at most two lines whose words are at least
-  `HEADING_RATIO` times the page's median word height, with at most `HEADING_WORDS` words and
-  no sentence-ending punctuation, read with a mean confidence of at least
-  `HEADING_CONFIDENCE` (large type read poorly is a stamp, a logo or a signature), becomes a
-  heading (``#`` from `TITLE_RATIO`, else ``##``); a leading ``#`` in body text is escaped.
+* Blocks (`page_blocks`): one block per engine paragraph (Tesseract) or per run of lines
+  without a gap larger than `PARAGRAPH_GAP` line heights or change of line height
+  (RapidOCR), one line of one span per engine line, in page coordinates, the span's size the
+  line's median word height in points (a word broken at a line end joined when the next line
+  goes on in lower case: `join_lines`); a paragraph of at most two lines whose words are at
+  least `HEADING_RATIO` times the page's median word height, with at most `HEADING_WORDS`
+  words and no sentence-ending punctuation, read with a mean confidence of at least
+  `HEADING_CONFIDENCE` (large type read poorly is a stamp, a logo or a signature), is a
+  "section-header" of level 1 from `TITLE_RATIO`, else 2, its spans of no type size (the
+  engine reads no font, so it takes no place in the document's heading scale:
+  `headings.level_headings`), any other a "text" block.
 * Threads: both engines get the process's ``OMP_NUM_THREADS`` (`thread_count`), else 1.
 * A missing engine or language pack (`unavailable`) under ``auto`` leaves the pages empty and
   adds a warning naming them and the install command; under ``force`` it is a
@@ -74,6 +79,8 @@ from typing import Any
 
 from ..config import ConvertOptions
 from ..errors import ConversionError
+from .blocks import CHAR_FILLED, Block, Kind, Span
+from .blocks import Line as BlockLine
 from .pagelist import page_ranges
 from .textlayer import Line, PageText, Word, union_box
 
@@ -181,11 +188,11 @@ class OcrWord:
 
 @dataclass(frozen=True)
 class RecognisedPage:
-    """One OCR'd page: its Markdown, its words (unrotated page coordinates), the mean word
+    """One OCR'd page: its blocks and its words (unrotated page coordinates), the mean word
     confidence (0-100) and the quarter turn (degrees clockwise) applied before recognition."""
 
     number: int
-    markdown: str
+    blocks: tuple[Block, ...]
     words: PageText
     confidence: float
     turned: int = 0
@@ -209,8 +216,9 @@ class OcrOutcome:
         return tuple(p.number for p in self.pages)
 
     @property
-    def markdown(self) -> dict[int, str]:
-        return {p.number: p.markdown for p in self.pages}
+    def blocks(self) -> dict[int, tuple[Block, ...]]:
+        """The blocks of each recognised page."""
+        return {p.number: p.blocks for p in self.pages}
 
 
 # ----------------------------------------------------------------------------- page selection
@@ -357,7 +365,9 @@ def render(page: Any, dpi: int = OCR_DPI, turn: int = 0) -> Rendered:
     return Rendered(pix, to_page, turn % 360)
 
 
-def _page_box(box: tuple[float, float, float, float], to_page: Any) -> tuple[float, ...]:
+def _page_box(
+    box: tuple[float, float, float, float], to_page: Any
+) -> tuple[float, float, float, float]:
     import pymupdf
 
     rect = pymupdf.Rect(box) * to_page
@@ -684,7 +694,7 @@ def join_lines(lines: Sequence[str]) -> str:
     """Lines of one paragraph as one string; "conver-" + "sion" -> "conversion"."""
     out = ""
     for line in lines:
-        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and line[:1].islower():
+        if _broken(out, line):
             out = out[:-1] + line
         else:
             out = f"{out} {line}" if out else line
@@ -696,31 +706,83 @@ def _kept(words: Sequence[OcrWord]) -> list[OcrWord]:
     return [w for w in words if _alnum(w.text) or w.conf >= 50]
 
 
-def _paragraph(words: list[OcrWord], body_height: float) -> str:
-    lines = [" ".join(w.text for w in line) for line in _groups(words, "line")]
+def heading_level(words: Sequence[OcrWord], lines: Sequence[str], body_height: float) -> int:
+    """The level of a paragraph of `words` (its `lines` of text) that is a heading (module
+    rules): 1 from `TITLE_RATIO` times the body height, else 2; 0 for no heading."""
     text = join_lines(lines)
-    if not _alnum(text):
-        return ""
     ratio = _height(words) / body_height if body_height else 1.0
-    n_words = len(text.split())
-    if (
+    heading = (
         ratio >= HEADING_RATIO
         and len(lines) <= 2
-        and n_words <= HEADING_WORDS
+        and len(text.split()) <= HEADING_WORDS
         and sum(ch.isalpha() for ch in text) >= 3
         and not text.endswith(_SENTENCE_END)
         and confidence(words) >= HEADING_CONFIDENCE
-    ):
-        return ("# " if ratio >= TITLE_RATIO else "## ") + text
-    return "\\" + text if text.startswith("#") else text
+    )
+    if not heading:
+        return 0
+    return 1 if ratio >= TITLE_RATIO else 2
 
 
-def to_markdown(words: Sequence[OcrWord]) -> str:
-    """One page's words as Markdown paragraphs (see the module rules)."""
+def page_blocks(number: int, words: Sequence[OcrWord], to_page: Any) -> tuple[Block, ...]:
+    """Page `number`'s words as typed blocks in unrotated page coordinates (module rules);
+    `to_page` maps the image's pixels to page points."""
     words = _kept(words)
     body = _height([w for w in words if _alnum(w.text) >= 2])
-    paragraphs = [_paragraph(par, body) for par in _groups(words, "par")]
-    return "\n\n".join(p for p in paragraphs if p)
+    paragraphs = enumerate(_groups(words, "par"))
+    blocks = (_block(number, i, par, body, to_page) for i, par in paragraphs)
+    return tuple(b for b in blocks if b is not None)
+
+
+def _block(
+    number: int, index: int, words: list[OcrWord], body: float, to_page: Any
+) -> Block | None:
+    """One paragraph's block (none without a letter or digit): a heading of its level
+    (`heading_level`) whose spans have no type size (the engine reads none; so it takes no
+    place in the document's heading scale), or text whose spans have their lines' measured
+    size."""
+    groups = _groups(words, "line")
+    texts = [" ".join(w.text for w in line) for line in groups]
+    if not _alnum(join_lines(texts)):
+        return None
+    level = heading_level(words, texts, body)
+    lines = []
+    for i, (group, text) in enumerate(zip(groups, texts, strict=True)):
+        lines.append(_line(group, text, (index, _line_id(texts, i)), not level, to_page))
+    kind: Kind = "section-header" if level else "text"
+    box = union_box(ln.bbox for ln in lines)
+    return Block(number, box, kind, tuple(lines), level=level or None)
+
+
+def _line_id(texts: Sequence[str], index: int) -> int:
+    """The line number the spans of line `index` of a paragraph's `texts` carry: the number
+    of words broken at a line end before it (`join_lines`' rule), so the renderer joins a
+    broken word's halves and reads every other line end as a space."""
+    return sum(1 for a, b in zip(texts[:index], texts[1 : index + 1], strict=True) if _broken(a, b))
+
+
+def _broken(line: str, following: str) -> bool:
+    """`line` ends in a word broken by a hyphen that `following` continues in lower case."""
+    return line.endswith("-") and len(line) > 1 and line[-2].isalpha() and following[:1].islower()
+
+
+def _line(
+    words: list[OcrWord], text: str, place: tuple[int, int], sized: bool, to_page: Any
+) -> BlockLine:
+    """One engine line as a line of one span at (block, line) `place`, its size (when
+    `sized`) the words' median height in points, else 0."""
+    box = _page_box(union_box(w.box for w in words), to_page)
+    size = round(abs(to_page.a or to_page.b) * _height(words), 2) if sized else 0.0
+    span = Span(
+        text,
+        size=size,
+        char_flags=CHAR_FILLED,
+        bbox=box,
+        origin=(box[0], box[3]),
+        block=place[0],
+        line=place[1],
+    )
+    return BlockLine(box, (span,))
 
 
 def page_text(number: int, words: Sequence[OcrWord], to_page: Any) -> PageText:
@@ -728,15 +790,14 @@ def page_text(number: int, words: Sequence[OcrWord], to_page: Any) -> PageText:
     blocks = {par: i for i, par in enumerate(dict.fromkeys(w.par for w in words))}
     line_ids = {ln: i for i, ln in enumerate(dict.fromkeys(w.line for w in words))}
     out_words = tuple(
-        Word(w.text, _page_box(w.box, to_page), blocks[w.par], line_ids[w.line])  # type: ignore[arg-type]
-        for w in words
+        Word(w.text, _page_box(w.box, to_page), blocks[w.par], line_ids[w.line]) for w in words
     )
     lines = []
     for line in _groups(words, "line"):
         box = _page_box(union_box(w.box for w in line), to_page)
         size = abs(to_page.a or to_page.b) * _height(line)
         text = " ".join(w.text for w in line)
-        lines.append(Line(text, box, blocks[line[0].par], round(size, 2), False))  # type: ignore[arg-type]
+        lines.append(Line(text, box, blocks[line[0].par], round(size, 2), False))
     return PageText(number, out_words, tuple(lines))
 
 
@@ -797,7 +858,7 @@ def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOption
     recognised = tuple(
         RecognisedPage(
             n,
-            to_markdown(words),
+            page_blocks(n, words, image.to_page),
             page_text(n, words, image.to_page),
             confidence(words),
             image.turned,
@@ -809,7 +870,7 @@ def recognise(path: Path, doc: Any, pages: Sequence[int], options: ConvertOption
     log.info(
         "%s: OCR (%s) of %d page(s) in %.1f s", path, options.ocr_engine, len(numbers), seconds
     )
-    empty = [p.number for p in recognised if not p.markdown]
+    empty = [p.number for p in recognised if not p.blocks]
     warnings = notes + (
         (f"pages OCR'd without any text found: {page_ranges(empty)}",) if empty else ()
     )

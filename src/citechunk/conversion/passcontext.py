@@ -45,8 +45,5 @@ class PassContext:
     #: Pages whose first paragraph goes on with the previous page's last
     #: (`sentences.join_broken_sentences`; `markers.render_pages` keeps them one paragraph).
     continued: set[int] = field(default_factory=set)
-    #: Pages written from typed blocks, the block processors run over them (an OCR'd page is
-    #: not): a Markdown pass whose rule a block processor applies leaves them alone.
-    block_pages: frozenset[int] = frozenset()
     #: Passes that raised and were skipped (`passguard.guarded`), in the order they ran.
     failures: list[PassFailure] = field(default_factory=list)

@@ -1,10 +1,10 @@
 """The conversion repairs, in the order they run: one list, three phases (and the layout
 passes and block processors before them).
 
-A backend extracts Markdown per page its own way (the pymupdf backend's layout path fixes the
-layout model's boxes first: ``layout`` passes, `layoutpasses.LAYOUT_PASSES`; where pages are
-read as typed blocks, the ``block`` processors, `processors.PROCESSORS`, run over the whole
-document's blocks before their heading levels are set); everything after that is
+A backend reads every page as typed blocks its own way (the pymupdf backend's layout path
+fixes the layout model's boxes first: ``layout`` passes, `layoutpasses.LAYOUT_PASSES`), the
+``block`` processors (`processors.PROCESSORS`) run over the whole document's blocks before
+their heading levels are set, and each page is rendered to Markdown; everything after that is
 `run_passes` over `PASSES`, the same for every backend:
 
 * ``page`` passes see one page's Markdown at a time (`rule(text) -> text`);
@@ -15,8 +15,7 @@ document's blocks before their heading levels are set); everything after that is
 
 A pass runs when its enabling option (a boolean field of `ConvertOptions`, if any) is true, its
 outline condition holds, and its name is not in ``ConvertOptions.skip_passes`` (the
-``--no-pass NAME`` debug switch). A pass whose rule a block processor of the same name applies
-(`Pass.blocks`) changes only the pages not read as blocks. At debug level (``-vv``) each pass logs how many pages and
+``--no-pass NAME`` debug switch). At debug level (``-vv``) each pass logs how many pages and
 lines it changed. A pass that raises is skipped (`passguard`): a page pass on that page
 only, a document or structure pass on the whole document (every page as it was before it;
 ``table-words`` guards each page itself); the failure is recorded in `PassContext.failures`.
@@ -49,18 +48,14 @@ from .repairs.numbering import repair_numbering
 from .repairs.outline import apply_outline
 from .repairs.pagebreaks import join_page_hyphens, join_page_tables
 from .repairs.restore import restore_dropped_lines
-from .repairs.runin import demote_label_headings, promote_run_in_labels
+from .repairs.runin import promote_run_in_labels
 from .repairs.running import strip_running_lines
-from .repairs.running_titles import demote_running_titles
-from .repairs.sentence_headings import demote_sentence_headings
 from .repairs.sentences import join_broken_sentences
 from .repairs.siblings import level_numbered_siblings
 from .repairs.strikethrough import drop_unshown_strikes
 from .repairs.textflow import footnote_quotes, join_soft_breaks, join_wrapped_identifiers
 from .repairs.tidy import tidy_page
 from .repairs.typewriter import read_typewriter_text
-from .tables.captions import demote_table_titles
-from .tables.labels import demote_table_labels
 from .tables.table_words import PASS_NAME as TABLE_WORDS
 from .tables.table_words import check_table_words
 
@@ -83,9 +78,6 @@ class Pass:
     rule: Callable[..., object]
     option: str = ""
     outline: OutlineCondition = "any"
-    #: A block processor of the same name applies the rule to pages written from blocks
-    #: (`processors`): this pass changes only the other pages (`PassContext.block_pages`).
-    blocks: bool = False
 
     def enabled(self, ctx: PassContext) -> bool:
         if self.name in ctx.options.skip_passes:
@@ -96,20 +88,7 @@ class Pass:
 
     def apply(self, pages: Pages, ctx: PassContext) -> Pages:
         """The rule over `pages`; where it raises, its input unchanged (`passguard.guarded`:
-        per page for a page pass, else for the whole document), the failure in `ctx`. A pass
-        whose rule a block processor applies reads every page but changes only those not
-        written from blocks (none left: it does not run)."""
-        if not self.blocks or not ctx.block_pages:
-            return self._apply(pages, ctx)
-        if all(n in ctx.block_pages for n, _ in pages):
-            return pages
-        done = self._apply(pages, ctx)
-        return [
-            (n, text if n in ctx.block_pages else new)
-            for (n, text), (_, new) in zip(pages, done, strict=True)
-        ]
-
-    def _apply(self, pages: Pages, ctx: PassContext) -> Pages:
+        per page for a page pass, else for the whole document), the failure in `ctx`."""
         if self.phase == "page":
             page_rule: Callable[[str], str] = self.rule  # type: ignore[assignment]
             return [(n, self._guard(n, functools.partial(page_rule, t), t, ctx)) for n, t in pages]
@@ -173,11 +152,6 @@ PASSES: tuple[Pass, ...] = (
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
     Pass("page-tables", "document", _texts_only(join_page_tables)),
     Pass(TABLE_WORDS, "structure", check_table_words),
-    Pass("running-titles", "structure", _pages_only(demote_running_titles), blocks=True),
-    Pass("table-titles", "structure", _pages_only(demote_table_titles), blocks=True),
-    Pass("table-labels", "structure", _pages_only(demote_table_labels), blocks=True),
-    Pass("label-headings", "structure", _pages_only(demote_label_headings), blocks=True),
-    Pass("sentence-headings", "structure", _pages_only(demote_sentence_headings), blocks=True),
     Pass("list-heads", "structure", _pages_only(demote_list_heads)),
     Pass("numbered-leadins", "structure", _pages_only(promote_numbered_leadins)),
     Pass("numbered-siblings", "structure", _pages_only(level_numbered_siblings)),
@@ -245,11 +219,10 @@ def pass_table() -> str:
     steps: list[tuple[str, str, list[str], Callable[..., object]]] = [
         (p.name, "layout", ["pymupdf `use_layout`"], p.rule) for p in LAYOUT_PASSES
     ]
-    steps += [(p.name, "block", ["pages read as blocks"], p.rule) for p in PROCESSORS]
+    steps += [(p.name, "block", [], p.rule) for p in PROCESSORS]
     for step in PASSES:
         when = [f"`{step.option}`"] if step.option else []
         when += [] if step.outline == "any" else [f"outline {step.outline}"]
-        when += ["pages not read as blocks"] if step.blocks else []
         steps.append((step.name, step.phase, when, step.rule))
     for i, (name, phase, when, rule) in enumerate(steps, 1):
         parts = 2 if phase == "block" else 1  # "processors.running_titles": not the pass's module

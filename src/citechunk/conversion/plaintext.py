@@ -1,8 +1,12 @@
-"""Typed blocks of a plain one-column page straight from its text layer (the fast path, no model).
+"""Typed blocks of a page straight from its text layer (the fast path, no model).
 
-`triage` sends here only pages that are one column of running text (no image, no drawn grid,
-no lines side by side, no column gaps), so reading order is the text blocks' top-to-bottom
-order and every text-layer block is a heading, list items, code or a paragraph. The blocks
+With the layout model in use, `triage` sends here only pages that are one column of running
+text (no image, no drawn grid, no lines side by side, no column gaps); without the model every
+page is read here. Reading order is the text blocks' top-to-bottom order, a page of two prose
+columns read column by column (`in_columns`), and every text-layer block is a heading, list
+items, code or a paragraph; with ``tables`` (every page, without the model), a table PyMuPDF's
+finder sees drawn with rules (`ruled_tables`) is a "table" block whose cells hold the
+text-layer words inside them, and its lines are no text. The blocks
 are the layout path's (`blocks.Block`), so the same heading stage levels them
 (`headings.level_headings`, over the whole document) and the same renderer writes them
 (`render.render_page`):
@@ -27,13 +31,15 @@ are the layout path's (`blocks.Block`), so the same heading stage levels them
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .blocks import Block, Kind, Line, Span
 from .furniture import NumberPlaces, numbered_spans, without_numbers
 from .geometry import LEADER_RE
 from .rawlines import raw_lines
+from .reading_order import read_columns
 from .runninglines import line_signature
 from .spans import readable
 from .textlayer import PageText
@@ -56,29 +62,153 @@ def body_size(pages: Iterable[PageText]) -> float:
 
 
 def page_blocks(
-    page: Any, running: Mapping[str, int], body: float, places: NumberPlaces | None = None
+    page: Any,
+    running: Mapping[str, int],
+    body: float,
+    places: NumberPlaces | None = None,
+    tables: bool = False,
 ) -> tuple[Block, ...]:
     """The blocks of PyMuPDF page `page` (module docstring); `running` holds the signatures of
     the page's running lines, `body` is the document's body size, `places` where the document
-    prints its line numbers."""
+    prints its line numbers; with `tables`, its ruled tables (`ruled_tables`) are "table"
+    blocks, placed by their top edge, and the lines inside them no text."""
     number = int(page.number) + 1
-    found = page.get_text("dict", sort=True)["blocks"]
+    grids = ruled_tables(page, number) if tables else []
+    raw_blocks = page.get_text("dict", sort=True)["blocks"]
+    found = without_numbers(raw_blocks, numbered_spans(raw_blocks, places))
+    edge = running_places(found, running, float(page.rect.height))
     out: list[Block] = []
-    for raw in without_numbers(found, numbered_spans(found, places)):
-        lines = _lines(_kept(raw, running))
+    for index, raw in enumerate(found):
+        read = _lines(_kept(raw, index, edge))
+        lines = [ln for ln in read if not any(_inside(ln.bbox, g.bbox) for g in grids)]
         if lines:
             out.extend(_blocks(number, lines, body))
-    return tuple(out)
+    for grid in grids:
+        at = next((i for i, b in enumerate(out) if b.bbox[1] >= grid.bbox[1]), len(out))
+        out.insert(at, grid)
+    return in_columns(out, float(page.rect.width))
 
 
-def _kept(raw: Mapping[str, Any], running: Mapping[str, int]) -> dict[str, Any]:
-    """A copy of text-layer block `raw` with its readable spans only and without its running
-    lines."""
+#: PyMuPDF's table finder strategy for tables drawn with rules (pymupdf4llm's classic default).
+TABLE_STRATEGY = "lines_strict"
+
+Word = tuple[float, float, float, float, str]
+
+
+def ruled_tables(page: Any, number: int) -> list[Block]:
+    """The tables PyMuPDF finds on the page's drawn rules, as "table" blocks holding their
+    Markdown grid: each cell the text-layer words whose middle lies inside it (`cell_text`),
+    rows without any text left out; a table needs two rows with text and two columns."""
+    found = page.find_tables(strategy=TABLE_STRATEGY)
+    words: list[Word] = [tuple(w[:5]) for w in page.get_text("words", sort=False)]
+    out = []
+    for table in found.tables:
+        rows = [cell_texts(row.cells, words) for row in table.rows]
+        rows = [r for r in rows if any(r)]
+        if len(rows) >= 2 and table.col_count >= 2:
+            out.append(Block(number, _box(table.bbox), "table", table=grid(rows)))
+    return out
+
+
+def cell_texts(cells: Sequence[Any], words: Sequence[Word]) -> list[str]:
+    """The text of each cell box of a table row (`cell_text`; a merged-away cell is blank)."""
+    return [cell_text(_box(c), words) if c is not None else "" for c in cells]
+
+
+def cell_text(box: tuple[float, float, float, float], words: Sequence[Word]) -> str:
+    """The words whose middle lies inside `box`, in the text layer's order, joined by spaces."""
+    return " ".join(w[4] for w in words if _inside(w[:4], box))
+
+
+def grid(rows: Sequence[Sequence[str]]) -> str:
+    """A Markdown table of `rows` (the first is the header), a cell's pipes escaped."""
+
+    def row(cells: Sequence[str]) -> str:
+        return "|" + "|".join(c.replace("|", "\\|") for c in cells) + "|"
+
+    rule = "|" + "|".join("---" for _ in rows[0]) + "|"
+    return "\n".join([row(rows[0]), rule, *(row(r) for r in rows[1:])]) + "\n\n"
+
+
+def _box(value: Sequence[Any]) -> tuple[float, float, float, float]:
+    x0, y0, x1, y1 = (float(v) for v in tuple(value)[:4])
+    return (x0, y0, x1, y1)
+
+
+def _inside(box: Sequence[float], outer: Sequence[float]) -> bool:
+    """The middle of `box` lies inside `outer`."""
+    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return outer[0] <= x <= outer[2] and outer[1] <= y <= outer[3]
+
+
+@dataclass(frozen=True)
+class _Box:
+    """A block in the form `reading_order` reads: a layout box's edges, class and lines."""
+
+    block: Block
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    boxclass: str
+    textlines: list[dict[str, Any]]
+
+    @classmethod
+    def of(cls, block: Block) -> _Box:
+        lines = [
+            {"bbox": ln.bbox, "spans": [{"text": s.text} for s in ln.spans]} for ln in block.lines
+        ]
+        return cls(block, *block.bbox, block.kind, lines)
+
+
+def in_columns(blocks: Sequence[Block], width: float) -> tuple[Block, ...]:
+    """`blocks` of a page `width` wide in column order (`reading_order.read_columns`: a page
+    of two prose columns reads its left column, then its right, band by band)."""
+    return tuple(box.block for box in read_columns([_Box.of(b) for b in blocks], width))
+
+
+def _text_of(line: Mapping[str, Any]) -> str:
+    return "".join(str(s["text"]) for s in line["spans"] if readable(tuple(s["bbox"]))).strip()
+
+
+def running_places(
+    found: Sequence[Mapping[str, Any]], running: Mapping[str, int], height: float
+) -> frozenset[tuple[int, int]]:
+    """The (block, line) indexes of the page's running lines: for each running signature the
+    page holds `n` times (`running`), the `n` lines of that signature nearest the top or
+    bottom edge of a page `height` high whose row (the lines beside them) holds running lines
+    only; a table's row number beside its row's text stays text."""
+    lines = [
+        ((b, i), line_signature(_text_of(line)), line["bbox"])
+        for b, raw in enumerate(found)
+        for i, line in enumerate(raw.get("lines", ()))
+    ]
+    spots: dict[str, list[tuple[float, tuple[int, int]]]] = {}
+    for place, sig, box in lines:
+        if sig not in running:
+            continue
+        row = [s for _, s, other in lines if _same_row(box, other)]
+        if all(s in running or not s for s in row):
+            spots.setdefault(sig, []).append((min(box[1], height - box[3]), place))
+    return frozenset(
+        place for sig, found_at in spots.items() for _, place in sorted(found_at)[: running[sig]]
+    )
+
+
+def _same_row(a: Sequence[float], b: Sequence[float]) -> bool:
+    """The vertical middle of either line lies within the other's height."""
+    return a[1] <= (b[1] + b[3]) / 2 <= a[3] or b[1] <= (a[1] + a[3]) / 2 <= b[3]
+
+
+def _kept(
+    raw: Mapping[str, Any], index: int, running: frozenset[tuple[int, int]]
+) -> dict[str, Any]:
+    """A copy of text-layer block `raw` (the page's `index`-th) with its readable spans only
+    and without its `running` lines ((block, line) indexes: `running_places`)."""
     lines = []
-    for line in raw.get("lines", ()):
+    for i, line in enumerate(raw.get("lines", ())):
         spans = [s for s in line["spans"] if readable(tuple(s["bbox"]))]
-        text = "".join(str(s["text"]) for s in spans).strip()
-        if text and line_signature(text) not in running:
+        if _text_of(line) and (index, i) not in running:
             lines.append(dict(line, spans=spans))
     return dict(raw, lines=lines)
 

@@ -3,13 +3,13 @@
 `PyMuPDFBackend.extract` is this backend's step of the `base.Backend` template (opening, the
 text-layer check, the passes and the provenance are shared):
 
-1. with the layout model in use, each page is read as typed blocks (`blocks.Block`) by one
-   of two readers (`plain_pages` chooses, per ``convert.layout``): pymupdf4llm's layout model
-   path (``document_layout.parse_document``), or, with ``layout = "auto"``, for the pages
-   the text layer shows to be plain one-column text (`triage`), the fast path
-   (`plaintext.page_blocks`, no model); without the model, pymupdf4llm's classic
-   ``pymupdf_rag`` path (``page_chunks=True``; headings from font sizes; the outline repairs
-   them later) writes the Markdown. The layout model
+1. each page is read as typed blocks (`blocks.Block`) by one of two readers (`plain_pages`
+   chooses, per ``convert.layout``): pymupdf4llm's layout model path
+   (``document_layout.parse_document``), or the fast path (`plaintext.page_blocks`, no
+   model): with ``layout = "auto"`` for the pages the text layer shows to be plain one-column
+   text (`triage`), and for every page when the model is not in use (``use_layout = false``,
+   ``layout = "never"`` or pymupdf-layout not installed; then with the tables PyMuPDF's finder
+   sees drawn with rules, and two prose columns read in column order). The layout model
    is pymupdf-layout's analyzer for ``convert.layout_model`` ("text": the graph network on
    text-layer features; "text+image": also a CNN over a rendered page image), made once per
    process (`_analyzer`) on the CPU, or on CUDA with ``layout_gpu`` where onnxruntime has it,
@@ -19,8 +19,8 @@ text-layer check, the passes and the provenance are shared):
    installed) and the only way pymupdf4llm reaches a model: the layout path installs the
    chosen analyzer for the call only, timed (`LayoutMeter`), and puts the previous value back
    afterwards, under a lock (`_layout`), so citechunk leaves that global as it found it; the
-   classic path leaves it alone (PyMuPDF's table finder consults the model whenever it is
-   installed; on plain pages no table is looked for). On the layout path the parsed boxes are
+   fast path leaves it alone (PyMuPDF's table finder consults the model whenever it is
+   installed; on plain pages of ``layout = "auto"`` no table is looked for). On the layout path the parsed boxes are
    fixed by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by ``citechunk passes``
    and skipped by name like the Markdown passes) and read once as typed blocks
    (`blocks.page_blocks`). The blocks of every page, fast path and model alike, go through
@@ -64,7 +64,7 @@ from .outline import from_toc
 from .plaintext import body_size
 from .plaintext import page_blocks as plain_blocks
 from .processors import run as run_processors
-from .rawlines import layer_reading, numbered_reading
+from .rawlines import layer_reading
 from .render import render_page
 from .runninglines import RunningLines, find_running, line_numbers
 from .runningsections import Section, open_sections
@@ -172,9 +172,14 @@ def page_reasons(doc: Any, facts: PdfFacts, options: ConvertOptions) -> dict[int
     }
 
 
-def plain_pages(reasons: Mapping[int, Reason | None], options: ConvertOptions) -> tuple[int, ...]:
+def plain_pages(
+    pages: Sequence[int], reasons: Mapping[int, Reason | None], options: ConvertOptions
+) -> tuple[int, ...]:
     """The pages the fast path reads (`plaintext`) instead of the layout model: with
-    ``layout = "auto"`` those `triage.model_reason` found no reason for; none otherwise."""
+    ``layout = "auto"`` those `triage.model_reason` found no reason for; every page when the
+    model is not in use; none otherwise."""
+    if not _model_in_use(options):
+        return tuple(pages)
     if options.layout != "auto":
         return ()
     return tuple(n for n, reason in reasons.items() if reason is None)
@@ -205,14 +210,19 @@ def _model_in_use(options: ConvertOptions) -> bool:
     return options.use_layout and options.layout != "never" and layout_installed()
 
 
-def _plain_blocks(doc: Any, facts: PdfFacts, pages: Sequence[int]) -> dict[int, tuple[Block, ...]]:
-    """`plaintext.page_blocks` of `pages`, the body size read from the whole document."""
+def _plain_blocks(
+    doc: Any, facts: PdfFacts, pages: Sequence[int], tables: bool
+) -> dict[int, tuple[Block, ...]]:
+    """`plaintext.page_blocks` of `pages` (with `tables`: their ruled tables), the body size
+    read from the whole document."""
     if not pages:
         return {}
     layer = facts.layer or TextLayer.of_document(doc)
     body = body_size(layer.page(n) for n in layer.numbers)
     places = facts.running.places
-    return {n: plain_blocks(doc[n - 1], facts.running.on_page(n), body, places) for n in pages}
+    return {
+        n: plain_blocks(doc[n - 1], facts.running.on_page(n), body, places, tables) for n in pages
+    }
 
 
 def _extract(
@@ -228,19 +238,17 @@ def _extract(
     places: NumberPlaces | None = None,
     named: Sequence[Section] = (),
 ) -> list[str]:
-    """Markdown of `pages` in page order. When the model is in use, the pages in `plain` (the
-    fast path's blocks) and the others read as blocks by the layout model (`page_model` of
-    each, one parse per model) have their heading levels set once over all of them
+    """Markdown of `pages` in page order. The pages in `plain` (read already: the fast path's
+    blocks, OCR's) and the others read as blocks by the layout model (`page_model` of each, one parse per model)
+    have their heading levels set once over all of them
     (`headings.level_headings`) after the block processors (`processors.run`), with `running`
     (the document's running lines, read when needed) their running headers and footers put in
     the furniture layer (`layers.furniture_layer`), the sections `named` by running headers
-    opened (`runningsections.open_sections`), and are rendered (`render.render_page`); otherwise pymupdf4llm's
-    classic path writes them. Both read the text without its line numbers (`furniture`, with
-    the document's `places`). Layout passes that raised are added to `failures`."""
+    opened (`runningsections.open_sections`), and are rendered (`render.render_page`). Both
+    read the text without its line numbers (`furniture`, with the document's `places`).
+    Layout passes that raised are added to `failures`."""
     plain = plain or {}
     rest = [p for p in pages if p not in plain]
-    if not plain and not (rest and _model_in_use(options)):
-        return _classic(doc, rest, places) if rest else []
     meter = meter or LayoutMeter()
     failures = [] if failures is None else failures
     read: dict[int, tuple[Block, ...]] = dict(plain)
@@ -256,17 +264,6 @@ def _extract(
         read = {p: furniture_layer(bs, lines.on_page(p)) for p, bs in read.items()}
     read = open_sections(read, named)
     return [render_page(read[p]).text for p in pages if p in read]
-
-
-def _classic(doc: Any, pages: Sequence[int], places: NumberPlaces | None = None) -> list[str]:
-    """pymupdf4llm's classic path (``pymupdf_rag``): headings from font sizes."""
-    from pymupdf4llm.helpers import pymupdf_rag
-
-    with numbered_reading(places):  # line numbers are not read (rawlines)
-        chunks = pymupdf_rag.to_markdown(
-            doc, pages=[p - 1 for p in pages], page_chunks=True, show_progress=False
-        )
-    return [str(chunk["text"]) for chunk in chunks]
 
 
 def _layout(
@@ -374,7 +371,8 @@ class PyMuPDFBackend(Backend):
         failures: list[PassFailure] = []
         reasons = page_reasons(pdf, facts, options)
         upright = not any(pdf[p - 1].rotation for p in pages)
-        plain = _plain_blocks(pdf, facts, plain_pages(reasons, options))
+        fast = [n for n in plain_pages(pages, reasons, options) if n not in facts.ocr]
+        plain = {**_plain_blocks(pdf, facts, fast, not layout), **facts.ocr}
         layer = facts.layer if options.layout_model == "auto" else None
         running = None
         if options.strip_headers_footers:
@@ -383,7 +381,6 @@ class PyMuPDFBackend(Backend):
         named = facts.sections if upright else ()
         read = (plain, reasons, failures, layer, running, places, named)
         texts = tuple(self._run(path, pdf, pages, options, meter, *read))
-        blocks = tuple(pages) if layout else ()
         recorded: dict[str, Any] = {"layout_active": layout}
         if layout:
             recorded["layout_device"] = layout_device(options.layout_gpu)
@@ -393,7 +390,6 @@ class PyMuPDFBackend(Backend):
             model_pages=tuple(sorted(meter.pages)),
             model_seconds=(meter.seconds, meter.cpu_seconds),
             pass_failures=tuple(failures),
-            block_pages=blocks,
         )
 
     @staticmethod

@@ -20,8 +20,7 @@ The rules, each where pymupdf4llm's own reading departs from the text layer:
   spans in the layer's (logical) order and puts the text-layer lines sharing a height from
   right to left.
 - Line numbers are no text (`furniture`): the spans of a column of line numbers are not
-  read. The classic path (``pymupdf_rag``) reads its lines without them too
-  (`numbered_reading`).
+  read.
 - A styled table cell keeps the layer's spaces: the spaces at a span's edges are read as
   spans of their own, which pymupdf4llm's cell text (stripping every span) keeps.
 """
@@ -254,42 +253,6 @@ def _text_blocks(textpage: Any) -> list[dict[str, Any]]:
 
     found = textpage.extractDICT()["blocks"]
     return [b for b in found if b["type"] == 0 and not bbox_is_empty(b["bbox"])]
-
-
-def _classic_reader(original: Any, places: NumberPlaces | None = None) -> Any:
-    """pymupdf4llm's ``get_raw_lines`` for the classic path, reading each call's fresh blocks
-    (as it does) without their line numbers (found once per text page; `places` as in
-    `_page_reader`)."""
-    last: list[Any] = [None, frozenset()]
-
-    def read(textpage: Any = None, blocks: Any = None, clip: Any = None, **options: Any) -> Any:
-        if blocks is None:
-            blocks = _text_blocks(textpage)
-            if last[0] is not textpage:
-                last[:] = [textpage, numbered_spans(blocks, places)]
-            numbered = last[1]
-        else:
-            numbered = numbered_spans(blocks, places)
-        if clip is None:
-            clip = textpage.rect
-        return original(blocks=without_numbers(blocks, numbered), clip=clip, **options)
-
-    return read
-
-
-@contextlib.contextmanager
-def numbered_reading(places: NumberPlaces | None = None) -> Iterator[None]:
-    """Within the block, pymupdf4llm's classic path (``pymupdf_rag``) reads its lines without
-    line numbers (`furniture`, with the document's `places`); its own reader is put back
-    afterwards. The caller serialises conversions (the reader is a module global)."""
-    from pymupdf4llm.helpers import pymupdf_rag
-
-    reader = pymupdf_rag.get_raw_lines
-    pymupdf_rag.get_raw_lines = _classic_reader(reader, places)
-    try:
-        yield
-    finally:
-        pymupdf_rag.get_raw_lines = reader
 
 
 def _white(ch: str) -> bool:

@@ -6,7 +6,8 @@ its number, a new item starts where a line begins left of the one before); a foo
 ``> `` quote, a new one at each line opening with a raised mark; a table is its rendered grid;
 a picture or formula is a blank line, then its text lines between picture-text markers; any
 other block is one paragraph of styled runs (``**bold**``, ``_italic_``, ``~~struck~~``,
-`` `code` ``, a line-end hyphen joined), or a code fence when all its lines are monospaced,
+`` `code` ``, a line-end hyphen joined; a ``#`` it opens with escaped where Markdown would read a
+heading), or a code fence when all its lines are monospaced,
 or footnotes when its first line opens with a raised mark. Blocks in the furniture layer are
 not written. The per-kind formatting is pymupdf4llm's (its helper functions, over copies of
 the spans, since they edit their input), so the pages read as the layout path always wrote
@@ -15,11 +16,15 @@ them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .blocks import Block, Layer, Line
+
+#: A line Markdown reads as a heading: one to six "#" and a blank or the line's end.
+_ATX_RE = re.compile(r"#{1,6}(?:[ \t]|$)")
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,8 @@ def block_markdown(block: Block) -> str:
     if block.kind == "footnote":
         return str(dl.footnote_to_md(lines))
     # A text block is code exactly when its kind says so; other kinds check their lines.
-    return str(dl.text_to_md(lines, ignore_code=block.kind == "text"))
+    text = str(dl.text_to_md(lines, ignore_code=block.kind == "text"))
+    return "\\" + text if _ATX_RE.match(text) else text
 
 
 def render_page(blocks: Sequence[Block]) -> RenderedPage:

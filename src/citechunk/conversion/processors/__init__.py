@@ -1,14 +1,13 @@
 """Block processors: rules over the whole document's typed blocks (`blocks.Block`), one rule a
 module, run in the order of `PROCESSORS` by `run`, after the blocks are read and before their
-heading levels are set (`headings.level_headings`), in every backend that reads blocks (the
-pymupdf layout path, docling).
+heading levels are set (`headings.level_headings`), in every backend (every page is read as blocks:
+the pymupdf backend's layout model and fast path, OCR, docling).
 
 A processor is a function ``(pages) -> pages`` over {page number: the page's blocks}: it
 returns new frozen blocks (`dataclasses.replace`), never edits them, and records why it changed
 a block in the block's ``evidence``. A heading it decides is no heading becomes a "text" block
-(`common.demoted`), so it never enters the heading scale. Each is named like the Markdown pass
-that does the same on pages not read as blocks (``citechunk passes`` lists both; ``--no-pass
-NAME`` turns off both); one that raises is skipped for the document (`passguard`).
+(`common.demoted`), so it never enters the heading scale. ``citechunk passes`` lists them and
+``--no-pass NAME`` turns one off; one that raises is skipped for the document (`passguard`).
 """
 
 from __future__ import annotations

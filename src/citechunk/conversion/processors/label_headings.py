@@ -12,12 +12,32 @@ large. As headings they replaced the section's own title in the chunk paths belo
 from __future__ import annotations
 
 import logging
+import re
 
 from ..blocks import Block
-from ..repairs.runin import is_label_title
+from ..mdlines import strip_inline_markup
 from .common import Pages, demoted, edited, in_order
 
 log = logging.getLogger(__name__)
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DATE_RE = re.compile(
+    rf"(?:[a-z]+day,?\s+)?(?:{_MONTH}\s+(?:\d{{1,2}},?\s+)?\d{{4}}|\d{{1,2}}\s+{_MONTH}\s+\d{{4}})",
+    re.IGNORECASE,
+)
+
+
+SENTENCE_WORDS = 6  # a title ending with a period and this many words is a sentence
+
+
+def is_label_title(title: str) -> bool:
+    """A mixed-case title ending with a colon, a bare date ("February 2024"), or a sentence."""
+    plain = strip_inline_markup(title)
+    if _DATE_RE.fullmatch(plain):
+        return True
+    if plain.endswith(".") and len(plain.split()) >= SENTENCE_WORDS:
+        return True
+    return plain.endswith(":") and plain.upper() != plain
 
 
 def demote_label_headings(pages: Pages) -> dict[int, tuple[Block, ...]]:

@@ -10,10 +10,13 @@ position (top edge, then left edge) among those with text that are no page heade
 footer or picture; the heading blocks and wholly bold text blocks among them are its opening
 run, each alone and, when there are several, joined in that order ("PART I" / "Item 2"), each
 title at the top edge of its (first) block. A title whose signature
-(`repairs.running_titles.signature`: case, digits, a label's number, short parentheticals and
-punctuation ignored) opens `MIN_PAGES` pages or more at one place (top edges within
+(`signature`: plain text, case-folded, digits and a label's number blurred — "Part II" like
+"Part I" —, short parentheticals such as "(Continued)" or "(Unaudited)" and punctuation
+ignored) opens `MIN_PAGES` pages or more at one place (top edges within
 `PLACE_TOLERANCE` points) is a running title there (a signature of labels and their numbers
-alone only when one exact title of it opens two pages: `running_signatures`). Every heading
+alone only when one exact title of it, numbers included, opens two pages: "Article 4",
+"Article 5", "Article 6" each opening one page are sections in sequence, while a running
+"PART II" repeats: `running_signatures`). Every heading
 block with that signature set at that place, or in an opening run whose joined title runs
 there, becomes a text block (bold where its spans are); the same title set elsewhere (lower on
 the page where its section starts) stays a heading. The pages need not follow each other; the
@@ -24,11 +27,14 @@ running title too.
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
+import re
+import unicodedata
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 from ..blocks import Block
-from ..repairs.running_titles import MIN_PAGES, exact_title, running_signatures, signature
+from ..mdlines import strip_inline_markup
+from ..numbers import LABELS
 from .common import MARGIN_KINDS, Pages, all_bold, demoted, edited
 
 log = logging.getLogger(__name__)
@@ -37,6 +43,45 @@ TOP_BLOCKS = 3
 #: Points: two top edges this close are one place on the page.
 PLACE_TOLERANCE = 3.0
 _NOT_TOP = MARGIN_KINDS | {"picture"}
+MIN_PAGES = 3
+_PARENTHETICAL_RE = re.compile(r"\((?:[^()\s]+(?:\s[^()\s]+)?)\)")
+_NON_WORD_RE = re.compile(r"[\W_]+")
+_LABELS = "|".join(LABELS)
+# a label's number, roman or a letter included ("part ii", "appendix b"), blurred like digits
+_LABEL_NUMBER_RE = re.compile(rf"\b({_LABELS})\s+(?:[ivxlc]+|[a-z]|\d+[a-z]?)\b")
+# the signature of labels with their numbers alone: "Article 5", "Part II Item 7"
+_LABEL_ALONE_RE = re.compile(rf"^(?:{_LABELS})(?: (?:{_LABELS}))*$")
+
+
+def _folded(title: str) -> str:
+    """The title's text without markup, NFKC-normalised and case-folded."""
+    return unicodedata.normalize("NFKC", strip_inline_markup(title)).casefold()
+
+
+def signature(title: str) -> str:
+    """The identity of a running title (module docstring); "" for a title without letters."""
+    plain = _PARENTHETICAL_RE.sub(" ", _folded(title))
+    plain = _LABEL_NUMBER_RE.sub(r"\1 #", plain)
+    plain = re.sub(r"\d+", "#", plain)
+    return _NON_WORD_RE.sub(" ", plain).strip() if re.search(r"[^\W\d_]", plain) else ""
+
+
+def exact_title(title: str) -> str:
+    """A title's plain words, numbers kept: two pages opened by the same title match."""
+    return _NON_WORD_RE.sub(" ", _folded(title)).strip()
+
+
+def running_signatures(openers: list[set[tuple[str, str]]]) -> set[str]:
+    """The signatures that open `MIN_PAGES` pages, a bare label's only when one of its titles
+    repeats (module docstring)."""
+    exact: Counter[tuple[str, str]] = Counter(pair for found in openers for pair in found)
+    pages: Counter[str] = Counter(sig for found in openers for sig in {s for s, _ in found})
+    repeats = {sig for (sig, _), n in exact.items() if n >= 2}
+    return {
+        sig
+        for sig, n in pages.items()
+        if n >= MIN_PAGES and (sig in repeats or not _LABEL_ALONE_RE.match(sig))
+    }
 
 
 def top_run(blocks: Sequence[Block]) -> list[int]:

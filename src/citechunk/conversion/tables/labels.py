@@ -17,18 +17,16 @@ figures next to it, so a section it opened would push the table's real name out 
 * A row of figures is no heading either: a line of which at least `MIN_ROW_FIGURES` words, and
   more than half of them, are figures (more digits than other characters: "52B", "13",
   "2,605"), such as a table's column header "Params 52B 47B 32B" the layout set in large type.
-  It becomes a plain line of the text.
+  It is plain text.
+
+`processors.table_labels` makes such heading blocks text.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Sequence
 
-from ..mdlines import bold_line, heading_lines, join_pages, split_pages, strip_inline_markup
-
-log = logging.getLogger(__name__)
+from ..mdlines import strip_inline_markup
 
 MAX_LABEL_CHARS = 120
 MIN_ROW_FIGURES = 3
@@ -110,23 +108,3 @@ def is_figure_row(text: str) -> bool:
     words = _plain(text).split()
     figures = sum(_is_figure(w) for w in words)
     return figures >= MIN_ROW_FIGURES and figures * 2 > len(words)
-
-
-def demote_table_labels(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
-    """A heading that is a unit line, a bare period or a bare date becomes a bold line: it
-    labels the figures below it and is never a heading; a row of figures becomes a plain line
-    (module docstring). The line stays
-    where it is, so it is one of the one-line paragraphs the chunker repeats as a split
-    table's caption, and the heading above it (the statement's name) heads the section."""
-    split = split_pages(pages)
-    demoted = 0
-    for p, i, heading in heading_lines(split):
-        if is_table_label(heading.group(2)):
-            split[p][i] = bold_line(heading.group(2))
-            demoted += 1
-        elif is_figure_row(heading.group(2)):
-            split[p][i] = heading.group(2)
-            demoted += 1
-    if demoted:
-        log.debug("unit, period and figure-row headings demoted: %d", demoted)
-    return join_pages(pages, split)
