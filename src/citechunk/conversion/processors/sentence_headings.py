@@ -2,9 +2,9 @@
 
 A line set apart by a page or column break, or in a larger font for emphasis, can reach the
 blocks as a heading although it is the middle or the end of a sentence ("flatfile) with the
-database name."). `demote_sentence_headings(pages)` makes every heading block that
-`repairs.sentence_headings.is_sentence_piece` finds a piece (it opens with a closing bracket
-or sentence punctuation, ends with a comma, semicolon or hyphen, or is a lower-case run of
+database name."). `demote_sentence_headings(pages)` makes every heading block whose text as
+rendered (`blocks.Block.shown`) `repairs.sentence_headings.is_sentence_piece` finds a piece
+(it opens with a closing bracket or sentence punctuation, ends with a comma, semicolon or hyphen, or is a lower-case run of
 words after body text that does not end a sentence) a plain text block: a body line, its bold
 dropped. The body text before a heading is the last text of the blocks before it in reading
 order, over page breaks, page headers, footers, footnotes and pictures left aside; a table or code block
@@ -30,7 +30,7 @@ def _body_text(block: Block) -> str:
     table or code block: they end a sentence)."""
     if block.kind in _ENDS_SENTENCE:
         return "."
-    lines = [line.text.strip() for line in block.lines if line.text.strip()]
+    lines = [line.shown for line in block.lines if line.shown]
     return lines[-1] if lines else ""
 
 
@@ -42,9 +42,9 @@ def demote_sentence_headings(pages: Pages) -> dict[int, tuple[Block, ...]]:
         if block.kind in _ASIDE or not block.text:
             continue
         if block.is_heading:
-            if is_sentence_piece(block.text, before):
+            if is_sentence_piece(block.shown, before):
                 changes[(n, i)] = demoted(block, "a piece of a sentence", plain=True)
-                before = block.lines[-1].text.strip()
+                before = block.lines[-1].shown
             else:
                 before = ""
             continue
