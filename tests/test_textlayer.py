@@ -45,3 +45,22 @@ def test_text_too_small_to_read_is_left_out() -> None:
     layer = TextLayer.of_document(doc)
     assert [w.text for w in layer.page(1).words] == ["Readable", "words", "here"]
     assert [line.text for line in layer.page(1).lines] == ["Readable words here"]
+
+
+def test_a_control_character_set_large_takes_no_part_in_the_line_size(tmp_path: Path) -> None:
+    """A glyph the font maps to no character (read as U+0001) set larger than the words
+    beside it leaves the line at its words' size and weight."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    words = "for the X state"
+    page.insert_text((72, 90), words, fontsize=14, fontname="hebo")
+    end = 72 + pymupdf.get_text_length(words, fontname="hebo", fontsize=14)
+    page.insert_text((end, 90), "\x01", fontsize=18, fontname="helv")
+    doc.save(tmp_path / "bracket.pdf")
+    with pymupdf.open(tmp_path / "bracket.pdf") as pdf:
+        spans = [
+            s for b in pdf[0].get_text("dict")["blocks"] for ln in b["lines"] for s in ln["spans"]
+        ]
+        assert [s["size"] for s in spans] == [14, 18]  # one line, the mark set large
+        (line,) = TextLayer.of_document(pdf).page(1).lines
+    assert (line.size, line.bold) == (14, True)

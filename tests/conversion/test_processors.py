@@ -151,6 +151,22 @@ def test_units_periods_labels_and_figure_rows_are_no_headings() -> None:
     assert all(b.evidence for b in out[:5]) and not any(b.evidence for b in out[5:])
 
 
+def test_a_period_set_in_small_caps_is_judged_as_rendered() -> None:
+    """Small capitals reach the blocks as one span per run of letters of one size, blanks
+    stripped ("For", "the", "years"): the rules read the words the heading renders, not the
+    glued "Fortheyearsended"."""
+    words = ("For", "the", "years", "ended November 30")
+    spans = tuple(Span(w, size=8, flags=BOLD, bbox=(50, 90, 400, 98)) for w in words)
+    period = Block(
+        1, (50.0, 90.0, 400.0, 98.0), "section-header", (Line((50, 90, 400, 98), spans),)
+    )
+    statement = _heading(1, "Statements of Comprehensive Income", 60)
+    out = demote_table_labels({1: (statement, period)})[1]
+    assert period.text != period.shown == "For the years ended November 30"
+    assert [b.kind for b in out] == ["section-header", "text"]
+    assert render_page(out[1:]).text.strip() == "**For the years ended November 30**"
+
+
 SURVEY = (
     "The survey teams walked each transect at first light and recorded every plot they "
     "crossed, with the soil, the cover and the weather noted on the same sheet. "

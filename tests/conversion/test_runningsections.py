@@ -10,7 +10,9 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
+from citechunk.conversion.base import read_facts
 from citechunk.conversion.runningsections import Section, sections
 
 TOPICS = ["revenue", "staff", "outlook", "assets", "leases", "taxes", "equity", "risk"]
@@ -30,23 +32,42 @@ def test_alternating_headers_name_no_section() -> None:
     assert sections(lines) == []
 
 
-def report_pdf(path: Path, header: Callable[[int], str]) -> Path:
+def report_pdf(
+    path: Path, header: Callable[[int], str], sheets: frozenset[int] = frozenset()
+) -> Path:
     """Eight pages of body text, no headings: page 1 a cover line, pages 2-8 a constant header
-    line above `header(page)` and a page number."""
+    line above `header(page)` and a page number; the pages in `sheets` hold a drawing (a box
+    and three labels) instead of body text."""
     doc = pymupdf.open()
     for number, topic in enumerate(TOPICS, 1):
         page = doc.new_page(width=595, height=842)
         if number > 1:
             page.insert_text((72, 36), "Harbor Trust Annual Report 2024", fontsize=8)
             page.insert_text((72, 50), header(number), fontsize=9, fontname="hebo")
-        body = (
-            f"The board reviewed the {topic} of the trust during the year in enough words to be "
-            f"a real paragraph of body text, so that the page reads as prose about {topic}. "
-        ) * 3
-        page.insert_textbox((72, 120, 523, 500), body, fontsize=11, fontname="tiro")
+        if number in sheets:
+            page.draw_rect(pymupdf.Rect(150, 200, 450, 500))
+            for k, label in enumerate(("FIG. 2", "102", "SELECT A NODE")):
+                page.insert_text((170, 240 + 90 * k), label, fontsize=11, fontname="tiro")
+        else:
+            body = (
+                f"The board reviewed the {topic} of the trust during the year in enough words "
+                f"to be a real paragraph of body text, so that the page reads as prose about "
+                f"{topic}. "
+            ) * 3
+            page.insert_textbox((72, 120, 523, 500), body, fontsize=11, fontname="tiro")
         page.insert_text((290, 810), str(number), fontsize=9)
     doc.save(path)
     return path
+
+
+def test_a_header_seen_only_over_drawings_names_no_section(tmp_path: Path) -> None:
+    def header(page: int) -> str:
+        return "Directors' report" if page <= 4 else "Drawing sheet" if page <= 7 else "Notes"
+
+    pdf = report_pdf(tmp_path / "trust.pdf", header, frozenset({5, 6, 7}))
+    with pymupdf.open(pdf) as doc:
+        found = read_facts(pdf, doc, ConvertOptions()).sections
+    assert found == (Section(2, "Directors' report", 4),)
 
 
 def _headings(markdown: str) -> list[str]:

@@ -46,7 +46,7 @@ from .pagelist import page_ranges
 from .passcontext import PassContext
 from .pipeline import run_passes
 from .runninglines import RunningLines, find_running
-from .runningsections import Section, opening, section_lines, sections
+from .runningsections import Section, body_pages, opening, section_lines, sections
 from .textlayer import TextLayer
 from .title import TITLE_PAGES, pdf_label, title_page
 
@@ -218,7 +218,10 @@ def read_facts(
     outline = toc if options.outline_repair and lists_sections(toc) else []
     label = pdf_label(pdf, path, layer, skip=frozenset(garbled))
     running = find_running(layer, toc)
-    named = () if outline else tuple(sections(section_lines(layer, running, pages), label.text))
+    named: tuple[Section, ...] = ()
+    lines = {} if outline else section_lines(layer, running, pages)
+    if lines:
+        named = tuple(sections(lines, label.text, body_pages(layer, pages)))
     return PdfFacts(
         page_count=pdf.page_count,
         pages=tuple(pages),

@@ -128,6 +128,12 @@ class Line:
         return "".join(s.text for s in self.spans)
 
     @property
+    def shown(self) -> str:
+        """The line's text as rendered: each span's text stripped, joined by one blank
+        (`Block.shown`)."""
+        return " ".join(s.text.strip() for s in self.spans if s.text.strip())
+
+    @property
     def monospace(self) -> bool:
         """Every span with visible text is monospaced (a line of blanks counts as monospaced)."""
         return all(s.monospace for s in self.spans if not s.text.isspace())
@@ -167,6 +173,13 @@ class Block:
     @property
     def text(self) -> str:
         return " ".join(line.text.strip() for line in self.lines).strip()
+
+    @property
+    def shown(self) -> str:
+        """The block's text as a heading or paragraph renders it (`render`): the text of each
+        span, stripped, joined by one blank. A PDF may space words by position alone, its spans
+        holding no blank ("For", "the", "years"), where `text` glues them ("Fortheyears")."""
+        return " ".join(shown for shown in (line.shown for line in self.lines) if shown)
 
     @property
     def size(self) -> int:

@@ -13,7 +13,10 @@ The rule, over a document without an outline (the outline decides where there is
   section lines are the same (`outline.title_key`). A line that heads two runs apart
   alternates with another (verso and recto headers) and names no section. A run of
   `MIN_RUN_PAGES` pages or more is a section, unless its words are in the document's title
-  (it names the document).
+  (it names the document) or none of its pages has body text (`body_pages`: `MIN_BODY_WORDS`
+  words between the top and bottom bands set at the document's body size): a header that
+  names a section stands over the section's text, and one seen only over drawings, figures
+  or a form's boxes is the header of those sheets.
 - Each section opens at the document's top section level (the smallest level of a heading
   after page 1, else 1), unless a body heading of that level opens a section on the run's
   first page or the page before: the last body heading (or one-line paragraph) with the
@@ -25,13 +28,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .blocks import Block, Layer, Line, Span
 from .outline import title_key
 from .runninglines import EDGE_BAND, RunningLines, is_page_number, line_signature
-from .textlayer import TextLayer
+from .textlayer import Line as TextLine
+from .textlayer import PageText, TextLayer, body_size
 
 #: A header line on this share of the pages that have one is the document's constant header.
 CONSTANT_SHARE = 0.8
@@ -39,6 +43,10 @@ CONSTANT_SHARE = 0.8
 MIN_RUN_PAGES = 2
 #: A running header read as a heading is among a page's first blocks.
 TOP_BLOCKS = 3
+#: A page has body text when this many words between its edge bands are set at the body size.
+MIN_BODY_WORDS = 20
+#: Points: a line within this of the document's body size is set at it.
+BODY_SIZE_TOLERANCE = 0.5
 _CONTINUED_RE = re.compile(
     r"[\s(\[–—-]*\b(?:continued|cont'?d|cont\.)[\s.)\]…]*$|^\W*continued\b.*$", re.I
 )
@@ -85,9 +93,31 @@ def section_lines(layer: TextLayer, running: RunningLines, pages: Sequence[int])
     return out
 
 
-def sections(lines: Mapping[int, str], title: str = "") -> list[Section]:
+def _inner_lines(page: PageText) -> list[TextLine]:
+    """The page's horizontal lines between its top and bottom bands (`EDGE_BAND`)."""
+    low, high = page.height * EDGE_BAND, page.height * (1 - EDGE_BAND)
+    return [ln for ln in page.lines if not ln.vertical and low < ln.box[1] < high]
+
+
+def body_pages(layer: TextLayer, pages: Sequence[int]) -> frozenset[int]:
+    """The pages of `pages` with body text: `MIN_BODY_WORDS` words or more between the edge
+    bands in lines set at the body size of those lines over `pages` (`textlayer.body_size`)."""
+    inner = {n: _inner_lines(layer.page(n)) for n in pages}
+    size = body_size(ln for lines in inner.values() for ln in lines)
+    return frozenset(
+        n
+        for n, lines in inner.items()
+        if sum(len(ln.text.split()) for ln in lines if abs(ln.size - size) <= BODY_SIZE_TOLERANCE)
+        >= MIN_BODY_WORDS
+    )
+
+
+def sections(
+    lines: Mapping[int, str], title: str = "", bodied: Collection[int] | None = None
+) -> list[Section]:
     """The sections the section lines of `lines` (page -> line) open (module docstring); a
-    line whose words are in the document's `title` names the document, not a section."""
+    line whose words are in the document's `title` names the document, not a section, and a
+    run none of whose pages is in `bodied` (the pages with body text; None: all) none."""
     runs: list[tuple[str, list[int]]] = []
     for n in sorted(lines):
         key = title_key(lines[n])
@@ -99,7 +129,10 @@ def sections(lines: Mapping[int, str], title: str = "") -> list[Section]:
     found = [
         Section(pages[0], lines[pages[0]], pages[-1])
         for key, pages in runs
-        if heads[key] == 1 and len(pages) >= MIN_RUN_PAGES and _key(key) not in _key(title)
+        if heads[key] == 1
+        and len(pages) >= MIN_RUN_PAGES
+        and _key(key) not in _key(title)
+        and (bodied is None or any(n in bodied for n in pages))
     ]
     return found
 

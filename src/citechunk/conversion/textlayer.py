@@ -39,8 +39,9 @@ class Word:
 @dataclass(frozen=True)
 class Line:
     """One text line: its words in order, its box, the largest font size, whether all of
-    its non-blank spans are bold, whether it is set sideways (not left to right) and whether
-    all of its non-blank spans are in a fixed-pitch font."""
+    its spans are bold, whether it is set sideways (not left to right) and whether all of its
+    spans are in a fixed-pitch font; size, bold and fixed pitch read from the spans that print
+    a character (not blanks or control characters alone)."""
 
     text: str
     box: Box
@@ -91,9 +92,17 @@ def _words(page: Any) -> tuple[Word, ...]:
     )
 
 
+def _visible(text: str) -> bool:
+    """`text` holds a character that is printed: not only blanks and control characters (a
+    glyph the font maps to no character, such as a large bracket read as U+0001)."""
+    return any(ch.isprintable() and not ch.isspace() for ch in text)
+
+
 def _line(block_no: int, raw: Mapping[str, Any]) -> Line | None:
+    """The line's size, bold and fixed pitch are read from its spans that print a character
+    (`_visible`): a span of control characters set large is no part of the line's look."""
     shown = [s for s in raw.get("spans", ()) if readable(tuple(s["bbox"]))]
-    spans = [s for s in shown if str(s.get("text", "")).strip()]
+    spans = [s for s in shown if _visible(str(s.get("text", "")))]
     if not spans:
         return None
     text = "".join(str(s["text"]) for s in shown).strip()

@@ -2,8 +2,8 @@
 
 A line set apart by a page or column break, or in a larger font for emphasis, can reach the
 blocks as a heading although it is the middle or the end of a sentence ("flatfile) with the
-database name."). `demote_sentence_headings(pages)` makes every heading block that
-`is_sentence_piece` finds a piece a plain text block: a body line, its bold dropped. A heading
+database name."). `demote_sentence_headings(pages)` makes every heading block whose text as
+rendered (`blocks.Block.shown`) `is_sentence_piece` finds a piece a plain text block: a body line, its bold dropped. A heading
 is a piece when it
 
 * opens with a closing bracket or sentence punctuation (``)``, ``]``, ``,``, ``;``, ``.``), or
@@ -65,7 +65,7 @@ def _body_text(block: Block) -> str:
     table or code block: they end a sentence)."""
     if block.kind in _ENDS_SENTENCE:
         return "."
-    lines = [line.text.strip() for line in block.lines if line.text.strip()]
+    lines = [line.shown for line in block.lines if line.shown]
     return lines[-1] if lines else ""
 
 
@@ -77,9 +77,9 @@ def demote_sentence_headings(pages: Pages) -> dict[int, tuple[Block, ...]]:
         if block.kind in _ASIDE or not block.text:
             continue
         if block.is_heading:
-            if is_sentence_piece(block.text, before):
+            if is_sentence_piece(block.shown, before):
                 changes[(n, i)] = demoted(block, "a piece of a sentence", plain=True)
-                before = block.lines[-1].text.strip()
+                before = block.lines[-1].shown
             else:
                 before = ""
             continue

@@ -1,6 +1,7 @@
 """Lines that label a table's figures are not sections (block form of the ``table-labels`` rule).
 
-`demote_table_labels(pages)`: a heading block that is a unit line ("(in thousands, except per
+`demote_table_labels(pages)`: a heading block whose text as rendered (`blocks.Block.shown`: small
+capitals reach the blocks as spans without their blanks) is a unit line ("(in thousands, except per
 share data)"), a bare period or a bare date ("Year Ended December 31,", "2022 2021":
 `tables.labels.is_table_label`) becomes a text block (bold where its spans are): it names no
 content of its own, only the unit or the period of the figures next to it, so the heading
@@ -26,9 +27,9 @@ def demote_table_labels(pages: Pages) -> dict[int, tuple[Block, ...]]:
     for n, i, block in in_order(pages):
         if not block.is_heading:
             continue
-        if is_table_label(block.text):
+        if is_table_label(block.shown):
             changes[(n, i)] = demoted(block, "labels a table's figures: a unit or a period")
-        elif is_figure_row(block.text):
+        elif is_figure_row(block.shown):
             changes[(n, i)] = demoted(block, "a row of figures", plain=True)
     if changes:
         log.debug("unit, period and figure-row headings made text: %d", len(changes))
