@@ -117,7 +117,9 @@ from .coverfacts import (
 from .numbers import heading_number
 from .outline import from_toc
 from .repairs.contents import is_list_title
+from .rawlines import right_to_left
 from .textlayer import Line, TextLayer, body_size
+from .visualorder import logical_order
 
 #: The display title's font is at least this many times the body font size.
 TITLE_RATIO = 1.15
@@ -212,9 +214,11 @@ def _size(line: Line) -> float:
 
 
 def _horizontal(line: Line) -> bool:
-    """False for a line set sideways (a margin stamp such as an arXiv identifier)."""
+    """False for a line set sideways (a margin stamp such as an arXiv identifier): the text
+    layer writes it in another direction than left to right and its box is taller than wide
+    (a short word in a large type may stand in a box taller than wide)."""
     x0, y0, x1, y1 = line.box
-    return (x1 - x0) >= (y1 - y0) or len(line.text) < 2
+    return not line.vertical or (x1 - x0) >= (y1 - y0) or len(line.text) < 2
 
 
 def _main_direction(lines: Sequence[Line]) -> list[Line]:
@@ -229,8 +233,9 @@ def _main_direction(lines: Sequence[Line]) -> list[Line]:
 
 
 def _runs(lines: Sequence[Line], display: float) -> list[tuple[float, str]]:
-    """(size, text) of each run of consecutive lines set in one size of at least `display`."""
-    runs: list[tuple[float, list[str]]] = []
+    """(size, text) of each run of consecutive lines set in one size of at least `display`,
+    pieces of a right-to-left row read from right to left (`_row_order`)."""
+    runs: list[tuple[float, list[Line]]] = []
     last = 0.0
     for line in lines:
         size = _size(line)
@@ -238,11 +243,33 @@ def _runs(lines: Sequence[Line], display: float) -> list[tuple[float, str]]:
             last = 0.0
             continue
         if runs and size == last:
-            runs[-1][1].append(line.text)
+            runs[-1][1].append(line)
         else:
-            runs.append((size, [line.text]))
+            runs.append((size, [line]))
         last = size
-    return [(size, "\n".join(clean(t) for t in texts)) for size, texts in runs]
+    return [(size, "\n".join(clean(ln.text) for ln in _row_order(run))) for size, run in runs]
+
+
+def _row_order(lines: Sequence[Line]) -> list[Line]:
+    """`lines` with each row of consecutive lines standing side by side (their heights
+    overlapping by half the smaller) in reading order: right to left when the row's letters
+    are mostly of right-to-left scripts, else as stored."""
+    rows: list[list[Line]] = []
+    for line in lines:
+        if rows and _side_by_side(rows[-1][-1], line):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    ordered: list[Line] = []
+    for row in rows:
+        rtl = len(row) > 1 and right_to_left("".join(ln.text for ln in row))
+        ordered += sorted(row, key=lambda ln: -ln.box[2]) if rtl else row
+    return ordered
+
+
+def _side_by_side(a: Line, b: Line) -> bool:
+    overlap = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+    return overlap >= 0.5 * min(a.box[3] - a.box[1], b.box[3] - b.box[1]) > 0
 
 
 def names_document(text: str, numbered: bool = False) -> bool:
@@ -883,11 +910,17 @@ def pdf_label(
     )
 
 
+#: The stretching stroke of Arabic script (kashida): a glyph of the setting, not a letter.
+_TATWEEL = "\u0640"
+
+
 def clean(text: str) -> str:
-    """NFKC, a spacing accent set before its letter put on that letter ("Programaci´on":
+    """Right-to-left text stored in visual order read in logical order
+    (`visualorder.logical_order`), NFKC, the stretching stroke dropped, a spacing accent set before its letter put on that letter ("Programaci´on":
     "Programación"), control and replacement characters dropped, whitespace collapsed, cut
     at a word to `MAX_TITLE_CHARS`."""
-    text = _ACCENT_RE.sub(r"\2\1", unicodedata.normalize("NFKC", text))
+    text = _ACCENT_RE.sub(r"\2\1", unicodedata.normalize("NFKC", logical_order(text)))
+    text = text.replace(_TATWEEL, "")
     text = " ".join(_CONTROL_RE.sub(" ", unicodedata.normalize("NFC", text)).split())
     if len(text) <= MAX_TITLE_CHARS:
         return text
