@@ -118,7 +118,7 @@ from .numbers import heading_number
 from .outline import from_toc
 from .repairs.contents import is_list_title
 from .rawlines import right_to_left
-from .textlayer import Line, TextLayer, body_size
+from .textlayer import Line, TextLayer, body_size, union_box
 from .visualorder import logical_order
 
 #: The display title's font is at least this many times the body font size.
@@ -133,6 +133,11 @@ TITLE_PAGES = 3
 #: A display title of at most this many words takes the smaller display run set right after
 #: it (its subtitle).
 SHORT_TITLE_WORDS = 2
+#: A display run right after the title in at least this share of its size continues it (a
+#: title set in lines of two sizes).
+STACKED_RATIO = 0.8
+#: ... when the title has at most this many words.
+STACKED_TITLE_WORDS = 4
 #: A bold title under a banner has at least this many words.
 MIN_BOLD_TITLE_WORDS = 4
 #: A full stop after a letter, before a blank or the end (a sentence when the letter is lower-case).
@@ -235,6 +240,11 @@ def _main_direction(lines: Sequence[Line]) -> list[Line]:
 def _runs(lines: Sequence[Line], display: float) -> list[tuple[float, str]]:
     """(size, text) of each run of consecutive lines set in one size of at least `display`,
     pieces of a right-to-left row read from right to left (`_row_order`)."""
+    return [(size, _text(run)) for size, run in _line_runs(lines, display)]
+
+
+def _line_runs(lines: Sequence[Line], display: float) -> list[tuple[float, list[Line]]]:
+    """(size, lines) of each run of consecutive lines set in one size of at least `display`."""
     runs: list[tuple[float, list[Line]]] = []
     last = 0.0
     for line in lines:
@@ -247,7 +257,11 @@ def _runs(lines: Sequence[Line], display: float) -> list[tuple[float, str]]:
         else:
             runs.append((size, [line]))
         last = size
-    return [(size, "\n".join(clean(ln.text) for ln in _row_order(run))) for size, run in runs]
+    return runs
+
+
+def _text(lines: Sequence[Line]) -> str:
+    return "\n".join(clean(ln.text) for ln in _row_order(lines))
 
 
 def _row_order(lines: Sequence[Line]) -> list[Line]:
@@ -268,6 +282,9 @@ def _row_order(lines: Sequence[Line]) -> list[Line]:
 
 
 def _side_by_side(a: Line, b: Line) -> bool:
+    """Lines of one size whose heights overlap by half the smaller."""
+    if _size(a) != _size(b):
+        return False
     overlap = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
     return overlap >= 0.5 * min(a.box[3] - a.box[1], b.box[3] - b.box[1]) > 0
 
@@ -363,7 +380,7 @@ def _pick(
     """(title, generic) of the display runs (module rules, step 1); ("", True) when no run
     names a document."""
     base = ""
-    for _, text in runs:
+    for size, text in runs:
         flat = clean(text)
         code = _FIELD_CODE_RE.match(flat)
         if code and code.group("code") != TITLE_FIELD_CODE:
@@ -390,8 +407,40 @@ def _pick(
             return whole, generic(whole)
         if len(flat.split()) <= SHORT_TITLE_WORDS:
             return clean(f"{flat} {_subtitle(first, text, body)}"), False
+        if len(flat.split()) <= STACKED_TITLE_WORDS:
+            return _stacked(first, text, size, body) or flat, False
         return flat, False
     return base, True
+
+
+def _stacked(first: Sequence[Line], run: str, size: float, body: float) -> str:
+    """The title set in lines of two display sizes: `run` (of `size`) and the display run
+    right after it, stacked under it (starting within one of its own line heights of the
+    run's last line) in a size of at least `STACKED_RATIO` times `size`, with the smaller
+    lines standing between their lines (a conjunction set small), read top to bottom; ""
+    when no such run follows."""
+    runs = _line_runs(first, TITLE_RATIO * body)
+    at = next((i for i, (s, lines) in enumerate(runs) if s == size and _text(lines) == run), None)
+    if at is None or at + 1 >= len(runs):
+        return ""
+    (_, lines), (after, below) = runs[at], runs[at + 1]
+    height = below[0].box[3] - below[0].box[1]
+    if not STACKED_RATIO * size <= after < size or below[0].box[1] > lines[-1].box[3] + height:
+        return ""
+    block = [*lines, *below]
+    x0, y0, x1, y1 = union_box(ln.box for ln in block)
+    between = [
+        ln
+        for ln in first
+        if ln not in block
+        and _size(ln) < after
+        and x0 <= ln.box[0]
+        and ln.box[2] <= x1
+        and y0 <= ln.box[1]
+        and ln.box[3] <= y1
+    ]
+    text = clean(" ".join(_text(sorted([*block, *between], key=lambda ln: ln.box[1])).split("\n")))
+    return text if names_document(text, numbered=True) else ""
 
 
 def figures_only(text: str) -> bool:
