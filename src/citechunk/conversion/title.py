@@ -138,6 +138,8 @@ SHORT_TITLE_WORDS = 2
 STACKED_RATIO = 0.8
 #: ... when the title has at most this many words.
 STACKED_TITLE_WORDS = 4
+#: A line's spacing in times its type size (a line right under a title starts within it).
+LINE_SPACING = 1.2
 #: A bold title under a banner has at least this many words.
 MIN_BOLD_TITLE_WORDS = 4
 #: A full stop after a letter, before a blank or the end (a sentence when the letter is lower-case).
@@ -408,9 +410,27 @@ def _pick(
         if len(flat.split()) <= SHORT_TITLE_WORDS:
             return clean(f"{flat} {_subtitle(first, text, body)}"), False
         if len(flat.split()) <= STACKED_TITLE_WORDS:
-            return _stacked(first, text, size, body) or flat, False
+            under = _line_under(first, text, body)
+            return _stacked(first, text, size, body) or clean(f"{flat} {under}"), False
         return flat, False
     return base, True
+
+
+def _line_under(first: Sequence[Line], run: str, body: float) -> str:
+    """The line set right under the display run `run`: the next line of the page, starting
+    within one line spacing (`LINE_SPACING` times the run's type size) below its last line,
+    in regular type larger than the body, when it names a document, is no field, holds no
+    date and is not wholly in brackets (a note on the title); else ""."""
+    texts = run.split("\n")
+    at = next((i for i, ln in enumerate(first) if clean(ln.text) == texts[-1]), None)
+    if at is None or at + 1 >= len(first):
+        return ""
+    last, under = first[at], first[at + 1]
+    if under.bold or _size(under) <= body or under.box[1] > last.box[3] + LINE_SPACING * last.size:
+        return ""
+    text = clean(under.text)
+    noted = bool(_BRACKETED_RE.fullmatch(text)) or bool(find_date([text]))
+    return text if names_document(text) and not is_field(text) and not noted else ""
 
 
 def _stacked(first: Sequence[Line], run: str, size: float, body: float) -> str:
