@@ -799,7 +799,24 @@ def opening_lines(first: Sequence[Line], body: float) -> str:
     if is_list_title(text):
         return ""
     ends = (m.group(1) for m in _SENTENCE_END_RE.finditer(text))
-    return "" if any(letter.islower() for letter in ends) else text
+    if any(letter.islower() for letter in ends):
+        return ""
+    centred = _centred_after(first, block)
+    return clean(f"{text} {centred.text}") if centred else text
+
+
+def _centred_after(first: Sequence[Line], block: Sequence[Line]) -> Line | None:
+    """The first line of the text block after `block` when both are bold, in one size and
+    centred on one axis (centres within one type size) and the line names a document (a
+    title centred in two blocks: a kind of document, then its name); else None."""
+    at = first.index(block[-1]) + 1 if block and block[-1] in first else len(first)
+    if at >= len(first) or not all(ln.bold for ln in block):
+        return None
+    line = first[at]
+    centre = (min(ln.box[0] for ln in block) + max(ln.box[2] for ln in block)) / 2
+    same = line.bold and _size(line) == _size(block[0]) and line.block != block[-1].block
+    aligned = abs((line.box[0] + line.box[2]) / 2 - centre) <= line.size
+    return line if same and aligned and names_document(clean(line.text)) else None
 
 
 def running_lines(layer: TextLayer, skip: Collection[int] = ()) -> list[str]:
