@@ -321,7 +321,7 @@ def title_page(layer: TextLayer, skip: Collection[int] = ()) -> int | None:
 def _display_runs(first: Sequence[Line], body: float) -> list[tuple[float, str]]:
     """The display runs of `first` a title is looked for in, in reading order (module rules,
     step 1: largest first, up to the heading level)."""
-    runs = _runs(first, TITLE_RATIO * body)
+    runs = [r for r in _runs(first, TITLE_RATIO * body) if not is_list_title(clean(r[1]))]
     lettered = [r for r in runs if _WORD_RE.search(r[1])]
     sizes = Counter(size for size, _ in lettered)
     ordered = sorted(enumerate(runs), key=lambda r: (-r[1][0], r[0]))
@@ -396,7 +396,7 @@ def _pick(
             continue
         if not names_document(flat, numbered="\n" in text) or is_field(flat):
             continue
-        if is_list_title(flat) or figures_only(flat) or is_institution(flat):
+        if is_list_title(flat) or figures_only(flat) or is_institution(flat) or _asks(flat):
             continue
         last = text.split("\n")[-1]
         if is_kind(flat) or (len(last.split()) > 1 and is_kind(last)):
@@ -419,14 +419,16 @@ def _pick(
 def _line_under(first: Sequence[Line], run: str, body: float) -> str:
     """The line set right under the display run `run`: the next line of the page, starting
     within one line spacing (`LINE_SPACING` times the run's type size) below its last line,
-    in regular type larger than the body, when it names a document, is no field, holds no
+    in regular type larger than the body but below display size (a display run is read by the
+    display rules), when it names a document, is no field, holds no
     date and is not wholly in brackets (a note on the title); else ""."""
     texts = run.split("\n")
     at = next((i for i, ln in enumerate(first) if clean(ln.text) == texts[-1]), None)
     if at is None or at + 1 >= len(first):
         return ""
     last, under = first[at], first[at + 1]
-    if under.bold or _size(under) <= body or under.box[1] > last.box[3] + LINE_SPACING * last.size:
+    sized = body < _size(under) < TITLE_RATIO * body
+    if under.bold or not sized or under.box[1] > last.box[3] + LINE_SPACING * last.size:
         return ""
     text = clean(under.text)
     noted = bool(_BRACKETED_RE.fullmatch(text)) or bool(find_date([text]))
@@ -461,6 +463,11 @@ def _stacked(first: Sequence[Line], run: str, size: float, body: float) -> str:
     ]
     text = clean(" ".join(_text(sorted([*block, *between], key=lambda ln: ln.box[1])).split("\n")))
     return text if names_document(text, numbered=True) else ""
+
+
+def _asks(text: str) -> bool:
+    """True for a run that ends with a question mark: it asks the reader, it names nothing."""
+    return text.rstrip().endswith(("?", "？", "؟"))
 
 
 def figures_only(text: str) -> bool:
