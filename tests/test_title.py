@@ -7,8 +7,6 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from conftest import wide_pdf
-
 from citechunk.chunking import chunk_markdown
 from citechunk.config import ChunkOptions
 from citechunk.conversion import convert
@@ -22,6 +20,7 @@ from citechunk.conversion.title import (
 )
 from citechunk.markers import strip_markers
 from citechunk.models import Provenance
+from conftest import wide_pdf
 
 
 def _pdf(tmp_path: Path, lines: list[tuple[str, float]], title: str = "") -> Path:

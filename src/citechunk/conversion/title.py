@@ -116,8 +116,8 @@ from .coverfacts import (
 )
 from .numbers import heading_number
 from .outline import from_toc
-from .repairs.contents import is_list_title
 from .rawlines import right_to_left
+from .repairs.contents import is_list_title
 from .textlayer import Line, TextLayer, body_size, union_box
 from .visualorder import logical_order
 
