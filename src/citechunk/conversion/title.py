@@ -8,33 +8,40 @@ The rule (`document_label`), the same for every document, to apply by hand:
 
 1. Candidates. Each is a text that may name the document, with the source it comes from.
    - The *display title*. On the first page with readable text (of the first three; a garbled
-     page is never read), the runs of consecutive lines set in the page's main direction in
-     one display size (at least `TITLE_RATIO` times the body size, the size holding most
-     characters on those pages; a margin stamp set across the text is ignored; a page turned
-     sideways is read in its sideways lines) are read largest size first, then top to bottom,
-     stopping at a size that several runs with letters share (the document's heading level).
-     Two exceptions: a shared size whose runs all stand above the page's first body line is
-     one title set in pieces (read joined, in page order), and the smaller runs set above the
-     first run of the heading level are read after the others (a title set smaller than its
-     section headings). A run names a document when it has two or more words with letters, at
-     most `MAX_TITLE_WORDS` words, and does not open with a section number (a run of one
-     line: a run of several lines may open with a figure). Passed over: a field ("Ordered
-     Through :"), a contents list's title, a *kind* run, one that names only a kind of
-     document ("Data Sheet", "FORM 10-K"; `coverfacts.is_kind`), also as the last line of a
-     banner, a line stating figures (`figures_only`) and an institution's banner
-     (`coverfacts.is_institution`): the issuer, the title is read after it. A run opening
-     with a bibliographic field code (a bracketed two-digit number, WIPO ST.9) is a field,
-     except the title's code `TITLE_FIELD_CODE`, read without its code. A one-word run
-     holding a letter and a digit is a model or part name: it is the title together with
-     the line after it. The first other run that names a document is the title. A title of
-     at most `SHORT_TITLE_WORDS` words takes the smaller display run set right after it when
-     that names a document and holds no date (its subtitle, not a byline). It is *generic*
-     when it is an issuer's name only or ends with a kind word and holds no digit. A title
-     ending with a kind word takes the bold display-size lines of one size set right before
-     it. When the largest run is a kind run and no specific title was found, the title is
-     the first bold, not all-capitals run of at least `MIN_BOLD_TITLE_WORDS` words set at
-     body size or larger that a regular body line follows (`bold_title`). Only a specific
-     (not generic) display title is a candidate.
+     page is never read), the runs of consecutive lines set in the page's main direction in one
+     display size (at least `TITLE_RATIO` times the body size, the size holding most characters
+     on those pages; a margin stamp set across the text is ignored; a page turned sideways is
+     read in its sideways lines) are read largest size first, then top to bottom, stopping at a
+     size that several runs with letters share (the document's heading level). Two exceptions: a
+     shared size whose runs all stand above the page's first body line is one title set in
+     pieces (read joined, in page order), and the smaller runs set above the first run of the
+     heading level are read after the others (a title set smaller than its section headings). A
+     contents list's title is no run. A run names a document when it has two or more words with
+     letters, at most `MAX_TITLE_WORDS` words, and does not open with a section number (a run of
+     one line: a run of several lines may open with a figure). Passed over: a field ("Ordered
+     Through :"), a contents list's title, a *kind* run, one that names only a kind of document
+     ("Data Sheet", "FORM 10-K"; `coverfacts.is_kind`), also as the last line of a banner, a
+     line stating figures (`figures_only`) and an institution's banner
+     (`coverfacts.is_institution`): the issuer, the title is read after it; and a question (a
+     run ending with a question mark asks the reader, it names nothing). A run opening with a
+     bibliographic field code (a bracketed two-digit number, WIPO ST.9) is a field, except the
+     title's code `TITLE_FIELD_CODE`, read without its code. A one-word run holding a letter and
+     a digit is a model or part name: it is the title together with the line after it. The first
+     other run that names a document is the title. A title of at most `SHORT_TITLE_WORDS` words
+     takes the smaller display run set right after it when that names a document and holds no
+     date (its subtitle, not a byline). A title of at most `STACKED_TITLE_WORDS` words set in
+     lines of two sizes is read whole: the display run stacked right under it in at least
+     `STACKED_RATIO` of its size, with the smaller lines standing between them (a conjunction
+     set small), top to bottom; else it takes the regular line set right under it (within
+     `LINE_SPACING` type sizes) larger than the body but below display size, when that names a
+     document, is no field, holds no date and is not wholly in brackets (a note on the title). A
+     run of pieces standing side by side on one row is read from right to left when its letters
+     are mostly right-to-left. It is *generic* when it is an issuer's name only or ends with a
+     kind word and holds no digit. A title ending with a kind word takes the bold display-size
+     lines of one size set right before it. When the largest run is a kind run and no specific
+     title was found, the title is the first bold, not all-capitals run of at least
+     `MIN_BOLD_TITLE_WORDS` words set at body size or larger that a regular body line follows
+     (`bold_title`). Only a specific (not generic) display title is a candidate.
    - The *outline's root* (its only top-level entry), when it names a document specifically.
    - The *metadata title*, unless it is a placeholder ("untitled", a scanner's "Scanned
      image" in any language), the file name, an identifier (letters fewer than
@@ -62,7 +69,10 @@ The rule (`document_label`), the same for every document, to apply by hand:
      lines at body size or larger in the size of its first line (of the next block when the
      first is an institution's banner), when they stand on top of the page's text, are at
      most `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer), are no
-     field nor a contents list's title and hold no web address and no sentence end.
+     field nor a contents list's title and hold no web address and no sentence end. Bold
+     opening lines continue with the first line of the next text block when that is bold,
+     in their size and centred on their axis (a title centred in two blocks: the kind of
+     document, then its name).
    - The metadata subject when it names a document specifically and the page prints half its
      words, and the *file name* without its extension, underscores as spaces.
 2. Evidence. Each candidate scores its source's weight (`EVIDENCE`), plus `AGREEMENT` when a
@@ -86,8 +96,11 @@ The rule (`document_label`), the same for every document, to apply by hand:
    words, without a last word of one or two characters (a particle left hanging); the whole
    title is kept as `Label.full` (the record's provenance `full_title`).
 
-Text is NFKC-normalised (`clean`), in the document's own language, read from the text layer.
-When OCR reads the page the label is read from, the label is read again from the lines the
+Text is NFKC-normalised (`clean`), in the document's own language, read from the text layer;
+right-to-left text a producer stored in visual order is read in logical order first
+(`visualorder.logical_order`) and the stretching stroke (tatweel) is dropped.
+When OCR reads the page the label is read from (or a page before it: a cover only OCR reads),
+the label is read again from the lines the
 engine read with confidence (`base.relabelled`) and replaces the text layer's only with more
 evidence.
 """
