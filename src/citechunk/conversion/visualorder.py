@@ -30,6 +30,8 @@ _RTL_RUN_RE = re.compile(
 #: A line's pieces: a right-to-left run, a run of other letters and digits (a number, a Latin
 #: word: read as it is), or one other character (a blank, a mark).
 _PIECE_RE = re.compile(rf"{_RTL_RUN_RE.pattern}|(?:(?!{_RTL_RUN_RE.pattern})[^\W_])+|.", re.S)
+#: Arabic presentation forms (shaped letters).
+_SHAPED_RE = re.compile(r"[\ufb50-\ufdff\ufe70-\ufeff]")
 _FORMS = ("INITIAL", "MEDIAL", "FINAL", "ISOLATED")
 
 
@@ -43,6 +45,8 @@ def _form(ch: str) -> str:
 def stored_visually(text: str) -> bool:
     """True when `text`'s shaped letters pair more often in visual than in logical order
     (module rule)."""
+    if not _SHAPED_RE.search(text):
+        return False
     forms = [_form(ch) for ch in text if ch != "\u0640"]
     logical = visual = 0
     for a, b in zip(forms, forms[1:], strict=False):
