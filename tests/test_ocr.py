@@ -274,6 +274,27 @@ def test_a_born_digital_first_page_keeps_its_label_over_a_scanned_second(
     )
 
 
+@needs_tesseract
+def test_a_scanned_cover_in_front_of_a_born_digital_page_is_read_for_the_label(
+    tmp_path: Path, sample_pdfs: Path
+) -> None:
+    # the text layer's label comes from page 2 (the cover has no text layer); OCR reads the
+    # cover, and its display title has more evidence than page 2's cover facts
+    mixed = tmp_path / "mixed.pdf"
+    scan = _scanned_cover(tmp_path, "cover_scan.pdf")
+    with pymupdf.open(scan) as doc, pymupdf.open(sample_pdfs / "refund_policy.pdf") as policy:
+        doc.insert_pdf(policy)
+        doc.save(mixed)
+    off = convert(mixed, ConvertOptions(ocr="off"))
+    assert (off.provenance.title, off.provenance.title_source) == ("Refund Policy", "cover facts")
+    auto = convert(mixed)
+    assert auto.provenance.ocr_pages == (1,)
+    assert (auto.provenance.title, auto.provenance.title_source) == (
+        "Harbour Dredging Review",
+        "display title (ocr)",
+    )
+
+
 def test_only_lines_read_with_confidence_are_legible() -> None:
     """The label is read from the legible lines only: a line in a script the engine has no
     data for comes back as Latin letters read with low confidence."""

@@ -20,6 +20,7 @@ from citechunk.conversion.title import (
 )
 from citechunk.markers import strip_markers
 from citechunk.models import Provenance
+from conftest import wide_pdf
 
 
 def _pdf(tmp_path: Path, lines: list[tuple[str, float]], title: str = "") -> Path:
@@ -464,3 +465,52 @@ def test_a_part_title_follows_the_running_lines_naming_the_whole(tmp_path):
     doc.save(path)
     label = _label(path)
     assert label == Label("Vol A, Pt 3 — Harbour Register — CHAPTER 4 WINCHES", "display title")
+
+
+def test_right_to_left_text_stored_in_visual_order_is_read_in_logical_order():
+    from citechunk.conversion.visualorder import logical_order, stored_visually
+
+    # "حریم شخصی" shaped and written left to right as it stands on the page
+    visual = "\ufbfd\ufebc\ufea8\ufeb7 \ufee2\ufbfe\ufeae\ufea3"
+    assert stored_visually(visual)
+    assert clean(visual) == "حریم شخصی"
+    assert clean("۱۹-\ufeaa\ufbfeو\ufeee\ufb90") == "کووید-۱۹"  # the number keeps its order
+    logical = "\u0627\ufee7\ufeb4\ufe8e\u0646"  # "انسان" shaped, in logical order
+    assert not stored_visually(logical) and logical_order(logical) == logical
+    assert clean("Annual Report 2024") == "Annual Report 2024"
+
+
+def test_a_persian_title_set_in_visual_order_and_two_sizes_is_read_whole():
+    # a comic's cover: the title's words stored backwards, set at 170 pt and 150 pt with a
+    # small "and" between the lines; the row of three pieces is read from right to left
+    path = wide_pdf("pub_dp3t_contact_tracing_comic_persian.pdf")
+    assert _label(path).text == "حفظ جان انسان ها و حریم شخصی"
+
+
+def test_a_short_title_takes_the_regular_line_right_under_it():
+    # "Good Energy SVT" at 13.8 pt, "Tariff Information Label (TIL)" under it at 6.4 pt,
+    # the body at 5.6 pt; the line is no subtitle in display type but names the document
+    path = wide_pdf("biz_good_energy_svt_tariff_information_label_2025.pdf")
+    assert _label(path).text == "Good Energy SVT Tariff Information Label (TIL)"
+
+
+def test_a_note_in_brackets_under_a_title_is_not_part_of_it():
+    path = wide_pdf("biz_ntt_data_csr_report_2014_highlights.pdf")
+    assert _label(path).text == "NTT DATA CSR Report 2014"  # not "... [Highlight Version]"
+
+
+def test_bold_opening_lines_continue_with_the_centred_bold_line_after_them():
+    # a leaflet set in one size: its kind, then the product, centred and bold in two blocks
+    path = wide_pdf("pub_finland_lipcut_package_leaflet_fi.pdf")
+    label = _label(path)
+    assert (label.source, label.text) == (
+        "opening lines",
+        "Pakkausseloste: Tietoa käyttäjälle Lipcut 5 mg tabletti, kalvopäällysteinen",
+    )
+
+
+def test_a_contents_title_and_a_question_are_never_the_title(tmp_path):
+    body = "Body text of the newsletter goes on for a while in the body size."
+    lines = [("Want to know the latest news?", 24), ("Harbour Operations Review", 20)]
+    path = _pdf(tmp_path, [*lines, ("Contents", 24), *[(body, 10)] * 6])
+    assert _title(path) == "Harbour Operations Review"

@@ -244,14 +244,15 @@ def relabelled(path: Path, pdf: Any, facts: PdfFacts, recognised: OcrOutcome) ->
     """`facts` with the label read again (`title.pdf_label`, the same rule) from the text
     layer with the OCR'd pages' legible lines (`ocr.legible_text`) in place of their own,
     when OCR read one of the first `title.TITLE_PAGES` pages and the page the text layer's
-    label was read from (`title.title_page`), if any, is one of them. The new label replaces
+    label was read from (`title.title_page`), if any, is one of them or comes after one of
+    them (a cover only OCR reads, in front of it). The new label replaces
     the text layer's only with more evidence (`title.Label.evidence`; so never a file name)
     and its source says so ("display title (ocr)"); else `facts` come back unchanged."""
     legible = {p.number: p.legible for p in recognised.pages if p.legible is not None}
     if facts.layer is None or not legible.keys() & set(range(1, TITLE_PAGES + 1)):
         return facts
     read = title_page(facts.layer, facts.garbled)
-    if read is not None and read not in legible:
+    if read is not None and not any(number <= read for number in legible):
         return facts
     layer = facts.layer
     for page in legible.values():

@@ -8,33 +8,40 @@ The rule (`document_label`), the same for every document, to apply by hand:
 
 1. Candidates. Each is a text that may name the document, with the source it comes from.
    - The *display title*. On the first page with readable text (of the first three; a garbled
-     page is never read), the runs of consecutive lines set in the page's main direction in
-     one display size (at least `TITLE_RATIO` times the body size, the size holding most
-     characters on those pages; a margin stamp set across the text is ignored; a page turned
-     sideways is read in its sideways lines) are read largest size first, then top to bottom,
-     stopping at a size that several runs with letters share (the document's heading level).
-     Two exceptions: a shared size whose runs all stand above the page's first body line is
-     one title set in pieces (read joined, in page order), and the smaller runs set above the
-     first run of the heading level are read after the others (a title set smaller than its
-     section headings). A run names a document when it has two or more words with letters, at
-     most `MAX_TITLE_WORDS` words, and does not open with a section number (a run of one
-     line: a run of several lines may open with a figure). Passed over: a field ("Ordered
-     Through :"), a contents list's title, a *kind* run, one that names only a kind of
-     document ("Data Sheet", "FORM 10-K"; `coverfacts.is_kind`), also as the last line of a
-     banner, a line stating figures (`figures_only`) and an institution's banner
-     (`coverfacts.is_institution`): the issuer, the title is read after it. A run opening
-     with a bibliographic field code (a bracketed two-digit number, WIPO ST.9) is a field,
-     except the title's code `TITLE_FIELD_CODE`, read without its code. A one-word run
-     holding a letter and a digit is a model or part name: it is the title together with
-     the line after it. The first other run that names a document is the title. A title of
-     at most `SHORT_TITLE_WORDS` words takes the smaller display run set right after it when
-     that names a document and holds no date (its subtitle, not a byline). It is *generic*
-     when it is an issuer's name only or ends with a kind word and holds no digit. A title
-     ending with a kind word takes the bold display-size lines of one size set right before
-     it. When the largest run is a kind run and no specific title was found, the title is
-     the first bold, not all-capitals run of at least `MIN_BOLD_TITLE_WORDS` words set at
-     body size or larger that a regular body line follows (`bold_title`). Only a specific
-     (not generic) display title is a candidate.
+     page is never read), the runs of consecutive lines set in the page's main direction in one
+     display size (at least `TITLE_RATIO` times the body size, the size holding most characters
+     on those pages; a margin stamp set across the text is ignored; a page turned sideways is
+     read in its sideways lines) are read largest size first, then top to bottom, stopping at a
+     size that several runs with letters share (the document's heading level). Two exceptions: a
+     shared size whose runs all stand above the page's first body line is one title set in
+     pieces (read joined, in page order), and the smaller runs set above the first run of the
+     heading level are read after the others (a title set smaller than its section headings). A
+     contents list's title is no run. A run names a document when it has two or more words with
+     letters, at most `MAX_TITLE_WORDS` words, and does not open with a section number (a run of
+     one line: a run of several lines may open with a figure). Passed over: a field ("Ordered
+     Through :"), a contents list's title, a *kind* run, one that names only a kind of document
+     ("Data Sheet", "FORM 10-K"; `coverfacts.is_kind`), also as the last line of a banner, a
+     line stating figures (`figures_only`) and an institution's banner
+     (`coverfacts.is_institution`): the issuer, the title is read after it; and a question (a
+     run ending with a question mark asks the reader, it names nothing). A run opening with a
+     bibliographic field code (a bracketed two-digit number, WIPO ST.9) is a field, except the
+     title's code `TITLE_FIELD_CODE`, read without its code. A one-word run holding a letter and
+     a digit is a model or part name: it is the title together with the line after it. The first
+     other run that names a document is the title. A title of at most `SHORT_TITLE_WORDS` words
+     takes the smaller display run set right after it when that names a document and holds no
+     date (its subtitle, not a byline). A title of at most `STACKED_TITLE_WORDS` words set in
+     lines of two sizes is read whole: the display run stacked right under it in at least
+     `STACKED_RATIO` of its size, with the smaller lines standing between them (a conjunction
+     set small), top to bottom; else it takes the regular line set right under it (within
+     `LINE_SPACING` type sizes) larger than the body but below display size, when that names a
+     document, is no field, holds no date and is not wholly in brackets (a note on the title). A
+     run of pieces standing side by side on one row is read from right to left when its letters
+     are mostly right-to-left. It is *generic* when it is an issuer's name only or ends with a
+     kind word and holds no digit. A title ending with a kind word takes the bold display-size
+     lines of one size set right before it. When the largest run is a kind run and no specific
+     title was found, the title is the first bold, not all-capitals run of at least
+     `MIN_BOLD_TITLE_WORDS` words set at body size or larger that a regular body line follows
+     (`bold_title`). Only a specific (not generic) display title is a candidate.
    - The *outline's root* (its only top-level entry), when it names a document specifically.
    - The *metadata title*, unless it is a placeholder ("untitled", a scanner's "Scanned
      image" in any language), the file name, an identifier (letters fewer than
@@ -62,7 +69,10 @@ The rule (`document_label`), the same for every document, to apply by hand:
      lines at body size or larger in the size of its first line (of the next block when the
      first is an institution's banner), when they stand on top of the page's text, are at
      most `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer), are no
-     field nor a contents list's title and hold no web address and no sentence end.
+     field nor a contents list's title and hold no web address and no sentence end. Bold
+     opening lines continue with the first line of the next text block when that is bold,
+     in their size and centred on their axis (a title centred in two blocks: the kind of
+     document, then its name).
    - The metadata subject when it names a document specifically and the page prints half its
      words, and the *file name* without its extension, underscores as spaces.
 2. Evidence. Each candidate scores its source's weight (`EVIDENCE`), plus `AGREEMENT` when a
@@ -86,8 +96,11 @@ The rule (`document_label`), the same for every document, to apply by hand:
    words, without a last word of one or two characters (a particle left hanging); the whole
    title is kept as `Label.full` (the record's provenance `full_title`).
 
-Text is NFKC-normalised (`clean`), in the document's own language, read from the text layer.
-When OCR reads the page the label is read from, the label is read again from the lines the
+Text is NFKC-normalised (`clean`), in the document's own language, read from the text layer;
+right-to-left text a producer stored in visual order is read in logical order first
+(`visualorder.logical_order`) and the stretching stroke (tatweel) is dropped.
+When OCR reads the page the label is read from (or a page before it: a cover only OCR reads),
+the label is read again from the lines the
 engine read with confidence (`base.relabelled`) and replaces the text layer's only with more
 evidence.
 """
@@ -116,8 +129,10 @@ from .coverfacts import (
 )
 from .numbers import heading_number
 from .outline import from_toc
+from .rawlines import right_to_left
 from .repairs.contents import is_list_title
-from .textlayer import Line, TextLayer, body_size
+from .textlayer import Line, TextLayer, body_size, union_box
+from .visualorder import logical_order
 
 #: The display title's font is at least this many times the body font size.
 TITLE_RATIO = 1.15
@@ -131,6 +146,13 @@ TITLE_PAGES = 3
 #: A display title of at most this many words takes the smaller display run set right after
 #: it (its subtitle).
 SHORT_TITLE_WORDS = 2
+#: A display run right after the title in at least this share of its size continues it (a
+#: title set in lines of two sizes).
+STACKED_RATIO = 0.8
+#: ... when the title has at most this many words.
+STACKED_TITLE_WORDS = 4
+#: A line's spacing in times its type size (a line right under a title starts within it).
+LINE_SPACING = 1.2
 #: A bold title under a banner has at least this many words.
 MIN_BOLD_TITLE_WORDS = 4
 #: A full stop after a letter, before a blank or the end (a sentence when the letter is lower-case).
@@ -212,9 +234,11 @@ def _size(line: Line) -> float:
 
 
 def _horizontal(line: Line) -> bool:
-    """False for a line set sideways (a margin stamp such as an arXiv identifier)."""
+    """False for a line set sideways (a margin stamp such as an arXiv identifier): the text
+    layer writes it in another direction than left to right and its box is taller than wide
+    (a short word in a large type may stand in a box taller than wide)."""
     x0, y0, x1, y1 = line.box
-    return (x1 - x0) >= (y1 - y0) or len(line.text) < 2
+    return not line.vertical or (x1 - x0) >= (y1 - y0) or len(line.text) < 2
 
 
 def _main_direction(lines: Sequence[Line]) -> list[Line]:
@@ -229,8 +253,14 @@ def _main_direction(lines: Sequence[Line]) -> list[Line]:
 
 
 def _runs(lines: Sequence[Line], display: float) -> list[tuple[float, str]]:
-    """(size, text) of each run of consecutive lines set in one size of at least `display`."""
-    runs: list[tuple[float, list[str]]] = []
+    """(size, text) of each run of consecutive lines set in one size of at least `display`,
+    pieces of a right-to-left row read from right to left (`_row_order`)."""
+    return [(size, _text(run)) for size, run in _line_runs(lines, display)]
+
+
+def _line_runs(lines: Sequence[Line], display: float) -> list[tuple[float, list[Line]]]:
+    """(size, lines) of each run of consecutive lines set in one size of at least `display`."""
+    runs: list[tuple[float, list[Line]]] = []
     last = 0.0
     for line in lines:
         size = _size(line)
@@ -238,11 +268,40 @@ def _runs(lines: Sequence[Line], display: float) -> list[tuple[float, str]]:
             last = 0.0
             continue
         if runs and size == last:
-            runs[-1][1].append(line.text)
+            runs[-1][1].append(line)
         else:
-            runs.append((size, [line.text]))
+            runs.append((size, [line]))
         last = size
-    return [(size, "\n".join(clean(t) for t in texts)) for size, texts in runs]
+    return runs
+
+
+def _text(lines: Sequence[Line]) -> str:
+    return "\n".join(clean(ln.text) for ln in _row_order(lines))
+
+
+def _row_order(lines: Sequence[Line]) -> list[Line]:
+    """`lines` with each row of consecutive lines standing side by side (their heights
+    overlapping by half the smaller) in reading order: right to left when the row's letters
+    are mostly of right-to-left scripts, else as stored."""
+    rows: list[list[Line]] = []
+    for line in lines:
+        if rows and _side_by_side(rows[-1][-1], line):
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    ordered: list[Line] = []
+    for row in rows:
+        rtl = len(row) > 1 and right_to_left("".join(ln.text for ln in row))
+        ordered += sorted(row, key=lambda ln: -ln.box[2]) if rtl else row
+    return ordered
+
+
+def _side_by_side(a: Line, b: Line) -> bool:
+    """Lines of one size whose heights overlap by half the smaller."""
+    if _size(a) != _size(b):
+        return False
+    overlap = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+    return overlap >= 0.5 * min(a.box[3] - a.box[1], b.box[3] - b.box[1]) > 0
 
 
 def names_document(text: str, numbered: bool = False) -> bool:
@@ -275,7 +334,7 @@ def title_page(layer: TextLayer, skip: Collection[int] = ()) -> int | None:
 def _display_runs(first: Sequence[Line], body: float) -> list[tuple[float, str]]:
     """The display runs of `first` a title is looked for in, in reading order (module rules,
     step 1: largest first, up to the heading level)."""
-    runs = _runs(first, TITLE_RATIO * body)
+    runs = [r for r in _runs(first, TITLE_RATIO * body) if not is_list_title(clean(r[1]))]
     lettered = [r for r in runs if _WORD_RE.search(r[1])]
     sizes = Counter(size for size, _ in lettered)
     ordered = sorted(enumerate(runs), key=lambda r: (-r[1][0], r[0]))
@@ -336,7 +395,7 @@ def _pick(
     """(title, generic) of the display runs (module rules, step 1); ("", True) when no run
     names a document."""
     base = ""
-    for _, text in runs:
+    for size, text in runs:
         flat = clean(text)
         code = _FIELD_CODE_RE.match(flat)
         if code and code.group("code") != TITLE_FIELD_CODE:
@@ -350,7 +409,7 @@ def _pick(
             continue
         if not names_document(flat, numbered="\n" in text) or is_field(flat):
             continue
-        if is_list_title(flat) or figures_only(flat) or is_institution(flat):
+        if is_list_title(flat) or figures_only(flat) or is_institution(flat) or _asks(flat):
             continue
         last = text.split("\n")[-1]
         if is_kind(flat) or (len(last.split()) > 1 and is_kind(last)):
@@ -363,8 +422,65 @@ def _pick(
             return whole, generic(whole)
         if len(flat.split()) <= SHORT_TITLE_WORDS:
             return clean(f"{flat} {_subtitle(first, text, body)}"), False
+        if len(flat.split()) <= STACKED_TITLE_WORDS:
+            under = _line_under(first, text, body)
+            return _stacked(first, text, size, body) or clean(f"{flat} {under}"), False
         return flat, False
     return base, True
+
+
+def _line_under(first: Sequence[Line], run: str, body: float) -> str:
+    """The line set right under the display run `run`: the next line of the page, starting
+    within one line spacing (`LINE_SPACING` times the run's type size) below its last line,
+    in regular type larger than the body but below display size (a display run is read by the
+    display rules), when it names a document, is no field, holds no
+    date and is not wholly in brackets (a note on the title); else ""."""
+    texts = run.split("\n")
+    at = next((i for i, ln in enumerate(first) if clean(ln.text) == texts[-1]), None)
+    if at is None or at + 1 >= len(first):
+        return ""
+    last, under = first[at], first[at + 1]
+    sized = body < _size(under) < TITLE_RATIO * body
+    if under.bold or not sized or under.box[1] > last.box[3] + LINE_SPACING * last.size:
+        return ""
+    text = clean(under.text)
+    noted = bool(_BRACKETED_RE.fullmatch(text)) or bool(find_date([text]))
+    return text if names_document(text) and not is_field(text) and not noted else ""
+
+
+def _stacked(first: Sequence[Line], run: str, size: float, body: float) -> str:
+    """The title set in lines of two display sizes: `run` (of `size`) and the display run
+    right after it, stacked under it (starting within one of its own line heights of the
+    run's last line) in a size of at least `STACKED_RATIO` times `size`, with the smaller
+    lines standing between their lines (a conjunction set small), read top to bottom; ""
+    when no such run follows."""
+    runs = _line_runs(first, TITLE_RATIO * body)
+    at = next((i for i, (s, lines) in enumerate(runs) if s == size and _text(lines) == run), None)
+    if at is None or at + 1 >= len(runs):
+        return ""
+    (_, lines), (after, below) = runs[at], runs[at + 1]
+    height = below[0].box[3] - below[0].box[1]
+    if not STACKED_RATIO * size <= after < size or below[0].box[1] > lines[-1].box[3] + height:
+        return ""
+    block = [*lines, *below]
+    x0, y0, x1, y1 = union_box(ln.box for ln in block)
+    between = [
+        ln
+        for ln in first
+        if ln not in block
+        and _size(ln) < after
+        and x0 <= ln.box[0]
+        and ln.box[2] <= x1
+        and y0 <= ln.box[1]
+        and ln.box[3] <= y1
+    ]
+    text = clean(" ".join(_text(sorted([*block, *between], key=lambda ln: ln.box[1])).split("\n")))
+    return text if names_document(text, numbered=True) else ""
+
+
+def _asks(text: str) -> bool:
+    """True for a run that ends with a question mark: it asks the reader, it names nothing."""
+    return text.rstrip().endswith(("?", "？", "؟"))
 
 
 def figures_only(text: str) -> bool:
@@ -703,7 +819,24 @@ def opening_lines(first: Sequence[Line], body: float) -> str:
     if is_list_title(text):
         return ""
     ends = (m.group(1) for m in _SENTENCE_END_RE.finditer(text))
-    return "" if any(letter.islower() for letter in ends) else text
+    if any(letter.islower() for letter in ends):
+        return ""
+    centred = _centred_after(first, block)
+    return clean(f"{text} {centred.text}") if centred else text
+
+
+def _centred_after(first: Sequence[Line], block: Sequence[Line]) -> Line | None:
+    """The first line of the text block after `block` when both are bold, in one size and
+    centred on one axis (centres within one type size) and the line names a document (a
+    title centred in two blocks: a kind of document, then its name); else None."""
+    at = first.index(block[-1]) + 1 if block and block[-1] in first else len(first)
+    if at >= len(first) or not all(ln.bold for ln in block):
+        return None
+    line = first[at]
+    centre = (min(ln.box[0] for ln in block) + max(ln.box[2] for ln in block)) / 2
+    same = line.bold and _size(line) == _size(block[0]) and line.block != block[-1].block
+    aligned = abs((line.box[0] + line.box[2]) / 2 - centre) <= line.size
+    return line if same and aligned and names_document(clean(line.text)) else None
 
 
 def running_lines(layer: TextLayer, skip: Collection[int] = ()) -> list[str]:
@@ -883,11 +1016,17 @@ def pdf_label(
     )
 
 
+#: The stretching stroke of Arabic script (kashida): a glyph of the setting, not a letter.
+_TATWEEL = "\u0640"
+
+
 def clean(text: str) -> str:
-    """NFKC, a spacing accent set before its letter put on that letter ("Programaci´on":
+    """Right-to-left text stored in visual order read in logical order
+    (`visualorder.logical_order`), NFKC, the stretching stroke dropped, a spacing accent set before its letter put on that letter ("Programaci´on":
     "Programación"), control and replacement characters dropped, whitespace collapsed, cut
     at a word to `MAX_TITLE_CHARS`."""
-    text = _ACCENT_RE.sub(r"\2\1", unicodedata.normalize("NFKC", text))
+    text = _ACCENT_RE.sub(r"\2\1", unicodedata.normalize("NFKC", logical_order(text)))
+    text = text.replace(_TATWEEL, "")
     text = " ".join(_CONTROL_RE.sub(" ", unicodedata.normalize("NFC", text)).split())
     if len(text) <= MAX_TITLE_CHARS:
         return text
