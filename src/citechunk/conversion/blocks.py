@@ -109,7 +109,7 @@ class Span:
             float(span.get("size", 0.0)),
             int(span.get("flags", 0)),
             int(span.get("char_flags", 0)),
-            _box(span.get("bbox", (0, 0, 0, 0))),
+            as_box(span.get("bbox", (0, 0, 0, 0))),
             (float(span.get("origin", (0, 0))[0]), float(span.get("origin", (0, 0))[1])),
             int(span.get("block", 0)),
             int(span.get("line", 0)),
@@ -191,14 +191,15 @@ class Block:
         return self.kind in HEADING_KINDS
 
 
-def _box(value: Sequence[Any]) -> Box:
+def as_box(value: Sequence[Any]) -> Box:
+    """The first four numbers of `value` (a PyMuPDF rect or bbox) as a `Box`."""
     x0, y0, x1, y1 = (float(v) for v in tuple(value)[:4])
     return (x0, y0, x1, y1)
 
 
 def _lines(textlines: Sequence[Mapping[str, Any]] | None) -> tuple[Line, ...]:
     return tuple(
-        Line(_box(line["bbox"]), tuple(Span.of(s) for s in line.get("spans", ())))
+        Line(as_box(line["bbox"]), tuple(Span.of(s) for s in line.get("spans", ())))
         for line in textlines or ()
     )
 
@@ -236,7 +237,7 @@ def page_blocks(page: Any, depths: Mapping[int, int]) -> tuple[Block, ...]:
         blocks.append(
             Block(
                 page=int(page.page_number),
-                bbox=_box((box.x0, box.y0, box.x1, box.y1)),
+                bbox=as_box((box.x0, box.y0, box.x1, box.y1)),
                 kind=kind,
                 lines=() if kind == "table" else lines,
                 table=_table(box, ocr) if kind == "table" else None,

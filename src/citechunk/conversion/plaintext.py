@@ -35,13 +35,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .blocks import Block, Kind, Line, Span
-from .furniture import NumberPlaces, numbered_spans, without_numbers
+from .blocks import Block, Kind, Line, Span, as_box
+from .furniture import NumberPlaces, centred_in, numbered_spans, without_numbers
 from .geometry import LEADER_RE
 from .rawlines import raw_lines
 from .reading_order import read_columns
 from .runninglines import line_signature
 from .spans import readable
+from .tables.grid import render as render_grid
 from .textlayer import PageText
 
 HEADING_MAX_CHARS = 150
@@ -80,7 +81,7 @@ def page_blocks(
     out: list[Block] = []
     for index, raw in enumerate(found):
         read = _lines(_kept(raw, index, edge))
-        lines = [ln for ln in read if not any(_inside(ln.bbox, g.bbox) for g in grids)]
+        lines = [ln for ln in read if not any(centred_in(ln.bbox, g.bbox) for g in grids)]
         if lines:
             out.extend(_blocks(number, lines, body))
     for grid in grids:
@@ -106,39 +107,23 @@ def ruled_tables(page: Any, number: int) -> list[Block]:
         rows = [cell_texts(row.cells, words) for row in table.rows]
         rows = [r for r in rows if any(r)]
         if len(rows) >= 2 and table.col_count >= 2:
-            out.append(Block(number, _box(table.bbox), "table", table=grid(rows)))
+            out.append(Block(number, as_box(table.bbox), "table", table=grid(rows)))
     return out
 
 
 def cell_texts(cells: Sequence[Any], words: Sequence[Word]) -> list[str]:
     """The text of each cell box of a table row (`cell_text`; a merged-away cell is blank)."""
-    return [cell_text(_box(c), words) if c is not None else "" for c in cells]
+    return [cell_text(as_box(c), words) if c is not None else "" for c in cells]
 
 
 def cell_text(box: tuple[float, float, float, float], words: Sequence[Word]) -> str:
     """The words whose middle lies inside `box`, in the text layer's order, joined by spaces."""
-    return " ".join(w[4] for w in words if _inside(w[:4], box))
+    return " ".join(w[4] for w in words if centred_in(as_box(w), box))
 
 
 def grid(rows: Sequence[Sequence[str]]) -> str:
     """A Markdown table of `rows` (the first is the header), a cell's pipes escaped."""
-
-    def row(cells: Sequence[str]) -> str:
-        return "|" + "|".join(c.replace("|", "\\|") for c in cells) + "|"
-
-    rule = "|" + "|".join("---" for _ in rows[0]) + "|"
-    return "\n".join([row(rows[0]), rule, *(row(r) for r in rows[1:])]) + "\n\n"
-
-
-def _box(value: Sequence[Any]) -> tuple[float, float, float, float]:
-    x0, y0, x1, y1 = (float(v) for v in tuple(value)[:4])
-    return (x0, y0, x1, y1)
-
-
-def _inside(box: Sequence[float], outer: Sequence[float]) -> bool:
-    """The middle of `box` lies inside `outer`."""
-    x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return outer[0] <= x <= outer[2] and outer[1] <= y <= outer[3]
+    return render_grid([[[cell.replace("|", "\\|")] for cell in row] for row in rows]) + "\n\n"
 
 
 @dataclass(frozen=True)

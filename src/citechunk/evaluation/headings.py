@@ -8,7 +8,7 @@ against each other.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..conversion.mdlines import HEADING_RE, heading_level, iter_unfenced
@@ -88,16 +88,18 @@ def printed_entries(
     printed = []
     for entry in outline:
         key = title_key(entry.title)
-        runs = (
-            title_key(" ".join(lines[i : i + n]))
-            for page in range(entry.page - 1, entry.page + 2)
-            for lines in (page_lines.get(page, ()),)
-            for i in range(len(lines))
-            for n in range(1, window + 1)
-        )
+        near = [page_lines.get(page, ()) for page in range(entry.page - 1, entry.page + 2)]
+        runs = (run for lines in near for run in _line_runs(lines, window))
         if entry.page > 0 and any(run == key or run.startswith(key + " ") for run in runs):
             printed.append(entry)
     return printed
+
+
+def _line_runs(lines: Sequence[str], window: int) -> Iterator[str]:
+    """The title key of every run of 1 to `window` consecutive `lines`."""
+    for i in range(len(lines)):
+        for n in range(1, window + 1):
+            yield title_key(" ".join(lines[i : i + n]))
 
 
 def _sign(x: int) -> int:
