@@ -149,3 +149,21 @@ def test_cjk_text_is_cut_at_sentence_ends_not_at_line_breaks() -> None:
     assert len(chunks) > 1
     for c in chunks[1:]:
         assert md[: c.char_start].rstrip().endswith("。"), c.body[:20]
+
+
+def test_a_sentence_set_in_bold_is_no_lead_in_and_the_next_sentence_stays_whole() -> None:
+    bold = (
+        "**The development of the application may be included, therefore, in the action plan for"
+        " facing health emergencies and preventing and avoiding exceptional situations of special"
+        " gravity, and so falls under this decree-law.**"
+    )
+    sentence = (
+        "Therefore the controllers are the regions, the two cities and the ministry, "
+        + "each within its powers, " * 38
+        + "who apply the security measures that the risk analysis requires."
+    )
+    md = f"# Roles\n\n{bold}\n\n{sentence}\n\n" + "The controller is the directorate. " * 9 + "\n"
+    assert COUNT(sentence) + COUNT("Roles") + 4 < LIMIT < COUNT(md)
+    chunks = chunks_of(md)
+    assert any(c.body.startswith("Therefore the controllers") for c in chunks)
+    assert all(c.body.count("each within its powers") in (0, 38) for c in chunks)

@@ -199,8 +199,8 @@ class Splitter:
     def introduces(self, unit: Unit) -> bool:
         """Whether `unit` introduces what follows it: a heading line in the body (a bodiless
         heading opening the next section's text, a heading deeper than ``max_depth``); a
-        one-line paragraph set wholly in bold
-        ("**Performance Indicators**"); text (a paragraph, list item, line or sentence, not
+        one-line paragraph set wholly in bold of at most `CAPTION_WORDS` words, a label
+        ("**Performance Indicators**", not a sentence set in bold); text (a paragraph, list item, line or sentence, not
         code) whose last line ends in a colon, emphasis aside ("The Department will:", "as
         follows:"); or a table row with text in its first cell only ("|Interest expense||||"),
         the label of the rows below it."""
@@ -214,7 +214,9 @@ class Splitter:
         if _HEADING_LINE.match(self.md, unit.start) and "\n" not in self.md[unit.start : unit.end]:
             return True
         text = self._one_line(unit.start, unit.end)
-        return text is not None and bool(_INTRODUCES.match(text.strip()))
+        if text is None or not _INTRODUCES.match(text.strip()):
+            return False
+        return text.rstrip().endswith(":") or len(WORD_RE.findall(text)) <= CAPTION_WORDS
 
     def captions(self, unit: Unit, nxt: Unit) -> bool:
         """Whether ``unit`` is a caption of the table ``nxt`` starts: a one-line paragraph
