@@ -20,6 +20,7 @@ from ...models import PassFailure
 from ..blocks import Block
 from ..passguard import guarded
 from .common import Pages
+from .figure_tables import figure_tables
 from .label_headings import demote_label_headings
 from .peer_headings import promote_peer_headings
 from .running_titles import demote_running_titles
@@ -39,6 +40,7 @@ class Processor:
 
 
 PROCESSORS: tuple[Processor, ...] = (
+    Processor("figure-tables", figure_tables),
     Processor("running-titles", demote_running_titles),
     Processor("table-titles", demote_table_titles),
     Processor("table-labels", demote_table_labels),
