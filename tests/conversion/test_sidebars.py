@@ -99,3 +99,12 @@ def test_a_rectangle_holding_the_whole_body_or_no_heading_is_no_box() -> None:
     assert scope_boxes(PAGE, [whole], None) == PAGE
     no_heading = (305.0, 135.0, 495.0, 290.0)
     assert scope_boxes(PAGE, [no_heading], None) == PAGE
+
+
+def test_a_banner_across_the_text_is_no_box() -> None:
+    banner = (
+        _block("section-header", (72, 60, 500, 80), "Title"),
+        _block("text", (72, 82, 500, 100), "subtitle " * 5),
+        *PAGE[1:],
+    )
+    assert scope_boxes(banner, [(70.0, 55.0, 505.0, 105.0)], None) == banner

@@ -8,10 +8,12 @@ The rule, over a page's blocks and its vector drawings (read once per page, `pag
   the invisible frame a page-layout program draws behind every text frame). Pages with more
   than `MAX_PATHS` paths (a vector figure, a chart) are not read.
 - A *box* is a drawn rectangle that encloses (within `TOLERANCE` points) a heading block and
-  at least one other text block of the body, but not every body block of the page, whose
-  text is at most `MAX_SHARE` of the page's body text (it is set apart from the body, not the
-  body's frame), and which is not a table's frame (no table block covers most of it). Of
-  rectangles nested in one another the outermost box counts.
+  at least one other text block of the body, but not every body block of the page, that is
+  at most `MAX_WIDTH` of the width the page's body blocks span (a sidebar or note beside the
+  text, not a banner or a frame across the page: a title banner's heading heads the page),
+  whose text is at most `MAX_SHARE` of the page's body text (set apart from the body, not
+  the body's frame), and which is not a table's frame (no table block covers most of it).
+  Of rectangles nested in one another the outermost box counts.
 - A box's blocks move, in their order, to just before the next body heading after the box
   on its page, or to the page's end when no body heading follows on the page but the next
   page's first body block is a heading; its headings take level `BOX_LEVEL` (the deepest),
@@ -41,7 +43,9 @@ MAX_PATHS = 3000
 #: Points a block may stand out of a rectangle and still be enclosed by it.
 TOLERANCE = 3.0
 #: A box holds at most this share of its page's body characters.
-MAX_SHARE = 0.5
+MAX_SHARE = 0.4
+#: A box is at most this share of the width the page's body blocks span.
+MAX_WIDTH = 0.7
 #: A fill whose every channel is at least this is white (an invisible frame).
 WHITE = 0.95
 #: The level of a box's headings: the deepest, closed by any heading after the box.
@@ -101,6 +105,9 @@ def _is_box(blocks: Sequence[Block], rect: Box) -> frozenset[int]:
     body = [i for i, b in enumerate(blocks) if _body(b)]
     held = [i for i in body if _inside(blocks[i].bbox, rect)]
     if len(held) < 2 or len(held) == len(body):
+        return frozenset()
+    span = max(blocks[i].bbox[2] for i in body) - min(blocks[i].bbox[0] for i in body)
+    if rect[2] - rect[0] > MAX_WIDTH * span:
         return frozenset()
     if not any(blocks[i].is_heading for i in held):
         return frozenset()
