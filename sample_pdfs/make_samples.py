@@ -756,6 +756,64 @@ def canteen_prices() -> Sample:
     )
 
 
+# ---------------------------------------------------------------- a boxed sidebar
+
+SIDEBAR_BODY = (
+    "The spring regatta opens the season on the first Saturday of April. Crews from six clubs "
+    "race over two kilometres on the river, in heats from nine in the morning and finals after "
+    "lunch. Members who help at the start line or in the boat park should sign the volunteer "
+    "sheet in the clubhouse by the end of March.",
+    "Launching follows the usual order: junior crews first, then the eights, then the small "
+    "boats. Each crew carries its own blades to the pontoon and returns them to the racks "
+    "straight after its race, so the pontoon stays clear for the next heat.",
+)
+SIDEBAR_BOX = (
+    "The Harbour Rowing Club was founded in 1952 and trains on the river every day of the "
+    "year. Membership is open to anyone who can swim fifty metres.",
+    "Annual dues are forty pounds for adults and twenty for juniors, payable at the clubhouse.",
+)
+SIDEBAR_AFTER = (
+    "Results of every heat are posted on the noticeboard by the boathouse door within an hour "
+    "of the race, and the final times are sent to members by email on the Monday after.",
+    "The winning crews of each final receive their medals at the prize giving, which starts at "
+    "five o'clock on the lawn in front of the clubhouse.",
+)
+SIDEBAR_NEXT = (
+    "Every boat is checked before the regatta: riggers tightened, seats rolling freely and "
+    "bow balls in place. Report any damage to the boat captain on the day it is found.",
+)
+
+
+def _html(heading: tuple[int, str] | None, paragraphs: Sequence[str]) -> str:
+    head = f"<h{heading[0]}>{html.escape(heading[1])}</h{heading[0]}>" if heading else ""
+    return head + "".join(f"<p>{html.escape(p)}</p>" for p in paragraphs)
+
+
+def boxed_sidebar(out_dir: Path) -> Path:
+    """A one-page newsletter: a section's body in the left column, a sidebar in a filled and
+    stroked rectangle at the right holding its own heading ("About the club"), the section's
+    body going on under both, then the next section's heading ("Boat maintenance"). Not in
+    `SAMPLES`: the box tests generate it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    css = CSS
+    page.insert_htmlbox(pymupdf.Rect(72, 64, 523, 130), _html((1, "Rowing Club News"), ()), css=css)
+    left = _html((2, "Spring regatta"), SIDEBAR_BODY)
+    page.insert_htmlbox(pymupdf.Rect(72, 130, 330, 420), left, css=css)
+    box = pymupdf.Rect(345, 140, 523, 400)
+    page.draw_rect(box, color=(0.2, 0.2, 0.5), fill=(0.9, 0.92, 1.0), width=1)
+    inner = _html((3, "About the club"), SIDEBAR_BOX)
+    page.insert_htmlbox(box + (8, 8, -8, -8), inner, css=css)
+    after = _html(None, SIDEBAR_AFTER) + _html((2, "Boat maintenance"), SIDEBAR_NEXT)
+    page.insert_htmlbox(pymupdf.Rect(72, 430, 523, 770), after, css=css)
+    doc.set_metadata(
+        {"creationDate": FIXED_DATE, "modDate": FIXED_DATE, "title": "Rowing Club News"}
+    )
+    target = out_dir / "boxed_sidebar.pdf"
+    doc.save(target, garbage=3, deflate=True, no_new_id=True)
+    return target
+
+
 # ---------------------------------------------------------------- scans in other scripts
 
 

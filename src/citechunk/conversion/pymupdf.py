@@ -54,7 +54,7 @@ from ..config import ConvertOptions
 from ..errors import ConversionError
 from ..models import PassFailure
 from .base import Backend, Extraction, PdfFacts
-from .blocks import Block, page_blocks
+from .blocks import Block, Box, page_blocks
 from .furniture import NumberPlaces
 from .headings import level_headings
 from .layers import RUNNING_KINDS, furniture_layer
@@ -68,6 +68,7 @@ from .rawlines import layer_reading
 from .render import render_page
 from .runninglines import RunningLines, find_running, line_numbers
 from .runningsections import Section, open_sections
+from .sidebars import candidate, page_rects, scope_document
 from .textlayer import TextLayer
 from .triage import IMAGE_REASONS, Reason, fixed_pitch, model_reason
 
@@ -244,7 +245,8 @@ def _extract(
     (`headings.level_headings`) after the block processors (`processors.run`), with `running`
     (the document's running lines, read when needed) their running headers and footers put in
     the furniture layer (`layers.furniture_layer`), the sections `named` by running headers
-    opened (`runningsections.open_sections`), and are rendered (`render.render_page`). Both
+    opened (`runningsections.open_sections`), the headings of drawn boxes scoped to their box
+    (`sidebars.scope_document`), and are rendered (`render.render_page`). Both
     read the text without its line numbers (`furniture`, with the document's `places`).
     Layout passes that raised are added to `failures`."""
     plain = plain or {}
@@ -263,7 +265,18 @@ def _extract(
         lines = running()
         read = {p: furniture_layer(bs, lines.on_page(p)) for p, bs in read.items()}
     read = open_sections(read, named)
+    read = scope_document(read, _drawn_rects(doc, read))
     return [render_page(read[p]).text for p in pages if p in read]
+
+
+def _drawn_rects(doc: Any, read: Mapping[int, Sequence[Block]]) -> dict[int, tuple[Box, ...]]:
+    """The drawn rectangles (`sidebars.page_rects`) of the upright pages that may hold a box
+    (`sidebars.candidate`); other pages' drawings are not read."""
+    return {
+        n: page_rects(doc[n - 1])
+        for n, blocks in read.items()
+        if candidate(blocks) and not doc[n - 1].rotation
+    }
 
 
 def _layout(
