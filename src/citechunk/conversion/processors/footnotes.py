@@ -12,12 +12,14 @@ the fast path has no footnote kind) a "text" or "list-item" block set smaller th
 (its largest size at most `SMALLER` of `body_size`, the size carrying most of the
 document's text) whose top lies below the bottom of the body block before the run; a block
 of the run opens with a number or a footnote mark (`opens_with_mark`; the first may be the
-end of a note the page before began). When the body
-block before the notes is prose that the next page's first body block goes on with
-(`repairs.sentences.runs_on`: it ends without a sentence end, the other opens lower-case),
-the notes move to just before that block. They stay on their own page, so page numbers
-stay true, and the paragraph ends the page, where the ``broken-sentences`` pass finds it
-continued and `markers.render_pages` sets the next page's marker inside it.
+end of a note the page before began). When the body block before the notes is prose that
+the next page's first body block goes on with (`repairs.sentences.runs_on`: it ends without
+a sentence end, the other opens lower-case), both judged as rendered
+(`render.block_markdown`), as the ``broken-sentences`` pass reads them (a paragraph set in
+italics ends with an emphasis mark, where that pass finds no run-on), the notes move to just
+before that block. They stay on their own page, so page numbers stay true, and the
+paragraph ends the page, where ``broken-sentences`` finds it continued and
+`markers.render_pages` sets the next page's marker inside it.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..blocks import Block
+from ..render import block_markdown
 from ..repairs.sentences import runs_on
 from .common import MARGIN_KINDS, Pages
 
@@ -107,7 +110,7 @@ def footnotes_before_run_on(pages: Pages) -> dict[int, tuple[Block, ...]]:
         if at is None or first is None or first.kind not in _BODY_KINDS:
             continue
         last = blocks[at]
-        if last.kind not in _BODY_KINDS or not runs_on(last.shown, first.shown):
+        if last.kind not in _BODY_KINDS or not runs_on(block_markdown(last), block_markdown(first)):
             continue
         why = f"footnote: set before the paragraph running on to page {following}"
         moved = [replace(blocks[i], evidence=(*blocks[i].evidence, why)) for i in notes]
