@@ -14,10 +14,10 @@ document's text) whose top lies below the bottom of the body block before the ru
 of the run opens with a number or a footnote mark (`opens_with_mark`; the first may be the
 end of a note the page before began). When the body block before the notes is prose that
 the next page's first body block goes on with (`repairs.sentences.runs_on`: it ends without
-a sentence end, the other opens lower-case), both judged as rendered
-(`render.block_markdown`), as the ``broken-sentences`` pass reads them (a paragraph set in
-italics ends with an emphasis mark, where that pass finds no run-on), the notes move to just
-before that block. They stay on their own page, so page numbers stay true, and the
+a sentence end, the other opens lower-case), both judged as rendered and tidied
+(`render.block_markdown`, `repairs.tidy.tidy_page`), as the ``broken-sentences`` pass reads
+them (a paragraph set in italics ends with an emphasis mark, where that pass finds no
+run-on), the notes move to just before that block. They stay on their own page, so page numbers stay true, and the
 paragraph ends the page, where ``broken-sentences`` finds it continued and
 `markers.render_pages` sets the next page's marker inside it.
 """
@@ -33,6 +33,7 @@ from dataclasses import replace
 from ..blocks import Block
 from ..render import block_markdown
 from ..repairs.sentences import runs_on
+from ..repairs.tidy import tidy_page
 from .common import MARGIN_KINDS, Pages
 
 log = logging.getLogger(__name__)
@@ -93,6 +94,12 @@ def trailing_notes(blocks: Sequence[Block], body: float) -> tuple[list[int], int
     return [], None
 
 
+def _as_read(block: Block) -> str:
+    """The block's Markdown as the Markdown passes read it: rendered, then tidied (tags such as
+    ``<mark>`` dropped, raised marks written `` [N]``)."""
+    return tidy_page(block_markdown(block))
+
+
 def _first_body(blocks: Sequence[Block]) -> Block | None:
     return next((b for b in blocks if b.kind not in _PASSED and b.text), None)
 
@@ -110,7 +117,7 @@ def footnotes_before_run_on(pages: Pages) -> dict[int, tuple[Block, ...]]:
         if at is None or first is None or first.kind not in _BODY_KINDS:
             continue
         last = blocks[at]
-        if last.kind not in _BODY_KINDS or not runs_on(block_markdown(last), block_markdown(first)):
+        if last.kind not in _BODY_KINDS or not runs_on(_as_read(last), _as_read(first)):
             continue
         why = f"footnote: set before the paragraph running on to page {following}"
         moved = [replace(blocks[i], evidence=(*blocks[i].evidence, why)) for i in notes]
