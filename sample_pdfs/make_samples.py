@@ -129,6 +129,7 @@ class Sample:
     footer: str = ""  # running footer text; "" = none
     subject: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()  # footnotes set at the foot of the first page, in small type
 
 
 # ---------------------------------------------------------------- content
@@ -812,6 +813,72 @@ def boxed_sidebar(out_dir: Path) -> Path:
     target = out_dir / "boxed_sidebar.pdf"
     doc.save(target, garbage=3, deflate=True, no_new_id=True)
     return target
+PASTURE_PARAGRAPHS = (
+    "Common land in the valley has been grazed by the households of three villages for as long "
+    "as records exist. Each household holds a number of grazing units, and a unit entitles its "
+    "holder to keep one cow or five sheep on the common from the first of May to the end of "
+    "October. The units were counted for the first time in the survey of the parish council, "
+    "which found that the villages together held just over four hundred of them.",
+    "The survey also recorded who used the units. Most were used by the households that held "
+    "them, but a fifth were let to farmers from outside the valley for a rent paid in money or "
+    "in hay. The council had never approved these lettings, and some of its members argued that "
+    "a unit let to an outsider should lapse, while others held that the right belonged to the "
+    "household and that the household could do with it what it wished.",
+    "The dispute reached the council again when the number of animals on the common rose above "
+    "what the pasture could feed. In the dry summer the grass was eaten down by the middle of "
+    "August, and the shepherds had to bring hay from the lowlands at their own cost. The "
+    "council asked its clerk to find out how many animals each unit actually supported and "
+    "whether the units had been counted correctly in the first place.",
+    "The clerk reported that the count was sound but that the animals were not. A cow of the "
+    "breeds kept in the valley today weighs half as much again as the cows of the old survey, "
+    "and it eats accordingly. Five sheep of today eat what six or seven ate then. "
+    "The pasture itself had not shrunk, but the same units now carried far more grazing than "
+    "the survey had meant them to carry.",
+    "The council considered three remedies. The first was to reduce every holding by a fixed "
+    "share, which would keep the relative rights of the households but lower the number of "
+    "animals. The second was to shorten the season, so that the animals came off the common at "
+    "the end of September. The third was to charge a fee for each animal above a set number, "
+    "the fees going to the upkeep of the walls and the watering places.",
+    "Each remedy was costed by the clerk. A reduction by a fixed share would need no new "
+    "accounts, since the register of units already names every holder. A shorter season would "
+    "need the shepherds to find winter quarters a month earlier, which most of them could not "
+    "do without renting barns in the lowlands. A fee would need a count of the animals on the "
+    "common at least twice a season and a clerk to collect the money.",
+    "The council also asked the neighbouring parishes how they managed their own commons. Two "
+    "of them limit the number of animals per household regardless of the units it holds, and "
+    "one charges a fee for every animal from the first. None of them lets units to outsiders, "
+    "and all three said that letting would have been stopped long ago had it begun there.",
+    "The households that let their units to outsiders opposed the first remedy, because it "
+    "would cut their rents, and the shepherds opposed the second, because the autumn grass is "
+    "the best of the year. The third remedy found the most support, but its opponents pointed "
+    "out that a fee would favour the richer households, who could pay it,<sup>1</sup> over the "
+    "poorer ones, who depend on the common for most of the fodder of their animals,<sup>2</sup> "
+    "and would have to sell some of them before the winter if the council decided to charge for every animal kept "
+    "above the old number, a result that the council, after long debate and two adjournments, "
+    "was not willing to accept without first hearing the households themselves at a meeting "
+    "held for that purpose in each village during the following spring.",
+    "After those meetings the council adopted a mixed rule. Each holding keeps its units, the "
+    "season is unchanged, and a unit let to an outsider counts for four fifths of its animals. "
+    "The clerk will count the animals again in three years, and the council will then decide "
+    "whether the rule has brought the grazing back within what the common can bear.",
+)
+
+
+def pasture_rights() -> Sample:
+    """Parish council report on common grazing: its first page ends inside a paragraph that
+    runs on to the second page, below which the page's footnotes are set in small type. Not
+    in `SAMPLES`: the tests of the footnote rule generate it (`generate(out_dir,
+    FOOTNOTE_SAMPLES)`)."""
+    return Sample(
+        name="pasture_rights.pdf",
+        title="Grazing Rights on the Common",
+        blocks=(H(1, "Grazing Rights on the Common"), *(P(t) for t in PASTURE_PARAGRAPHS)),
+        features={"footnoted_run_on": "Grazing Rights on the Common"},
+        notes=(
+            "1 Minutes of the council, second adjournment, remarks of the member for the mill.",
+            "2 Parish council, Survey of the common grazing, kept in the council's records.",
+        ),
+    )
 
 
 # ---------------------------------------------------------------- scans in other scripts
@@ -902,6 +969,7 @@ SAMPLES = (
     printed_spec,
 )
 TABLE_SAMPLES = (canteen_prices,)
+FOOTNOTE_SAMPLES = (pasture_rights,)
 
 
 # ---------------------------------------------------------------- rendering
@@ -912,13 +980,19 @@ def to_html(blocks: Sequence[Block]) -> str:
     return "<body>" + "".join(b.html(f"b{i}") for i, b in enumerate(blocks)) + "</body>"
 
 
-def layout(blocks: Sequence[Block]) -> tuple[pymupdf.Document, dict[int, tuple[int, int]]]:
-    """Lay the blocks out on A4 pages; return the document and block index -> (first, last) page."""
+def layout(
+    blocks: Sequence[Block], foot: float = 0.0
+) -> tuple[pymupdf.Document, dict[int, tuple[int, int]]]:
+    """Lay the blocks out on A4 pages (the first page's text frame `foot` points shorter, room
+    for its footnotes); return the document and block index -> (first, last) page."""
     story = pymupdf.Story(to_html(blocks), user_css=CSS)
     spans: dict[int, tuple[int, int]] = {}
 
     def rectfn(rect_num: int, filled: Any) -> tuple[pymupdf.Rect, pymupdf.Rect, None]:
-        return PAGE, PAGE + MARGINS, None
+        frame = PAGE + MARGINS
+        if rect_num == 0:
+            frame.y1 -= foot
+        return PAGE, frame, None
 
     def on_position(pos: Any) -> None:
         if not (pos.id or "").startswith("b"):
@@ -976,6 +1050,31 @@ def headings_of(
     return out
 
 
+NOTE_SIZE = 8.0
+NOTE_LEADING = 11.0
+
+
+def notes_height(notes: Sequence[str]) -> float:
+    """Points the first page's footnotes take below its text frame (rule and gap included)."""
+    return NOTE_LEADING * len(notes) + 14 if notes else 0.0
+
+
+def add_notes(doc: pymupdf.Document, notes: Sequence[str]) -> None:
+    """The footnotes at the foot of the first page: a short rule, then one line each, the
+    number raised and smaller than the note's text."""
+    if not notes:
+        return
+    page = doc[0]
+    bottom = (PAGE + MARGINS).y1
+    top = bottom - notes_height(notes) + 6
+    page.draw_line((72, top), (200, top), color=(0, 0, 0), width=0.5)
+    for i, note in enumerate(notes):
+        y = top + 6 + NOTE_LEADING * (i + 1)
+        mark, _, text = note.partition(" ")
+        page.insert_text((72, y - 3), mark, fontsize=5.5, fontname="tiro")
+        page.insert_text((72 + 4 * len(mark) + 1, y), text, fontsize=NOTE_SIZE, fontname="tiro")
+
+
 def add_footer(doc: pymupdf.Document, text: str) -> None:
     for number in range(doc.page_count):
         label = f"{text} · Page {number + 1} of {doc.page_count}"
@@ -1007,7 +1106,7 @@ def finish(doc: pymupdf.Document, sample: Sample, headings: list[dict[str, Any]]
     return data
 
 
-def check(sample: Sample, headings: list[dict[str, Any]]) -> None:
+def check(sample: Sample, headings: list[dict[str, Any]], doc: pymupdf.Document) -> None:
     """Fail loudly when a layout change breaks a feature the tests rely on."""
     by_text = {h["text"]: h for h in headings}
     for key in ("cross_page_section", "long_section"):
@@ -1015,6 +1114,10 @@ def check(sample: Sample, headings: list[dict[str, Any]]) -> None:
             h = by_text[sample.features[key]]
             if h["end_page"] <= h["page"]:
                 raise SystemExit(f"{sample.name}: {key} {h['text']!r} does not cross a page break")
+    if "footnoted_run_on" in sample.features:
+        opening = page_texts(doc)[1][:1] if doc.page_count > 1 else ""
+        if not opening.islower():
+            raise SystemExit(f"{sample.name}: page 2 does not go on with page 1's paragraph")
     if "level_jump" in sample.features:
         levels = [h["level"] for h in headings]
         if not any(b - a >= 2 for a, b in zip(levels, levels[1:], strict=False)):
@@ -1023,9 +1126,10 @@ def check(sample: Sample, headings: list[dict[str, Any]]) -> None:
 
 def build(sample: Sample) -> tuple[bytes, dict[str, Any]]:
     """The PDF bytes of one sample and its entry in expected.json."""
-    doc, spans = layout(sample.blocks)
+    doc, spans = layout(sample.blocks, notes_height(sample.notes))
     headings = headings_of(doc, sample.blocks, spans)
-    check(sample, headings)
+    add_notes(doc, sample.notes)
+    check(sample, headings, doc)
     data = finish(doc, sample, headings)
     entry = {
         "title": sample.title,

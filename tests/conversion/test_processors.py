@@ -108,8 +108,13 @@ def test_a_sentence_piece_after_an_unfinished_sentence_becomes_plain_text() -> N
 def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> None:
     pages = _report()
     names = [p.name for p in PROCESSORS]
-    assert names == ["figure-tables", "running-titles", *ORDER[1:4], "sentence-headings"] + [
-        "peer-headings"
+    assert names == [
+        "figure-tables",
+        "running-titles",
+        *ORDER[1:4],
+        "sentence-headings",
+        "peer-headings",
+        "footnotes-before-run-on",
     ]
     assert run(pages, skip=("running-titles",)) == pages
     failures: list = []

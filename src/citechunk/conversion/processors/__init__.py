@@ -21,6 +21,7 @@ from ..blocks import Block
 from ..passguard import guarded
 from .common import Pages
 from .figure_tables import figure_tables
+from .footnotes import footnotes_before_run_on
 from .label_headings import demote_label_headings
 from .peer_headings import promote_peer_headings
 from .running_titles import demote_running_titles
@@ -47,6 +48,7 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("label-headings", demote_label_headings),
     Processor("sentence-headings", demote_sentence_headings),
     Processor("peer-headings", promote_peer_headings),
+    Processor("footnotes-before-run-on", footnotes_before_run_on),
 )
 NAMES = frozenset(p.name for p in PROCESSORS)
 

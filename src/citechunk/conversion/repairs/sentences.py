@@ -3,8 +3,9 @@
 
 A paragraph *runs on* into the next when it is prose (not a heading, table row, code fence,
 quote, image or HTML comment), ends without closing punctuation (its last character is a letter,
-a digit or a comma), and the next paragraph is prose starting with a lower-case letter (no
-emphasis mark before it: a bold lower-case term opens a glossary entry, not a continuation).
+a digit or a comma, or an apostrophe after a letter: "the parties’"), and the next paragraph is
+prose starting with a lower-case letter (no emphasis mark before it: a bold lower-case term
+opens a glossary entry, not a continuation).
 
 - Inside a page, two such paragraphs become one: the blank lines between them become a single
   line break (a column break read as a paragraph break).
@@ -20,7 +21,7 @@ import re
 from ..passcontext import Pages, PassContext
 
 _NOT_PROSE = ("#", "|", "```", "~~~", ">", "![", "<!--", "<")
-_OPEN_END_RE = re.compile(r"[^\W_],?$")
+_OPEN_END_RE = re.compile(r"[^\W_][’']?,?$")
 _PARAGRAPH_BREAK_RE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*")
 
 

@@ -122,8 +122,10 @@ def attach_footnotes(page: str) -> str:
     a capital ("10FAISS configuration: ...", "> 3 The White House ..."); it moves only when a
     paragraph of the same page cites that number as `` [N]`` (superscripts become that in
     `_fix_sup`). Footnotes set at the page foot otherwise split the paragraph running on to the
-    next page and land in whatever section is open at the foot. Pages with code fences are
-    left alone; nothing moves to another page.
+    next page and land in whatever section is open at the foot. No footnote moves after the
+    page's last other paragraph: that paragraph may run on to the next page (the block rule
+    ``footnotes-before-run-on`` set the notes before it). Pages with code fences are left
+    alone; nothing moves to another page.
     """
     if "```" in page or "[" not in page:
         return page
@@ -136,11 +138,12 @@ def attach_footnotes(page: str) -> str:
     if not notes:
         return page
     note_blocks = set(notes.values())
+    last = max((j for j in range(len(blocks)) if j not in note_blocks), default=-1)
     moves: dict[int, list[int]] = {}  # citing block -> footnote blocks, in number order
     for number, i in sorted(notes.items()):
         cite = f" [{number}]"
         j = next((j for j, b in enumerate(blocks) if cite in b and j not in note_blocks), None)
-        if j is not None and j != i - 1:
+        if j is not None and j != i - 1 and j != last:
             moves.setdefault(j, []).append(i)
     if not moves:
         return page
