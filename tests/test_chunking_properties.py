@@ -237,12 +237,16 @@ def test_contract_and_coverage_tiktoken(doc: Doc, max_tokens: int) -> None:
         max_tokens=max_tokens, embedder="tiktoken:cl100k_base@512", start_page=doc.start_page
     )
     chunks = chunk_markdown(doc.markdown, options)
+    counter = resolve_embedder(options.embedder).counter
     check_contract(doc, chunks, options)
     check_coverage(doc, chunks, packed=True)
-    for c in chunks[:-1]:  # bodiless headings after the last body may end the last chunk
+    for c, after in zip(chunks, chunks[1:]):  # headings after the last body may end the last
         lines = [ln for ln in c.body.split("\n") if ln.strip()]
         fenced = c.body.startswith(("```", "~~~", "````"))  # code lines may start with '#'
-        assert fenced or not all(ln.startswith("#") for ln in lines), c  # never only headings
+        only_headings = not fenced and all(ln.startswith("#") for ln in lines)
+        # a chunk of headings alone is one that does not fit with what follows
+        joined = c.text + doc.markdown[c.char_end : after.char_end]
+        assert not only_headings or counter.count(joined) > max_tokens, (c, after)
     check_coverage(doc, chunk_markdown(doc.markdown, options, pack_short=False))
 
 
