@@ -11,6 +11,7 @@ chunk; determinism.
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field
 
@@ -240,7 +241,7 @@ def test_contract_and_coverage_tiktoken(doc: Doc, max_tokens: int) -> None:
     counter = resolve_embedder(options.embedder).counter
     check_contract(doc, chunks, options)
     check_coverage(doc, chunks, packed=True)
-    for c, after in zip(chunks, chunks[1:]):  # headings after the last body may end the last
+    for c, after in itertools.pairwise(chunks):  # headings after the last body may end the last
         lines = [ln for ln in c.body.split("\n") if ln.strip()]
         fenced = c.body.startswith(("```", "~~~", "````"))  # code lines may start with '#'
         only_headings = not fenced and all(ln.startswith("#") for ln in lines)
