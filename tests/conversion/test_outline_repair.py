@@ -107,3 +107,26 @@ def test_an_entry_leaves_the_next_page_to_a_later_entry_of_its_title() -> None:
     out, _ = repair_headings(pages, outline)
     heads = [ln for _, text in out for ln in text.splitlines() if ln.startswith("#")]
     assert heads[-3:] == ["# Methods", "## Setting", "# Results"]
+
+
+def test_an_entry_matches_a_heading_whose_words_the_text_layer_spells_apart() -> None:
+    """A text layer that sets a gap inside a word ("Fet ching") still names the entry's heading:
+    it takes the entry's depth instead of nesting under the entry before it."""
+    pages = [
+        (
+            1,
+            "## 1.4. Animated GIFs\n\ntext\n\n#### 1.5. Fet ching a URL\n\ntext\n\nOr ganization\n\nx",
+        )
+    ]
+    outline = [
+        OutlineEntry(1, "1.4. Animated GIFs", 1),
+        OutlineEntry(1, "1.5. Fetching a URL", 1),
+        OutlineEntry(1, "Organization", 1),
+    ]
+    out, stats = repair_headings(pages, outline)
+    heads = [ln for ln in out[0][1].splitlines() if ln.startswith("#")]
+    assert heads == ["# 1.4. Animated GIFs", "# 1.5. Fet ching a URL", "# Or ganization"]
+    assert stats.missing == ()
+    # a short title is not matched by its letters alone
+    out, stats = repair_headings([(1, "# A\n\nt\n\n## b c\n\nt")], [OutlineEntry(1, "BC", 1)])
+    assert stats.missing == ("BC",)

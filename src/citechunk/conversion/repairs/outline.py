@@ -12,9 +12,10 @@ the outline entries, and returns the pages with:
 
 Matching: titles are compared by `title_key` (markup stripped, NFKC, case-folded, punctuation
 collapsed, leading section numbers such as "2.1.", "III-A", "A." removed), so "III-A Google
-DeepDream" matches "A. Google DeepDream". An entry is searched on its destination page, then
-the next page, then the page before, never before the previous match (outline order is
-document order), and never on a neighbouring page that a later entry of the same title names
+DeepDream" matches "A. Google DeepDream"; a title that differs only by spaces inside words
+matches too ("Fet ching a URL" is "Fetching a URL"; `_same_title`). An entry is searched on
+its destination page, then the next page, then the page before, never before the previous
+match (outline order is document order), and never on a neighbouring page that a later entry of the same title names
 (a structured abstract's "Methods" is not the "Methods" section on the next page). Heading
 lines are preferred over body lines; a heading that starts with the
 entry's words also matches ("Appendix A" -> "Appendix A. Synoptic Report"). Lines inside code
@@ -55,6 +56,7 @@ log = logging.getLogger(__name__)
 # a bookmark that only counts pages or slides: "Slide 12", "Page 3", "p. 4", "12", "1.2.3"
 _LABEL_ONLY_RE = re.compile(r"^\W*(?:[^\W\d_]+\.?\s*)?(?:\d+(?:\.\d+)*|[ivxlcdm]+)\W*$", re.I)
 SHOWN_MISSING = 3  # titles a warning names
+MIN_SPACED_CHARS = 6  # a title matched with its spaces removed is at least this long
 
 
 def names_a_heading(title: str) -> bool:
@@ -115,13 +117,13 @@ def _match_on_page(
     """
     usable = [n for n, c in enumerate(cands) if (c.page_idx, c.line_idx) > after]
     for n in usable:
-        if cands[n].is_heading and cands[n].key == entry_key:
+        if cands[n].is_heading and _same_title(cands[n].key, entry_key):
             return n, 1
     for n in usable:
         if cands[n].is_heading and len(entry_key) >= 8 and cands[n].key.startswith(entry_key):
             return n, 1
     for n in usable:
-        if cands[n].key == entry_key:
+        if _same_title(cands[n].key, entry_key):
             return n, 1
     for n in usable:
         joined = cands[n].key
@@ -134,6 +136,16 @@ def _match_on_page(
             if joined == entry_key:
                 return n, k + 1
     return None
+
+
+def _same_title(key: str, entry_key: str) -> bool:
+    """Whether a line's title key is the entry's: equal, or equal once spaces are removed when
+    that leaves at least `MIN_SPACED_CHARS` characters (a text layer that sets a gap inside a
+    word: "Fet ching a URL" is the entry "Fetching a URL")."""
+    if key == entry_key:
+        return True
+    compact = key.replace(" ", "")
+    return len(compact) >= MIN_SPACED_CHARS and compact == entry_key.replace(" ", "")
 
 
 def _split_run_in(lines: list[str], entry_key: str, after: int) -> int | None:
