@@ -1,9 +1,11 @@
 """Typed blocks: read once from the layout boxes, and the Markdown written from them is
-pymupdf4llm's own rendering of the same boxes, byte for byte, page for page."""
+pymupdf4llm's own rendering of the same boxes, byte for byte, page for page (given the same
+reading of which spans are fixed-pitch: ours also reads the font's name)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pymupdf
 import pytest
@@ -41,11 +43,23 @@ def test_monospaced_text_is_code_and_furniture_is_not_rendered() -> None:
     assert hidden.text == "## Scope \n\n" and hidden.spans[1] == (11, 11)
 
 
+def _flag_fixed_pitch(pages: list[Any]) -> None:
+    """Set the fixed-pitch flag on every span our blocks read as monospaced (`Span.monospace`
+    also reads the font's name), so pymupdf4llm renders the same reading of the spans."""
+    for page in pages:
+        for box in page.boxes:
+            for line in getattr(box, "textlines", None) or ():
+                for span in line.get("spans", ()):
+                    if Span.of(span).monospace:
+                        span["flags"] = int(span.get("flags", 0)) | MONO
+
+
 def _rendered_both_ways(pdf: Path, model: Model) -> list[tuple[int, str, str]]:
     """(page, Markdown from blocks, pymupdf4llm's Markdown) of every page of `pdf`."""
     with pymupdf.open(pdf) as doc:
         pages = list(range(1, doc.page_count + 1))
         parsed = _parse(doc, pages, model, ConvertOptions(), LayoutMeter(), [])
+        _flag_fixed_pitch(parsed.pages)
         ours = [
             render_page(page_blocks(page, create_list_item_levels(page.boxes)))
             for page in parsed.pages
@@ -101,3 +115,12 @@ def test_running_headers_are_furniture_and_their_other_lines_stay_in_the_body() 
     # the layout path reads the text layer's control characters as U+FFFD
     cited = _header(2, ("J. Phys. 126, \ufffd2007\ufffd", 0, 30.0))
     assert furniture_layer([cited], {"j. phys. #, \x01#\x02": 1})[0].layer is Layer.FURNITURE
+
+
+def test_a_font_named_fixed_pitch_is_monospaced_without_the_flag() -> None:
+    """Embedded fixed-pitch fonts often leave the flag unset; the font's name says it."""
+    assert Span("x = 1", font="ABCDEF+Consolas", char_flags=FILLED).monospace
+    assert Span("x = 1", font="NimbusMonL-Regu", char_flags=FILLED).monospace
+    assert not Span("text", font="ArialUnicodeMS", char_flags=FILLED).monospace
+    code = _line(Span("x = 1", font="Consolas", char_flags=FILLED))
+    assert render_page([Block(1, (0, 0, 100, 10), "code", (code,))]).text == "```\nx = 1\n```\n\n"

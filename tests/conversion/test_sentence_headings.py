@@ -18,3 +18,8 @@ def test_headings_opening_with_a_bracket_or_ending_with_a_comma_are_pieces() -> 
     assert is_sentence_piece("**Whereas the parties agree,**")
     assert is_sentence_piece("continued here and on", "the sentence runs on into")
     assert not is_sentence_piece("2 Methods") and not is_sentence_piece("Results")
+
+
+def test_a_heading_ending_with_an_opening_bracket_goes_on() -> None:
+    assert is_sentence_piece("import (") and is_sentence_piece("func main() {")
+    assert not is_sentence_piece("Appendix (A)") and not is_sentence_piece("Results [2]")

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Literal, get_args
 
+from .geometry import is_mono_font
+
 Box = tuple[float, float, float, float]
 
 Kind = Literal[
@@ -97,8 +99,11 @@ class Span:
 
     @property
     def monospace(self) -> bool:
-        """In a fixed-pitch font that is shown (an OCR layer's font says nothing of the page)."""
-        return bool(self.flags & MONOSPACED) and not self.invisible
+        """In a fixed-pitch font that is shown: its flags or its font's name say so
+        (`geometry.is_mono_font`: many embedded fixed-pitch fonts do not set the flag); an OCR
+        layer's font says nothing of the page."""
+        fixed = self.flags & MONOSPACED or is_mono_font(self.font)
+        return bool(fixed) and not self.invisible
 
     @classmethod
     def of(cls, span: Mapping[str, Any]) -> Span:

@@ -36,7 +36,8 @@ _BOLD_RE = re.compile(
     r"bold|black|heavy|demi|semibold|medium|-medi|cmbx|cmb\d|-bd\b|\.b$|,b$", re.IGNORECASE
 )
 _MONO_RE = re.compile(
-    r"mono|nimbusmon|courier|consola|menlo|typewriter|cmtt|sftt|inconsolata|code", re.IGNORECASE
+    r"mono|nimbusmon|courier|consola|menlo|typewriter|cmtt|sftt|inconsolata|(?<!uni)code",
+    re.IGNORECASE,
 )
 _ITALIC_RE = re.compile(r"italic|ital\b|oblique|-it\b|-obl|cmti|cmsl", re.IGNORECASE)
 _BULLET_RE = re.compile(

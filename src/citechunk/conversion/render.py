@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .blocks import Block, Layer, Line
+from .blocks import MONOSPACED, Block, Layer, Line
 
 #: A line Markdown reads as a heading: one to six "#" and a blank or the line's end.
 _ATX_RE = re.compile(r"#{1,6}(?:[ \t]|$)")
@@ -41,7 +41,7 @@ def _span_dicts(line: Line) -> list[dict[str, Any]]:
             "text": s.text,
             "font": s.font,
             "size": s.size,
-            "flags": s.flags,
+            "flags": s.flags | (MONOSPACED if s.monospace else 0),
             "char_flags": s.char_flags,
             "bbox": s.bbox,
             "origin": s.origin,

@@ -13,7 +13,8 @@ is a piece when it
   "colorspace" in an API reference), after body text that does not end a sentence (the
   continuation of that sentence; a document whose headings are set in lower case keeps
   them, as the text before them ends its sentences), or
-* ends with a comma, a semicolon or a hyphen (the sentence goes on). The body text before a heading is the last text of the blocks before it in reading
+* ends with a comma, a semicolon, a hyphen or an opening bracket (the sentence or the
+  statement goes on: "import ("). The body text before a heading is the last text of the blocks before it in reading
 order, over page breaks, page headers, footers, footnotes and pictures left aside; a table or code block
 ends a sentence, and a heading before it leaves none.
 """
@@ -36,7 +37,7 @@ MIN_PIECE_WORDS = 3
 _OPENS_RE = re.compile(r"^[)\],;.]")
 _LOWER_WORD_RE = re.compile(r"^([a-z]{2,})(\S*)")
 _ROMAN_ENUM_RE = re.compile(r"^[ivxlc]+[.)]$")
-_ENDS_RE = re.compile(r"[,;\-–]$")
+_ENDS_RE = re.compile(r"[,;\-–(\[{]$")
 _SENTENCE_ENDS = (".", "!", "?", ":", '"', "”", "|", "```")
 
 
