@@ -13,6 +13,7 @@ from citechunk.conversion.blocks import BOLD, ITALIC, Block, Line, Span
 from citechunk.conversion.headings import level_headings
 from citechunk.conversion.mdlines import heading_level, heading_text
 from citechunk.conversion.processors import PROCESSORS, run
+from citechunk.conversion.processors.aside_headings import is_aside
 from citechunk.conversion.processors.label_headings import demote_label_headings
 from citechunk.conversion.processors.peer_headings import promote_peer_headings
 from citechunk.conversion.processors.running_titles import demote_running_titles
@@ -113,6 +114,7 @@ def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> No
         "running-titles",
         *ORDER[1:4],
         "sentence-headings",
+        "aside-headings",
         "peer-headings",
         "footnotes-before-run-on",
     ]
@@ -243,3 +245,18 @@ def test_a_numbered_label_set_like_three_headings_of_its_label_is_a_heading() ->
     assert promote_peer_headings({n: pages[n] for n in (1, 2, 4)}) == {
         n: pages[n] for n in (1, 2, 4)
     }
+
+
+def test_a_heading_that_is_one_bracketed_phrase_is_text() -> None:
+    pages = {
+        1: (
+            _heading(1, "Regulation on data protection", 60, 24),
+            _heading(1, "(Text with EEA relevance)", 100),
+            _block(1, "text", BODY, 140),
+            _heading(1, "(a) Scope and definitions", 200),
+        )
+    }
+    out = run(pages)[1]
+    assert [b.kind for b in out] == ["section-header", "text", "text", "section-header"]
+    assert not out[1].lines[0].spans[0].bold and "a bracketed aside" in out[1].evidence
+    assert is_aside("[Reserved]") and not is_aside("(a) Scope (b) Terms")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from ...models import PassFailure
 from ..blocks import Block
 from ..passguard import guarded
+from .aside_headings import demote_aside_headings
 from .common import Pages
 from .figure_tables import figure_tables
 from .footnotes import footnotes_before_run_on
@@ -47,6 +48,7 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("table-labels", demote_table_labels),
     Processor("label-headings", demote_label_headings),
     Processor("sentence-headings", demote_sentence_headings),
+    Processor("aside-headings", demote_aside_headings),
     Processor("peer-headings", promote_peer_headings),
     Processor("footnotes-before-run-on", footnotes_before_run_on),
 )
