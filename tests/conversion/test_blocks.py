@@ -13,6 +13,7 @@ from pymupdf4llm.helpers.document_layout import create_list_item_levels
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion.blocks import Block, Layer, Line, Span, page_blocks
+from citechunk.conversion.glyphgaps import is_code_box
 from citechunk.conversion.layers import furniture_layer
 from citechunk.conversion.pymupdf import FEATURE_SETS, LayoutMeter, Model, _parse, layout_installed
 from citechunk.conversion.render import render_page
@@ -44,14 +45,16 @@ def test_monospaced_text_is_code_and_furniture_is_not_rendered() -> None:
 
 
 def _flag_fixed_pitch(pages: list[Any]) -> None:
-    """Set the fixed-pitch flag on every span our blocks read as monospaced (`Span.monospace`
-    also reads the font's name), so pymupdf4llm renders the same reading of the spans."""
+    """Set the fixed-pitch flag on every span of a text box whose spans our blocks read as
+    monospaced (`is_code_box`: `Span.monospace` also reads the font's name), so pymupdf4llm
+    renders the same code blocks."""
     for page in pages:
         for box in page.boxes:
-            for line in getattr(box, "textlines", None) or ():
+            if not is_code_box(box):
+                continue
+            for line in box.textlines:
                 for span in line.get("spans", ()):
-                    if Span.of(span).monospace:
-                        span["flags"] = int(span.get("flags", 0)) | MONO
+                    span["flags"] = int(span.get("flags", 0)) | MONO
 
 
 def _rendered_both_ways(pdf: Path, model: Model) -> list[tuple[int, str, str]]:

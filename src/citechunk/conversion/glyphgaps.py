@@ -23,7 +23,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .blocks import MONOSPACED
+from .blocks import Span
 
 #: A gap of at least this share of the character width is a space.
 SPACE_SHARE = 0.5
@@ -36,12 +36,13 @@ def _visible(line: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def is_code_box(box: Any) -> bool:
-    """A "text" box whose every line has visible spans, all of them in monospace fonts."""
+    """A "text" box whose every line has visible spans, all of them monospaced
+    (`blocks.Span.monospace`: by flag or font name)."""
     lines = getattr(box, "textlines", None) or []
     if getattr(box, "boxclass", "") != "text" or not lines:
         return False
     spans = [s for line in lines for s in _visible(line)]
-    return bool(spans) and all(int(s.get("flags", 0)) & MONOSPACED for s in spans)
+    return bool(spans) and all(Span.of(s).monospace for s in spans)
 
 
 def char_width(lines: Sequence[dict[str, Any]]) -> float:

@@ -35,13 +35,16 @@ class RenderedPage:
     spans: tuple[tuple[int, int], ...]
 
 
-def _span_dicts(line: Line) -> list[dict[str, Any]]:
+def _span_dicts(line: Line, code: bool) -> list[dict[str, Any]]:
+    """The line's spans as pymupdf4llm reads them; in a code block every span is flagged
+    fixed-pitch (`blocks.Span.monospace` also reads the font's name), elsewhere the flags are
+    the PDF's, so inline runs read as before."""
     return [
         {
             "text": s.text,
             "font": s.font,
             "size": s.size,
-            "flags": s.flags | (MONOSPACED if s.monospace else 0),
+            "flags": s.flags | (MONOSPACED if code else 0),
             "char_flags": s.char_flags,
             "bbox": s.bbox,
             "origin": s.origin,
@@ -54,7 +57,8 @@ def _span_dicts(line: Line) -> list[dict[str, Any]]:
 
 def _textlines(block: Block) -> list[dict[str, Any]]:
     """The block's lines in pymupdf4llm's form, fresh copies."""
-    return [{"bbox": line.bbox, "spans": _span_dicts(line)} for line in block.lines]
+    code = block.kind == "code"
+    return [{"bbox": line.bbox, "spans": _span_dicts(line, code)} for line in block.lines]
 
 
 def block_markdown(block: Block) -> str:
