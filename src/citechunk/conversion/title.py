@@ -425,7 +425,8 @@ def _pick(
         if len(flat.split()) <= STACKED_TITLE_WORDS:
             under = _line_under(first, text, body)
             return _stacked(first, text, size, body) or clean(f"{flat} {under}"), False
-        return flat, False
+        whole = clean(text, limit=0)
+        return (whole if _short_title(whole) else flat), False
     return base, True
 
 
@@ -951,8 +952,45 @@ def banner(first: Sequence[Line], body: float) -> str:
     return ""
 
 
+def _counted(text: str) -> int:
+    """Words of `text` as a label counts them: blank-separated tokens holding a letter or digit."""
+    return sum(1 for w in text.split() if any(ch.isalnum() for ch in w))
+
+
+def _short_title(text: str) -> str:
+    """The short title a title too long for a label ends with: its last bracketed part, when
+    that names a document (two or more words with letters, not a kind, an issuer, figures or
+    a date) and repeats a word of `SHORT_TITLE_SHARED` or more letters of the title before
+    it (a short form of the title, not a note on it), in at most `MAX_LABEL_WORDS` words,
+    after the figures the title opens with (its number); "" for a title that fits or ends
+    otherwise."""
+    m = _SHORT_TITLE_RE.search(text)
+    if _counted(text) <= MAX_LABEL_WORDS or not m:
+        return ""
+    name = clean(m.group("name"))
+    if not names_document(name) or generic(name) or figures_only(name) or find_date([name]):
+        return ""
+    before = _lettered(text[: m.start()])
+    if not any(len(w) >= SHORT_TITLE_SHARED for w in _lettered(name) & before):
+        return ""
+    number = _OPENING_FIGURES_RE.match(text)
+    short = clean(f"{number.group(0) if number else ''} {name}")
+    return short if _counted(short) <= MAX_LABEL_WORDS else ""
+
+
+#: A short title in brackets repeats a word of at least this many letters of the title.
+SHORT_TITLE_SHARED = 4
+#: A title's last bracketed part, at its end.
+_SHORT_TITLE_RE = re.compile(r"\((?P<name>[^()]+)\)\s*$")
+#: The figures a title opens with, before its first word with letters ("35 538 ...").
+_OPENING_FIGURES_RE = re.compile(r"^\d[\d .]*(?=\s[^\W\d_])")
+
+
 def _shortened(text: str, source: LabelSource, evidence: float = 0.0) -> Label:
-    """`text` as a label of at most `MAX_LABEL_WORDS` words (module rules, step 3)."""
+    """`text` as a label of at most `MAX_LABEL_WORDS` words (module rules, step 4)."""
+    short = _short_title(text)
+    if short:
+        return Label(short, source, text, evidence)
     words = text.split()
     counted = [i for i, w in enumerate(words) if any(ch.isalnum() for ch in w)]
     if len(counted) <= MAX_LABEL_WORDS:
@@ -1020,15 +1058,15 @@ def pdf_label(
 _TATWEEL = "\u0640"
 
 
-def clean(text: str) -> str:
+def clean(text: str, limit: int = MAX_TITLE_CHARS) -> str:
     """Right-to-left text stored in visual order read in logical order
     (`visualorder.logical_order`), NFKC, the stretching stroke dropped, a spacing accent set before its letter put on that letter ("Programaci´on":
     "Programación"), control and replacement characters dropped, whitespace collapsed, cut
-    at a word to `MAX_TITLE_CHARS`."""
+    at a word to `limit` characters (`MAX_TITLE_CHARS`; 0: not cut)."""
     text = _ACCENT_RE.sub(r"\2\1", unicodedata.normalize("NFKC", logical_order(text)))
     text = text.replace(_TATWEEL, "")
     text = " ".join(_CONTROL_RE.sub(" ", unicodedata.normalize("NFC", text)).split())
-    if len(text) <= MAX_TITLE_CHARS:
+    if not limit or len(text) <= limit:
         return text
-    cut = text[: MAX_TITLE_CHARS + 1].rsplit(" ", 1)[0]
+    cut = text[: limit + 1].rsplit(" ", 1)[0]
     return cut.rstrip(" ,;:-")
