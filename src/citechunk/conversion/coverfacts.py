@@ -21,8 +21,10 @@ The vocabulary `conversion.title` labels documents with (its module docstring st
   the rest of its line, else the lines after it in the same text block, at most
   `MAX_SUBJECT_WORDS` words. A citation label ("Neutral Citation:", "Citation:") and a front
   page's title field (WIPO ST.9 code "(54)") introduce a document's own name the same way.
-  The text runs on over the next line, line after line, while its last line ends without a
-  stop and the next line is not labelled itself (a subject broken over lines).
+  The text runs on over the next line while its last line ends without a stop and the next
+  line is not labelled itself: over the next line wherever it starts after a citation or a
+  title field, else, line after line, over the lines set under the text, indented past the
+  label (a subject broken over lines with a hanging indent).
 - An *institution banner* is a short capitalised name holding an institution word
   (`INSTITUTION_WORDS`: court, chamber, ministry, university, ...): it names the issuer set
   above the title, never the document.
@@ -294,7 +296,8 @@ def find_subject(lines: Sequence[Line]) -> str:
             continue
         rest = m.group("rest").strip()
         if rest:
-            rest = " ".join([rest, *(ln.text.strip() for ln in _run_on(lines, i))])
+            named = bool(m.group("cited") or m.group("coded"))
+            rest = " ".join([rest, *(ln.text.strip() for ln in _run_on(lines, i, named))])
         if not rest:
             after = lines[i + 1 : i + 12]
             block = after[0].block if after else None
@@ -308,16 +311,21 @@ def find_subject(lines: Sequence[Line]) -> str:
 _LABEL_RE = re.compile(r"^\s*(?:[^\W\d][\w .]{0,24}:|\(\d{2}\))")
 
 
-def _run_on(lines: Sequence[Line], at: int) -> list[Line]:
+def _run_on(lines: Sequence[Line], at: int, named: bool) -> list[Line]:
     """The lines after labelled line `at` that carry on its text (`_continues`), each after
-    the last: a subject broken over lines, up to a line that ends with a stop."""
+    the last, up to a line that ends with a stop: the lines set under the text, indented
+    past the label (starting more than a line height right of the labelled line: a hanging
+    indent), and, after a document's own name (`named`: a citation or a title field), the
+    next line wherever it starts."""
+    label = lines[at]
+    indent = label.box[0] + (label.box[3] - label.box[1])
     kept: list[Line] = []
-    last = lines[at]
     for after in lines[at + 1 :]:
-        if not _continues(last, after):
+        hanging = after.box[0] > indent
+        if not _continues(kept[-1] if kept else label, after) or not (hanging or named):
             break
         kept.append(after)
-        last = after
+        named = False
     return kept
 
 
