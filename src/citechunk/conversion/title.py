@@ -56,7 +56,8 @@ The rule (`document_label`), the same for every document, to apply by hand:
      metadata title that is a file name (its last part after " - " ends with a file
      extension) gives that name, as a weak candidate (stronger when the page prints half its
      words).
-   - The *subject line* (`coverfacts.find_subject`), without a display title.
+   - The *subject line* (`coverfacts.find_subject`; run on over the lines set in a hanging
+     indent under it), without a display title.
    - The *cover facts* (`coverfacts.cover_facts`: the first page's issuer, kind, the
      document's own number and date) completing what was found: the issuer, the generic title
      (or the kind when the title is only an issuer or missing; a generic metadata title when
@@ -91,7 +92,11 @@ The rule (`document_label`), the same for every document, to apply by hand:
    `LABEL_SEPARATOR` when the label does not already agree with it and both fit
    `MAX_LABEL_WORDS` words.
 4. Length. A label of more than `MAX_LABEL_WORDS` words (blank-separated tokens holding a
-   letter or digit) is cut at the last clause mark (",", ";", ":", a dash) after at least
+   letter or digit) that ends with its short title in brackets (`_short_title`: a bracketed
+   name of a document repeating a word of `SHORT_TITLE_SHARED` or more letters of the title
+   before it; not a kind, an issuer, figures or a date) is that short title after the
+   figures the title opens with (its number); such a display title is read whole, past
+   `MAX_TITLE_CHARS`. Else it is cut at the last clause mark (",", ";", ":", a dash) after at least
    `MIN_CUT_WORDS` words within the first `MAX_LABEL_WORDS`, else after `MAX_LABEL_WORDS`
    words, without a last word of one or two characters (a particle left hanging); the whole
    title is kept as `Label.full` (the record's provenance `full_title`).
@@ -102,7 +107,8 @@ right-to-left text a producer stored in visual order is read in logical order fi
 When OCR reads the page the label is read from (or a page before it: a cover only OCR reads),
 the label is read again from the lines the
 engine read with confidence (`base.relabelled`) and replaces the text layer's only with more
-evidence.
+evidence. A line the engine read sideways (`ocr.page_text`: a box at least twice as tall as
+wide, a stamp along the margin) is set sideways there too, so it is no display run.
 """
 
 from __future__ import annotations
