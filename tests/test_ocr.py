@@ -23,6 +23,7 @@ from citechunk.conversion.ocr import (
     OcrWord,
     legible_text,
     page_blocks,
+    page_text,
     recognise,
     unavailable,
 )
@@ -293,6 +294,39 @@ def test_a_scanned_cover_in_front_of_a_born_digital_page_is_read_for_the_label(
         "Harbour Dredging Review",
         "display title (ocr)",
     )
+
+
+@needs_tesseract
+def test_a_stamp_along_the_margin_is_no_title_and_a_broken_subject_runs_on(
+    tmp_path: Path,
+) -> None:
+    # a scanned letter: a receipt stamp set large along the left margin, read sideways by the
+    # engine, and a subject broken over two lines with a hanging indent
+    letter = tmp_path / "letter.pdf"
+    with pymupdf.open() as doc:
+        page = doc.new_page(width=595, height=842)
+        page.insert_text((40, 700), "Received by Certified Mail", fontsize=22, rotate=90)
+        page.insert_text((72, 120), "Subject: Dredging order for the", fontsize=11)
+        page.insert_text((130, 136), "north basin moorings in winter.", fontsize=11)
+        body = "The dredging programme kept the channel open to deep-draught vessels all year."
+        for i in range(12):
+            page.insert_text((72, 180 + 16 * i), body, fontsize=11)
+        doc.save(letter)
+    doc = convert(make_scan(letter, tmp_path / "img_0042.pdf"))
+    assert doc.provenance.ocr_pages == (1,)
+    assert doc.provenance.title == "Dredging order for the north basin moorings in winter."
+    assert doc.provenance.title_source == "cover facts (ocr)"
+
+
+def test_an_ocr_line_set_sideways_is_vertical_and_sized_by_its_width() -> None:
+    across = _words("Received by Certified Mail", 300, 20, 95, 0)
+    sideways = [  # the same words stacked down the margin, each 12 wide and 10 per letter tall
+        OcrWord(w.text, (20, w.box[0], 32, w.box[2]), 95, 1, 1) for w in across
+    ]
+    lines = page_text(1, across + sideways, pymupdf.Identity).lines
+    assert [(ln.vertical, ln.size) for ln in lines] == [(False, 20), (True, 12)]
+    short = page_text(1, [OcrWord("Il", (20, 0, 32, 30), 95, 0, 0)], pymupdf.Identity).lines
+    assert not short[0].vertical  # two letters in a tall box: a short word set across
 
 
 def test_only_lines_read_with_confidence_are_legible() -> None:

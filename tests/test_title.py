@@ -514,3 +514,39 @@ def test_a_contents_title_and_a_question_are_never_the_title(tmp_path):
     lines = [("Want to know the latest news?", 24), ("Harbour Operations Review", 20)]
     path = _pdf(tmp_path, [*lines, ("Contents", 24), *[(body, 10)] * 6])
     assert _title(path) == "Harbour Operations Review"
+
+
+def test_a_subject_broken_over_lines_runs_on_over_its_hanging_indent(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "Subject: Dredging order for the", fontsize=11)
+    page.insert_text((130, 116), "north basin moorings in winter", fontsize=11)
+    for i in range(6):  # body lines at the label's margin carry on nothing
+        page.insert_text(
+            (72, 132 + 16 * i), "The dredging programme kept the channel open", fontsize=11
+        )
+    path = tmp_path / "letter.pdf"
+    doc.save(path)
+    assert _label(path).text == "Dredging order for the north basin moorings in winter"
+
+
+def test_a_long_title_ending_with_its_short_title_is_labelled_by_it(tmp_path):
+    long = (
+        "35 538 Temporary provisions on the use of a notification application in fighting "
+        "the harbour epidemic and safeguards against its misuse (Temporary Harbour "
+        "Notification Act)"
+    )
+    noted = "Provisions on the dues of every mooring in the harbour basins for the coming years (In thousands of euros)"
+    labels = []
+    for title in (long, noted):
+        doc = pymupdf.open()
+        page = doc.new_page()
+        page.insert_textbox(pymupdf.Rect(72, 60, 540, 200), title, fontsize=16)
+        for i in range(6):
+            page.insert_text((72, 240 + 16 * i), _BODY, fontsize=10)
+        path = tmp_path / "bill.pdf"
+        doc.save(path)
+        labels.append(_label(path))
+    assert labels[0].text == "35 538 Temporary Harbour Notification Act"
+    assert labels[0].full == long  # read whole, past the title's character limit
+    assert "thousands" not in labels[1].text  # a note on the title shares no word with it

@@ -20,9 +20,11 @@ The vocabulary `conversion.title` labels documents with (its module docstring st
 - The *subject* is the text a subject label introduces ("Subject:", "Re:", "Betreff:", ...):
   the rest of its line, else the lines after it in the same text block, at most
   `MAX_SUBJECT_WORDS` words. A citation label ("Neutral Citation:", "Citation:") and a front
-  page's title field (WIPO ST.9 code "(54)") introduce a document's own name the same way; it
-  runs on over the next line when its line ends without a stop and the next line is not
-  labelled itself.
+  page's title field (WIPO ST.9 code "(54)") introduce a document's own name the same way.
+  The text runs on over the next line while its last line ends without a stop and the next
+  line is not labelled itself: over the next line wherever it starts after a citation or a
+  title field, else, line after line, over the lines set under the text, indented past the
+  label (a subject broken over lines with a hanging indent).
 - An *institution banner* is a short capitalised name holding an institution word
   (`INSTITUTION_WORDS`: court, chamber, ministry, university, ...): it names the issuer set
   above the title, never the document.
@@ -293,13 +295,9 @@ def find_subject(lines: Sequence[Line]) -> str:
         if not m:
             continue
         rest = m.group("rest").strip()
-        if (
-            (m.group("cited") or m.group("coded"))
-            and rest
-            and i + 1 < len(lines)
-            and _continues(line, lines[i + 1])
-        ):
-            rest = f"{rest} {lines[i + 1].text.strip()}"
+        if rest:
+            named = bool(m.group("cited") or m.group("coded"))
+            rest = " ".join([rest, *(ln.text.strip() for ln in _run_on(lines, i, named))])
         if not rest:
             after = lines[i + 1 : i + 12]
             block = after[0].block if after else None
@@ -309,7 +307,26 @@ def find_subject(lines: Sequence[Line]) -> str:
     return ""
 
 
-_LABEL_RE = re.compile(r"^\s*[^\W\d][\w .]{0,24}:")
+#: A labelled line: a label and a colon ("Inventor:") or a bibliographic field code ("(75)").
+_LABEL_RE = re.compile(r"^\s*(?:[^\W\d][\w .]{0,24}:|\(\d{2}\))")
+
+
+def _run_on(lines: Sequence[Line], at: int, named: bool) -> list[Line]:
+    """The lines after labelled line `at` that carry on its text (`_continues`), each after
+    the last, up to a line that ends with a stop: the lines set under the text, indented
+    past the label (starting more than a line height right of the labelled line: a hanging
+    indent), and, after a document's own name (`named`: a citation or a title field), the
+    next line wherever it starts."""
+    label = lines[at]
+    indent = label.box[0] + (label.box[3] - label.box[1])
+    kept: list[Line] = []
+    for after in lines[at + 1 :]:
+        hanging = after.box[0] > indent
+        if not _continues(kept[-1] if kept else label, after) or not (hanging or named):
+            break
+        kept.append(after)
+        named = False
+    return kept
 
 
 def _continues(line: Line, after: Line) -> bool:

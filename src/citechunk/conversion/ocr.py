@@ -114,6 +114,10 @@ HEADING_WORDS = 12
 HEADING_CONFIDENCE = 80
 #: Mean word confidence (0-100) an OCR'd line needs to be legible (read for the label).
 LEGIBLE_CONFIDENCE = 80
+#: An OCR'd line whose box is at least this many times taller than wide, holding at least
+#: `SIDEWAYS_CHARS` characters, is set sideways (a stamp along the margin).
+SIDEWAYS_RATIO = 2.0
+SIDEWAYS_CHARS = 3
 RAPIDOCR_LANGUAGES = ("eng", "chi_sim")
 TESSERACT_APT = "apt-get install tesseract-ocr tesseract-ocr-eng"
 RAPIDOCR_PIP = "pip install 'citechunk[ocr]'"
@@ -795,10 +799,25 @@ def page_text(number: int, words: Sequence[OcrWord], to_page: Any) -> PageText:
     lines = []
     for line in _groups(words, "line"):
         box = _page_box(union_box(w.box for w in line), to_page)
-        size = abs(to_page.a or to_page.b) * _height(line)
         text = " ".join(w.text for w in line)
-        lines.append(Line(text, box, blocks[line[0].par], round(size, 2), False))
+        turned = _sideways(box, text)
+        size = abs(to_page.a or to_page.b) * (_width(line) if turned else _height(line))
+        lines.append(Line(text, box, blocks[line[0].par], round(size, 2), False, turned))
     return PageText(number, out_words, tuple(lines))
+
+
+def _sideways(box: tuple[float, float, float, float], text: str) -> bool:
+    """True for a line the engine read set sideways: its box at least `SIDEWAYS_RATIO` times
+    taller than wide while it holds `SIDEWAYS_CHARS` or more characters (a word of three
+    letters set across is wider than tall)."""
+    x0, y0, x1, y1 = box
+    chars = sum(not ch.isspace() for ch in text)
+    return chars >= SIDEWAYS_CHARS and (y1 - y0) >= SIDEWAYS_RATIO * max(x1 - x0, 0.0) > 0
+
+
+def _width(words: Sequence[OcrWord]) -> float:
+    """The words' median width: the type size of a line set sideways."""
+    return statistics.median([w.box[2] - w.box[0] for w in words]) if words else 0.0
 
 
 def legible_text(number: int, words: Sequence[OcrWord], to_page: Any) -> PageText:

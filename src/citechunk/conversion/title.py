@@ -56,7 +56,8 @@ The rule (`document_label`), the same for every document, to apply by hand:
      metadata title that is a file name (its last part after " - " ends with a file
      extension) gives that name, as a weak candidate (stronger when the page prints half its
      words).
-   - The *subject line* (`coverfacts.find_subject`), without a display title.
+   - The *subject line* (`coverfacts.find_subject`; run on over the lines set in a hanging
+     indent under it), without a display title.
    - The *cover facts* (`coverfacts.cover_facts`: the first page's issuer, kind, the
      document's own number and date) completing what was found: the issuer, the generic title
      (or the kind when the title is only an issuer or missing; a generic metadata title when
@@ -91,7 +92,11 @@ The rule (`document_label`), the same for every document, to apply by hand:
    `LABEL_SEPARATOR` when the label does not already agree with it and both fit
    `MAX_LABEL_WORDS` words.
 4. Length. A label of more than `MAX_LABEL_WORDS` words (blank-separated tokens holding a
-   letter or digit) is cut at the last clause mark (",", ";", ":", a dash) after at least
+   letter or digit) that ends with its short title in brackets (`_short_title`: a bracketed
+   name of a document repeating a word of `SHORT_TITLE_SHARED` or more letters of the title
+   before it; not a kind, an issuer, figures or a date) is that short title after the
+   figures the title opens with (its number); such a display title is read whole, past
+   `MAX_TITLE_CHARS`. Else it is cut at the last clause mark (",", ";", ":", a dash) after at least
    `MIN_CUT_WORDS` words within the first `MAX_LABEL_WORDS`, else after `MAX_LABEL_WORDS`
    words, without a last word of one or two characters (a particle left hanging); the whole
    title is kept as `Label.full` (the record's provenance `full_title`).
@@ -102,7 +107,8 @@ right-to-left text a producer stored in visual order is read in logical order fi
 When OCR reads the page the label is read from (or a page before it: a cover only OCR reads),
 the label is read again from the lines the
 engine read with confidence (`base.relabelled`) and replaces the text layer's only with more
-evidence.
+evidence. A line the engine read sideways (`ocr.page_text`: a box at least twice as tall as
+wide, a stamp along the margin) is set sideways there too, so it is no display run.
 """
 
 from __future__ import annotations
@@ -425,7 +431,8 @@ def _pick(
         if len(flat.split()) <= STACKED_TITLE_WORDS:
             under = _line_under(first, text, body)
             return _stacked(first, text, size, body) or clean(f"{flat} {under}"), False
-        return flat, False
+        whole = clean(text, limit=0)
+        return (whole if _short_title(whole) else flat), False
     return base, True
 
 
@@ -951,8 +958,45 @@ def banner(first: Sequence[Line], body: float) -> str:
     return ""
 
 
+def _counted(text: str) -> int:
+    """Words of `text` as a label counts them: blank-separated tokens holding a letter or digit."""
+    return sum(1 for w in text.split() if any(ch.isalnum() for ch in w))
+
+
+def _short_title(text: str) -> str:
+    """The short title a title too long for a label ends with: its last bracketed part, when
+    that names a document (two or more words with letters, not a kind, an issuer, figures or
+    a date) and repeats a word of `SHORT_TITLE_SHARED` or more letters of the title before
+    it (a short form of the title, not a note on it), in at most `MAX_LABEL_WORDS` words,
+    after the figures the title opens with (its number); "" for a title that fits or ends
+    otherwise."""
+    m = _SHORT_TITLE_RE.search(text)
+    if _counted(text) <= MAX_LABEL_WORDS or not m:
+        return ""
+    name = clean(m.group("name"))
+    if not names_document(name) or generic(name) or figures_only(name) or find_date([name]):
+        return ""
+    before = _lettered(text[: m.start()])
+    if not any(len(w) >= SHORT_TITLE_SHARED for w in _lettered(name) & before):
+        return ""
+    number = _OPENING_FIGURES_RE.match(text)
+    short = clean(f"{number.group(0) if number else ''} {name}")
+    return short if _counted(short) <= MAX_LABEL_WORDS else ""
+
+
+#: A short title in brackets repeats a word of at least this many letters of the title.
+SHORT_TITLE_SHARED = 4
+#: A title's last bracketed part, at its end.
+_SHORT_TITLE_RE = re.compile(r"\((?P<name>[^()]+)\)\s*$")
+#: The figures a title opens with, before its first word with letters ("35 538 ...").
+_OPENING_FIGURES_RE = re.compile(r"^\d[\d .]*(?=\s[^\W\d_])")
+
+
 def _shortened(text: str, source: LabelSource, evidence: float = 0.0) -> Label:
-    """`text` as a label of at most `MAX_LABEL_WORDS` words (module rules, step 3)."""
+    """`text` as a label of at most `MAX_LABEL_WORDS` words (module rules, step 4)."""
+    short = _short_title(text)
+    if short:
+        return Label(short, source, text, evidence)
     words = text.split()
     counted = [i for i, w in enumerate(words) if any(ch.isalnum() for ch in w)]
     if len(counted) <= MAX_LABEL_WORDS:
@@ -1020,15 +1064,15 @@ def pdf_label(
 _TATWEEL = "\u0640"
 
 
-def clean(text: str) -> str:
+def clean(text: str, limit: int = MAX_TITLE_CHARS) -> str:
     """Right-to-left text stored in visual order read in logical order
     (`visualorder.logical_order`), NFKC, the stretching stroke dropped, a spacing accent set before its letter put on that letter ("Programaci´on":
     "Programación"), control and replacement characters dropped, whitespace collapsed, cut
-    at a word to `MAX_TITLE_CHARS`."""
+    at a word to `limit` characters (`MAX_TITLE_CHARS`; 0: not cut)."""
     text = _ACCENT_RE.sub(r"\2\1", unicodedata.normalize("NFKC", logical_order(text)))
     text = text.replace(_TATWEEL, "")
     text = " ".join(_CONTROL_RE.sub(" ", unicodedata.normalize("NFC", text)).split())
-    if len(text) <= MAX_TITLE_CHARS:
+    if not limit or len(text) <= limit:
         return text
-    cut = text[: MAX_TITLE_CHARS + 1].rsplit(" ", 1)[0]
+    cut = text[: limit + 1].rsplit(" ", 1)[0]
     return cut.rstrip(" ,;:-")
