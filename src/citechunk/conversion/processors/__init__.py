@@ -24,6 +24,7 @@ from .common import Pages
 from .figure_tables import figure_tables
 from .footnotes import footnotes_before_run_on
 from .label_headings import demote_label_headings
+from .navigation_entries import demote_navigation_entries
 from .peer_headings import promote_peer_headings
 from .running_titles import demote_running_titles
 from .sentence_headings import demote_sentence_headings
@@ -44,6 +45,7 @@ class Processor:
 PROCESSORS: tuple[Processor, ...] = (
     Processor("figure-tables", figure_tables),
     Processor("running-titles", demote_running_titles),
+    Processor("navigation-entries", demote_navigation_entries),
     Processor("table-titles", demote_table_titles),
     Processor("table-labels", demote_table_labels),
     Processor("label-headings", demote_label_headings),
