@@ -813,6 +813,8 @@ def boxed_sidebar(out_dir: Path) -> Path:
     target = out_dir / "boxed_sidebar.pdf"
     doc.save(target, garbage=3, deflate=True, no_new_id=True)
     return target
+
+
 PASTURE_PARAGRAPHS = (
     "Common land in the valley has been grazed by the households of three villages for as long "
     "as records exist. Each household holds a number of grazing units, and a unit entitles its "
