@@ -15,9 +15,9 @@ collapsed, leading section numbers such as "2.1.", "III-A", "A." removed), so "I
 DeepDream" matches "A. Google DeepDream"; a title that differs only by spaces inside words
 matches too ("Fet ching a URL" is "Fetching a URL"; `_same_title`). An entry is searched on
 its destination page, then the next page, then the page before, never before the previous
-match (outline order is document order), and never on a neighbouring page that a later entry of the same title names
-(a structured abstract's "Methods" is not the "Methods" section on the next page). Heading
-lines are preferred over body lines; a heading that starts with the
+match (outline order is document order), and never on a neighbouring page that a later entry
+of the same title names (a structured abstract's "Methods" is not the "Methods" section on the
+next page). Heading lines are preferred over body lines; a heading that starts with the
 entry's words also matches ("Appendix A" -> "Appendix A. Synoptic Report"). Lines inside code
 fences and table rows are never touched. Cost is linear in the number of candidate lines.
 """
