@@ -32,8 +32,7 @@ from collections.abc import Sequence
 
 from ...chunking.navigation import MIN_ENTRIES, MIN_ENTRY_SHARE, entry
 from ..blocks import Block
-from ..mdlines import strip_inline_markup
-from ..repairs.contents import is_list_title
+from ..repairs.contents import is_list_title, title_words
 from .common import Pages, demoted, edited, in_order
 
 log = logging.getLogger(__name__)
@@ -52,8 +51,7 @@ def is_navigation_title(title: str) -> bool:
     """Whether a heading title names a contents list or an index (module docstring)."""
     if is_list_title(title):
         return True
-    key = re.sub(r"[\s:.]+$", "", strip_inline_markup(title)).strip().lower()
-    return bool(_INDEX_TITLE_RE.fullmatch(key))
+    return bool(_INDEX_TITLE_RE.fullmatch(title_words(title)))
 
 
 def is_list_page(blocks: Sequence[Block], skip: int) -> bool:

@@ -46,16 +46,20 @@ _BACK_MATTER_RE = re.compile(
 )
 
 
+def title_words(title: str) -> str:
+    """A heading title as the list-title rules read it: markup stripped, a trailing colon,
+    stop or blank dropped, lower case."""
+    return re.sub(r"[\s:.]+$", "", strip_inline_markup(title)).strip().lower()
+
+
 def is_list_title(title: str) -> bool:
     """Whether a heading title names a contents list."""
-    key = re.sub(r"[\s:.]+$", "", strip_inline_markup(title)).strip().lower()
-    return bool(_LIST_TITLE_RE.fullmatch(key))
+    return bool(_LIST_TITLE_RE.fullmatch(title_words(title)))
 
 
 def is_back_matter(title: str) -> bool:
     """Whether a heading title names back matter (module docstring)."""
-    key = re.sub(r"[\s:.]+$", "", strip_inline_markup(title)).strip().lower()
-    return bool(_BACK_MATTER_RE.fullmatch(key))
+    return bool(_BACK_MATTER_RE.fullmatch(title_words(title)))
 
 
 def level_contents(pages: Pages, ctx: PassContext) -> Pages:
