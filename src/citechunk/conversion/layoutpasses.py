@@ -251,14 +251,21 @@ def run_layout_passes(
     skip: Sequence[str] = (),
     failures: list[PassFailure] | None = None,
 ) -> list[Any]:
-    """Every `LAYOUT_PASSES` rule not named in `skip`, in order, over one page's boxes; a rule
-    that raises leaves the boxes as they were before it (a copy: rules may edit boxes in place)
-    and is recorded in `failures` (`passguard.guarded`)."""
+    """Every `LAYOUT_PASSES` rule not named in `skip`, in order, over one page's boxes. A rule
+    that raises is recorded in `failures` (`passguard.guarded`) and the page's passes run again
+    without it from a copy of the boxes taken before the first (rules may edit boxes in place),
+    so the result is the boxes as though that rule had not been listed."""
     failures = [] if failures is None else failures
     number = int(getattr(page.parsed, "page_number", 0) or 0)
+    before = _snapshot(boxes)
     for step in LAYOUT_PASSES:
         if step.name not in skip:
-            before = _snapshot(boxes)
             run = functools.partial(step.rule, boxes, page)
-            boxes = guarded(step.name, number, run, before, failures)
+            boxes = guarded(step.name, number, run, _RAISED, failures)
+            if boxes is _RAISED:
+                return run_layout_passes(before, page, (*skip, step.name), failures)
     return boxes
+
+
+_RAISED: list[Any] = []
+"""What `guarded` returns for a rule that raised (compared by identity)."""
