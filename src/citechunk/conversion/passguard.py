@@ -3,7 +3,7 @@
 Every pass (the layout passes over a page's boxes, the page, document and structure passes
 over the Markdown, `pipeline`) runs through `guarded`. When the rule raises an `Exception`,
 its input is kept as the output (a page pass: that page only; a layout pass: that page's
-boxes as they were before the pass; a document or structure pass: every page as it was
+boxes as though the pass were not listed, `layoutpasses.run_layout_passes`; a document or structure pass: every page as it was
 before the pass), a `PassFailure` naming the pass, the page and the exception is recorded
 (it becomes a provenance warning and is counted in ``run.json``) and the traceback is logged
 at debug level. The passes after it still run.
