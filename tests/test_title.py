@@ -550,3 +550,28 @@ def test_a_long_title_ending_with_its_short_title_is_labelled_by_it(tmp_path):
     assert labels[0].text == "35 538 Temporary Harbour Notification Act"
     assert labels[0].full == long  # read whole, past the title's character limit
     assert "thousands" not in labels[1].text  # a note on the title shares no word with it
+
+
+def _placed_pdf(tmp_path: Path, lines: list[tuple[str, float, float]]) -> Path:
+    """A one-page PDF with `lines` (text, font size, baseline) written by PyMuPDF."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for text, size, y in lines:
+        page.insert_text((72, y), text, fontsize=size)
+    path = tmp_path / "placed.pdf"
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_a_title_whose_lines_a_recogniser_sized_a_little_apart_is_read_whole(tmp_path):
+    body = "We have previously shown the possibility of reanimating the adult rat cooled."
+    lines = [
+        ("REANIMATION OF RATS FROM BODY TEMPERATURES", 12.2, 100.0),
+        ("BETWEEN 0 AND 1 C BY MICROWAVE DIATHERMY", 12.4, 114.0),
+        ("By R. K. ANDJUS AND J. E. LOVELOCK", 12.1, 136.0),
+        *[(body, 8.4, 160.0 + 11 * i) for i in range(8)],
+    ]
+    label = _label(_placed_pdf(tmp_path, lines))
+    assert label.full.startswith("REANIMATION OF RATS FROM BODY TEMPERATURES BETWEEN 0 AND 1 C")
+    assert "ANDJUS" not in label.full  # a byline set a line lower is not read with it

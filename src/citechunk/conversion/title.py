@@ -159,6 +159,9 @@ STACKED_RATIO = 0.8
 STACKED_TITLE_WORDS = 4
 #: A line's spacing in times its type size (a line right under a title starts within it).
 LINE_SPACING = 1.2
+#: Lines of sizes within this share of each other, one under the other at one line spacing,
+#: are set in one type.
+SAME_TYPE = 0.03
 #: A bold title under a banner has at least this many words.
 MIN_BOLD_TITLE_WORDS = 4
 #: A full stop after a letter, before a blank or the end (a sentence when the letter is lower-case).
@@ -265,20 +268,32 @@ def _runs(lines: Sequence[Line], display: float) -> list[tuple[float, str]]:
 
 
 def _line_runs(lines: Sequence[Line], display: float) -> list[tuple[float, list[Line]]]:
-    """(size, lines) of each run of consecutive lines set in one size of at least `display`."""
+    """(size, lines) of each run of consecutive lines set in one size of at least `display`
+    (the size of its first line; `_same_type`)."""
     runs: list[tuple[float, list[Line]]] = []
-    last = 0.0
+    last: Line | None = None
     for line in lines:
-        size = _size(line)
-        if size < display:
-            last = 0.0
+        if _size(line) < display:
+            last = None
             continue
-        if runs and size == last:
+        if runs and last is not None and _same_type(last, line):
             runs[-1][1].append(line)
         else:
-            runs.append((size, [line]))
-        last = size
+            runs.append((_size(line), [line]))
+        last = line
     return runs
+
+
+def _same_type(above: Line, line: Line) -> bool:
+    """True when `line` after `above` is set in its type: the same size, or a size within
+    `SAME_TYPE` of it on the next line down, starting within one line spacing
+    (`LINE_SPACING` type sizes) of its top (a recogniser measures one type a little
+    differently line by line)."""
+    if _size(above) == _size(line):
+        return True
+    near = abs(line.size - above.size) <= SAME_TYPE * above.size
+    step = line.box[1] - above.box[1]
+    return near and 0 < step <= LINE_SPACING * above.size
 
 
 def _text(lines: Sequence[Line]) -> str:
