@@ -575,3 +575,14 @@ def test_a_title_whose_lines_a_recogniser_sized_a_little_apart_is_read_whole(tmp
     label = _label(_placed_pdf(tmp_path, lines))
     assert label.full.startswith("REANIMATION OF RATS FROM BODY TEMPERATURES BETWEEN 0 AND 1 C")
     assert "ANDJUS" not in label.full  # a byline set a line lower is not read with it
+
+
+def test_a_title_of_common_words_takes_the_named_fields_set_under_it(tmp_path):
+    body = [("The tests ran for two weeks against the application and its servers.", 11)] * 6
+    fields = [("Product: ProteGo Safe", 20), ("Client: Ministry of Digital Affairs", 20)]
+    path = _pdf(tmp_path, [("Results of security tests", 36), *fields, *body])
+    assert _title(path) == (
+        "Results of security tests — Product: ProteGo Safe, Client: Ministry of Digital Affairs"
+    )
+    path = _pdf(tmp_path, [("Security tests of ProteGo", 36), *fields, *body])
+    assert _title(path) == "Security tests of ProteGo"  # a title naming its subject is whole

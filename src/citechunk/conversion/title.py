@@ -11,7 +11,9 @@ The rule (`document_label`), the same for every document, to apply by hand:
      page is never read), the runs of consecutive lines set in the page's main direction in one
      display size (at least `TITLE_RATIO` times the body size, the size holding most characters
      on those pages; a margin stamp set across the text is ignored; a page turned sideways is
-     read in its sideways lines) are read largest size first, then top to bottom, stopping at a
+     read in its sideways lines; a line within `SAME_TYPE` of the size of the line above it,
+     starting within one line spacing under it, is in its type: a recogniser measures one type
+     a little differently line by line) are read largest size first, then top to bottom, stopping at a
      size that several runs with letters share (the document's heading level). Two exceptions: a
      shared size whose runs all stand above the page's first body line is one title set in
      pieces (read joined, in page order), and the smaller runs set above the first run of the
@@ -32,9 +34,13 @@ The rule (`document_label`), the same for every document, to apply by hand:
      date (its subtitle, not a byline). A title of at most `STACKED_TITLE_WORDS` words set in
      lines of two sizes is read whole: the display run stacked right under it in at least
      `STACKED_RATIO` of its size, with the smaller lines standing between them (a conjunction
-     set small), top to bottom; else it takes the regular line set right under it (within
-     `LINE_SPACING` type sizes) larger than the body but below display size, when that names a
-     document, is no field, holds no date and is not wholly in brackets (a note on the title). A
+     set small), top to bottom; else, when its words after the first are in lower case (a
+     title of common words, naming no one), it takes the smaller display run set right after
+     it whose every line is a labelled field holding a name ("Product: X", "Client: Y": what
+     it is about), after `LABEL_SEPARATOR`; else it takes the regular line set right under it
+     (within `LINE_SPACING` type sizes) larger than the body but below display size, when that
+     names a document, is no field, holds no date and is not wholly in brackets (a note on the
+     title). A
      run of pieces standing side by side on one row is read from right to left when its letters
      are mostly right-to-left. It is *generic* when it is an issuer's name only or ends with a
      kind word and holds no digit. A title ending with a kind word takes the bold display-size
@@ -444,7 +450,9 @@ def _pick(
         if len(flat.split()) <= SHORT_TITLE_WORDS:
             return clean(f"{flat} {_subtitle(first, text, body)}"), False
         if len(flat.split()) <= STACKED_TITLE_WORDS:
-            under = _line_under(first, text, body)
+            fields = _fields_under(first, text, body)
+            under = f"{LABEL_SEPARATOR.strip()} {fields}" if fields else ""
+            under = under or _line_under(first, text, body)
             return _stacked(first, text, size, body) or clean(f"{flat} {under}"), False
         whole = clean(text, limit=0)
         return (whole if _short_title(whole) else flat), False
@@ -468,6 +476,25 @@ def _line_under(first: Sequence[Line], run: str, body: float) -> str:
     text = clean(under.text)
     noted = bool(_BRACKETED_RE.fullmatch(text)) or bool(find_date([text]))
     return text if names_document(text) and not is_field(text) and not noted else ""
+
+
+def _fields_under(first: Sequence[Line], run: str, body: float) -> str:
+    """The display run set right after `run`, in a smaller size, when `run` names no one (its
+    words after the first are in lower case: a title of common words, "Summary report of
+    security tests") and every line of that run is a labelled field holding a name
+    (`_NAMED_FIELD_RE`: "Product: X", "Client: Y"), what the title is about; else ""."""
+    runs = _runs(first, TITLE_RATIO * body)
+    at = next((i for i, (_, t) in enumerate(runs) if t == run), None)
+    if at is None or at + 1 >= len(runs) or runs[at + 1][0] >= runs[at][0]:
+        return ""
+    if any(not word.islower() for word in clean(run).split()[1:]):
+        return ""
+    fields = runs[at + 1][1].split("\n")
+    return clean(", ".join(fields)) if all(_NAMED_FIELD_RE.match(f) for f in fields) else ""
+
+
+#: A field holding a name: a label of one or two words, a colon, a capitalised value.
+_NAMED_FIELD_RE = re.compile(r"^[^\W\d_]+(?: [^\W\d_]+)?:\s+[^\W\d_]*[A-Z]\w*")
 
 
 def _stacked(first: Sequence[Line], run: str, size: float, body: float) -> str:
