@@ -586,3 +586,23 @@ def test_a_title_of_common_words_takes_the_named_fields_set_under_it(tmp_path):
     )
     path = _pdf(tmp_path, [("Security tests of ProteGo", 36), *fields, *body])
     assert _title(path) == "Security tests of ProteGo"  # a title naming its subject is whole
+
+
+def test_a_title_in_a_script_written_without_blanks_names_a_document(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = [
+        ("中山大学本科生期末考试", 26.0, 80.0),
+        ("考试科目：《数学物理方法》(A 卷)", 22.0, 110.0),
+        ("考试方式: 闭卷 年级专业: 17级 物理", 16.0, 140.0),
+        *[
+            ("以下为试题区域，共三道大题，总分100分，考生请在答题纸上作答。", 10.8, 170.0 + 16 * i)
+            for i in range(8)
+        ],
+    ]
+    for text, size, y in lines:
+        page.insert_text((60, y), text, fontsize=size, fontname="china-s")
+    path = tmp_path / "exam.pdf"
+    doc.save(path)
+    doc.close()
+    assert _title(path) == "中山大学本科生期末考试 考试科目:《数学物理方法》(A 卷)"

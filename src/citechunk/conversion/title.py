@@ -19,7 +19,8 @@ The rule (`document_label`), the same for every document, to apply by hand:
      pieces (read joined, in page order), and the smaller runs set above the first run of the
      heading level are read after the others (a title set smaller than its section headings). A
      contents list's title is no run. A run names a document when it has two or more words with
-     letters, at most `MAX_TITLE_WORDS` words, and does not open with a section number (a run of
+     letters (a run of `UNSPACED_WORDS` letters of a script written without blanks holds two),
+     at most `MAX_TITLE_WORDS` words, and does not open with a section number (a run of
      one line: a run of several lines may open with a figure). Passed over: a field ("Ordered
      Through :"), a contents list's title, a *kind* run, one that names only a kind of document
      ("Data Sheet", "FORM 10-K"; `coverfacts.is_kind`), also as the last line of a banner, a
@@ -336,7 +337,7 @@ def names_document(text: str, numbered: bool = False) -> bool:
     (unless `numbered`: a run of several lines may open with a figure, "2 MHz ...")."""
     words = len(text.split())
     return (
-        len(_WORD_RE.findall(text)) >= 2
+        _named_words(text)
         and words <= MAX_TITLE_WORDS
         and (numbered or not heading_number(text))
     )
@@ -399,7 +400,16 @@ def _lettered(text: str) -> set[str]:
 
 
 def _named_words(text: str) -> bool:
-    return len(_WORD_RE.findall(text)) >= 2
+    """True when `text` holds two or more words with letters; a run of `UNSPACED_WORDS` or
+    more letters of a script written without blanks (Chinese, Japanese, Thai) holds two."""
+    return len(_WORD_RE.findall(text)) >= 2 or _UNSPACED_RE.search(text) is not None
+
+
+#: A run of this many letters of a script written without blanks holds two or more words.
+UNSPACED_WORDS = 4
+_UNSPACED_RE = re.compile(
+    rf"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{{{UNSPACED_WORDS},}}"
+)
 
 
 def generic(text: str) -> bool:
