@@ -337,9 +337,7 @@ def names_document(text: str, numbered: bool = False) -> bool:
     (unless `numbered`: a run of several lines may open with a figure, "2 MHz ...")."""
     words = len(text.split())
     return (
-        _named_words(text)
-        and words <= MAX_TITLE_WORDS
-        and (numbered or not heading_number(text))
+        _named_words(text) and words <= MAX_TITLE_WORDS and (numbered or not heading_number(text))
     )
 
 
