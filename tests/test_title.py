@@ -606,3 +606,14 @@ def test_a_title_in_a_script_written_without_blanks_names_a_document(tmp_path):
     doc.save(path)
     doc.close()
     assert _title(path) == "中山大学本科生期末考试 考试科目:《数学物理方法》(A 卷)"
+
+
+def test_opening_lines_under_a_page_number_end_a_breadcrumb_trail(tmp_path):
+    body = "This Act may be cited as the Sale of Goods Act 1957 and applies to all states."
+    lines = [
+        ("Page 1", 10.0, 40.0),
+        ("Statutes of Malaysia - Principal Acts/Sale of Goods Act 1957/Sale of Goods", 10.0, 100.0),
+        *[(body, 10.0, 160.0 + 14 * i) for i in range(10)],
+    ]
+    label = _label(_placed_pdf(tmp_path, lines))
+    assert label == Label("Sale of Goods", "opening lines", evidence=label.evidence)

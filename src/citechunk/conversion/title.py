@@ -75,12 +75,14 @@ The rule (`document_label`), the same for every document, to apply by hand:
      file name is added and the candidate is weak.
    - The *opening lines*, without a display title (`opening_lines`): the first text block's
      lines at body size or larger in the size of its first line (of the next block when the
-     first is an institution's banner), when they stand on top of the page's text, are at
+     first is an institution's banner), when they stand on top of the page's text (a line
+     that is only a page number aside), are at
      most `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer), are no
      field nor a contents list's title and hold no web address and no sentence end. Bold
      opening lines continue with the first line of the next text block when that is bold,
      in their size and centred on their axis (a title centred in two blocks: the kind of
-     document, then its name).
+     document, then its name). Opening lines that are a breadcrumb trail (`TRAIL_PARTS` or
+     more parts of two or more words joined by slashes) are read by its last part.
    - The metadata subject when it names a document specifically and the page prints half its
      words, and the *file name* without its extension, underscores as spaces.
 2. Evidence. Each candidate scores its source's weight (`EVIDENCE`), plus `AGREEMENT` when a
@@ -144,6 +146,7 @@ from .numbers import heading_number
 from .outline import from_toc
 from .rawlines import right_to_left
 from .repairs.contents import is_list_title
+from .runninglines import is_page_number
 from .textlayer import Line, TextLayer, body_size, union_box
 from .visualorder import logical_order
 
@@ -858,8 +861,10 @@ def _agrees(candidate: Candidate, found: Sequence[Candidate]) -> bool:
 
 def opening_lines(first: Sequence[Line], body: float) -> str:
     """The opening lines of the first page (module rules, step 1), else "". A sentence end is
-    a full stop after a lower-case letter, at the end or before the next word."""
+    a full stop after a lower-case letter, at the end or before the next word; a line that is
+    only a page number is no part of the page's text."""
     lines = [ln for ln in first if _size(ln) >= body and any(ch.isalnum() for ch in ln.text)]
+    lines = [ln for ln in lines if not is_page_number(clean(ln.text))]
     if not lines or lines[0].box[1] > min(ln.box[1] for ln in lines) + 1:
         return ""
     if not _WORD_RE.search(lines[0].text):
@@ -879,7 +884,21 @@ def opening_lines(first: Sequence[Line], body: float) -> str:
     if any(letter.islower() for letter in ends):
         return ""
     centred = _centred_after(first, block)
-    return clean(f"{text} {centred.text}") if centred else text
+    return clean(f"{text} {centred.text}") if centred else _trail_end(text)
+
+
+def _trail_end(text: str) -> str:
+    """The last part of a breadcrumb trail (`TRAIL_PARTS` or more parts of two or more words
+    each, joined by slashes: "Statutes of Malaysia/Principal Acts/Sale of Goods Act 1957"),
+    which names the page the trail leads to; else `text`."""
+    parts = [part.strip() for part in text.split("/")]
+    if len(parts) < TRAIL_PARTS or any(len(part.split()) < 2 for part in parts):
+        return text
+    return parts[-1]
+
+
+#: A breadcrumb trail has at least this many parts.
+TRAIL_PARTS = 3
 
 
 def _centred_after(first: Sequence[Line], block: Sequence[Line]) -> Line | None:
