@@ -13,10 +13,10 @@ The rule (`document_label`), the same for every document, to apply by hand:
      on those pages; a margin stamp set across the text is ignored; a page turned sideways is
      read in its sideways lines; a line within `SAME_TYPE` of the size of the line above it,
      starting within one line spacing under it, is in its type: a recogniser measures one type
-     a little differently line by line) are read largest size first, then top to bottom, stopping at a
-     size that several runs with letters share (the document's heading level). Two exceptions: a
-     shared size whose runs all stand above the page's first body line is one title set in
-     pieces (read joined, in page order), and the smaller runs set above the first run of the
+     a little differently line by line) are read largest size first, then top to bottom,
+     stopping at a size that several runs with letters share (the document's heading level).
+     Two exceptions: a shared size whose runs all stand above the page's first body line is
+     one title set in pieces (read joined, in page order), and the smaller runs set above the first run of the
      heading level are read after the others (a title set smaller than its section headings). A
      contents list's title is no run. A run names a document when it has two or more words with
      letters (a run of `UNSPACED_WORDS` letters of a script written without blanks holds two),
@@ -41,9 +41,8 @@ The rule (`document_label`), the same for every document, to apply by hand:
      it is about), after `LABEL_SEPARATOR`; else it takes the regular line set right under it
      (within `LINE_SPACING` type sizes) larger than the body but below display size, when that
      names a document, is no field, holds no date and is not wholly in brackets (a note on the
-     title). A
-     run of pieces standing side by side on one row is read from right to left when its letters
-     are mostly right-to-left. It is *generic* when it is an issuer's name only or ends with a
+     title). A run of pieces standing side by side on one row is read from right to left when
+     its letters are mostly right-to-left. It is *generic* when it is an issuer's name only or ends with a
      kind word and holds no digit. A title ending with a kind word takes the bold display-size
      lines of one size set right before it. When the largest run is a kind run and no specific
      title was found, the title is the first bold, not all-capitals run of at least
@@ -463,7 +462,7 @@ def _pick(
         if len(flat.split()) <= STACKED_TITLE_WORDS:
             fields = _fields_under(first, text, body)
             under = f"{LABEL_SEPARATOR.strip()} {fields}" if fields else ""
-            under = under or _line_under(first, text, body)
+            under = under or _line_under(first, text, body)  # a named field, else a line
             return _stacked(first, text, size, body) or clean(f"{flat} {under}"), False
         whole = clean(text, limit=0)
         return (whole if _short_title(whole) else flat), False
