@@ -16,9 +16,9 @@ The rule (`document_label`), the same for every document, to apply by hand:
      a little differently line by line) are read largest size first, then top to bottom,
      stopping at a size that several runs with letters share (the document's heading level).
      Two exceptions: a shared size whose runs all stand above the page's first body line is
-     one title set in pieces (read joined, in page order), and the smaller runs set above the first run of the
-     heading level are read after the others (a title set smaller than its section headings). A
-     contents list's title is no run. A run names a document when it has two or more words with
+     one title set in pieces (read joined, in page order), and the smaller runs set above the
+     first run of the heading level are read after the others (a title set smaller than its
+     section headings). A contents list's title is no run. A run names a document when it has two or more words with
      letters (a run of `UNSPACED_WORDS` letters of a script written without blanks holds two),
      at most `MAX_TITLE_WORDS` words, and does not open with a section number (a run of
      one line: a run of several lines may open with a figure). Passed over: a field ("Ordered
@@ -42,8 +42,8 @@ The rule (`document_label`), the same for every document, to apply by hand:
      (within `LINE_SPACING` type sizes) larger than the body but below display size, when that
      names a document, is no field, holds no date and is not wholly in brackets (a note on the
      title). A run of pieces standing side by side on one row is read from right to left when
-     its letters are mostly right-to-left. It is *generic* when it is an issuer's name only or ends with a
-     kind word and holds no digit. A title ending with a kind word takes the bold display-size
+     its letters are mostly right-to-left. It is *generic* when it is an issuer's name only or
+     ends with a kind word and holds no digit. A title ending with a kind word takes the bold display-size
      lines of one size set right before it. When the largest run is a kind run and no specific
      title was found, the title is the first bold, not all-capitals run of at least
      `MIN_BOLD_TITLE_WORDS` words set at body size or larger that a regular body line follows
