@@ -12,19 +12,19 @@ The rule (`document_label`), the same for every document, to apply by hand:
      display size (at least `TITLE_RATIO` times the body size, the size holding most characters
      on those pages; a margin stamp set across the text is ignored; a page turned sideways is
      read in its sideways lines; a line within `SAME_TYPE` of the size of the line above it,
-     starting within one line spacing under it, is in its type: a recogniser measures one type
-     a little differently line by line) are read largest size first, then top to bottom,
-     stopping at a size that several runs with letters share (the document's heading level).
-     Two exceptions: a shared size whose runs all stand above the page's first body line is
-     one title set in pieces (read joined, in page order), and the smaller runs set above the
-     first run of the heading level are read after the others (a title set smaller than its
-     section headings). A contents list's title is no run. A run names a document when it has two or more words with
-     letters (a run of `UNSPACED_WORDS` letters of a script written without blanks holds two),
-     at most `MAX_TITLE_WORDS` words, and does not open with a section number (a run of
-     one line: a run of several lines may open with a figure). Passed over: a field ("Ordered
-     Through :"), a contents list's title, a *kind* run, one that names only a kind of document
-     ("Data Sheet", "FORM 10-K"; `coverfacts.is_kind`), also as the last line of a banner, a
-     line stating figures (`figures_only`) and an institution's banner
+     starting within one line spacing under it, is in its type: a recogniser measures one type a
+     little differently line by line) are read largest size first, then top to bottom, stopping
+     at a size that several runs with letters share (the document's heading level). Two
+     exceptions: a shared size whose runs all stand above the page's first body line is one
+     title set in pieces (read joined, in page order), and the smaller runs set above the first
+     run of the heading level are read after the others (a title set smaller than its section
+     headings). A contents list's title is no run. A run names a document when it has two or
+     more words with letters (a run of `UNSPACED_WORDS` letters of a script written without
+     blanks holds two), at most `MAX_TITLE_WORDS` words, and does not open with a section number
+     (a run of one line: a run of several lines may open with a figure). Passed over: a field
+     ("Ordered Through :"), a contents list's title, a *kind* run, one that names only a kind of
+     document ("Data Sheet", "FORM 10-K"; `coverfacts.is_kind`), also as the last line of a
+     banner, a line stating figures (`figures_only`) and an institution's banner
      (`coverfacts.is_institution`): the issuer, the title is read after it; and a question (a
      run ending with a question mark asks the reader, it names nothing). A run opening with a
      bibliographic field code (a bracketed two-digit number, WIPO ST.9) is a field, except the
@@ -35,15 +35,15 @@ The rule (`document_label`), the same for every document, to apply by hand:
      date (its subtitle, not a byline). A title of at most `STACKED_TITLE_WORDS` words set in
      lines of two sizes is read whole: the display run stacked right under it in at least
      `STACKED_RATIO` of its size, with the smaller lines standing between them (a conjunction
-     set small), top to bottom; else, when its words after the first are in lower case (a
-     title of common words, naming no one), it takes the smaller display run set right after
-     it whose every line is a labelled field holding a name ("Product: X", "Client: Y": what
-     it is about), after `LABEL_SEPARATOR`; else it takes the regular line set right under it
-     (within `LINE_SPACING` type sizes) larger than the body but below display size, when that
-     names a document, is no field, holds no date and is not wholly in brackets (a note on the
-     title). A run of pieces standing side by side on one row is read from right to left when
-     its letters are mostly right-to-left. It is *generic* when it is an issuer's name only or
-     ends with a kind word and holds no digit. A title ending with a kind word takes the bold display-size
+     set small), top to bottom; else, when its words after the first are in lower case (a title
+     of common words, naming no one), it takes the smaller display run set right after it whose
+     every line is a labelled field holding a name ("Product: X", "Client: Y": what it is
+     about), after `LABEL_SEPARATOR`; else it takes the regular line set right under it (within
+     `LINE_SPACING` type sizes) larger than the body but below display size, when that names a
+     document, is no field, holds no date and is not wholly in brackets (a note on the title). A
+     run of pieces standing side by side on one row is read from right to left when its letters
+     are mostly right-to-left. It is *generic* when it is an issuer's name only or ends with a
+     kind word and holds no digit. A title ending with a kind word takes the bold display-size
      lines of one size set right before it. When the largest run is a kind run and no specific
      title was found, the title is the first bold, not all-capitals run of at least
      `MIN_BOLD_TITLE_WORDS` words set at body size or larger that a regular body line follows
