@@ -550,3 +550,70 @@ def test_a_long_title_ending_with_its_short_title_is_labelled_by_it(tmp_path):
     assert labels[0].text == "35 538 Temporary Harbour Notification Act"
     assert labels[0].full == long  # read whole, past the title's character limit
     assert "thousands" not in labels[1].text  # a note on the title shares no word with it
+
+
+def _placed_pdf(tmp_path: Path, lines: list[tuple[str, float, float]]) -> Path:
+    """A one-page PDF with `lines` (text, font size, baseline) written by PyMuPDF."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    for text, size, y in lines:
+        page.insert_text((72, y), text, fontsize=size)
+    path = tmp_path / "placed.pdf"
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_a_title_whose_lines_a_recogniser_sized_a_little_apart_is_read_whole(tmp_path):
+    body = "We have previously shown the possibility of reanimating the adult rat cooled."
+    lines = [
+        ("REANIMATION OF RATS FROM BODY TEMPERATURES", 12.2, 100.0),
+        ("BETWEEN 0 AND 1 C BY MICROWAVE DIATHERMY", 12.4, 114.0),
+        ("By R. K. ANDJUS AND J. E. LOVELOCK", 12.1, 136.0),
+        *[(body, 8.4, 160.0 + 11 * i) for i in range(8)],
+    ]
+    label = _label(_placed_pdf(tmp_path, lines))
+    assert label.full.startswith("REANIMATION OF RATS FROM BODY TEMPERATURES BETWEEN 0 AND 1 C")
+    assert "ANDJUS" not in label.full  # a byline set a line lower is not read with it
+
+
+def test_a_title_of_common_words_takes_the_named_fields_set_under_it(tmp_path):
+    body = [("The tests ran for two weeks against the application and its servers.", 11)] * 6
+    fields = [("Product: ProteGo Safe", 20), ("Client: Ministry of Digital Affairs", 20)]
+    path = _pdf(tmp_path, [("Results of security tests", 36), *fields, *body])
+    assert _title(path) == (
+        "Results of security tests — Product: ProteGo Safe, Client: Ministry of Digital Affairs"
+    )
+    path = _pdf(tmp_path, [("Security tests of ProteGo", 36), *fields, *body])
+    assert _title(path) == "Security tests of ProteGo"  # a title naming its subject is whole
+
+
+def test_a_title_in_a_script_written_without_blanks_names_a_document(tmp_path):
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = [
+        ("中山大学本科生期末考试", 26.0, 80.0),
+        ("考试科目：《数学物理方法》(A 卷)", 22.0, 110.0),
+        ("考试方式: 闭卷 年级专业: 17级 物理", 16.0, 140.0),
+        *[
+            ("以下为试题区域，共三道大题，总分100分，考生请在答题纸上作答。", 10.8, 170.0 + 16 * i)
+            for i in range(8)
+        ],
+    ]
+    for text, size, y in lines:
+        page.insert_text((60, y), text, fontsize=size, fontname="china-s")
+    path = tmp_path / "exam.pdf"
+    doc.save(path)
+    doc.close()
+    assert _title(path) == "中山大学本科生期末考试 考试科目:《数学物理方法》(A 卷)"
+
+
+def test_opening_lines_under_a_page_number_end_a_breadcrumb_trail(tmp_path):
+    body = "This Act may be cited as the Sale of Goods Act 1957 and applies to all states."
+    lines = [
+        ("Page 1", 10.0, 40.0),
+        ("Statutes of Malaysia - Principal Acts/Sale of Goods Act 1957/Sale of Goods", 10.0, 100.0),
+        *[(body, 10.0, 160.0 + 14 * i) for i in range(10)],
+    ]
+    label = _label(_placed_pdf(tmp_path, lines))
+    assert label == Label("Sale of Goods", "opening lines", evidence=label.evidence)

@@ -11,17 +11,20 @@ The rule (`document_label`), the same for every document, to apply by hand:
      page is never read), the runs of consecutive lines set in the page's main direction in one
      display size (at least `TITLE_RATIO` times the body size, the size holding most characters
      on those pages; a margin stamp set across the text is ignored; a page turned sideways is
-     read in its sideways lines) are read largest size first, then top to bottom, stopping at a
-     size that several runs with letters share (the document's heading level). Two exceptions: a
-     shared size whose runs all stand above the page's first body line is one title set in
-     pieces (read joined, in page order), and the smaller runs set above the first run of the
-     heading level are read after the others (a title set smaller than its section headings). A
-     contents list's title is no run. A run names a document when it has two or more words with
-     letters, at most `MAX_TITLE_WORDS` words, and does not open with a section number (a run of
-     one line: a run of several lines may open with a figure). Passed over: a field ("Ordered
-     Through :"), a contents list's title, a *kind* run, one that names only a kind of document
-     ("Data Sheet", "FORM 10-K"; `coverfacts.is_kind`), also as the last line of a banner, a
-     line stating figures (`figures_only`) and an institution's banner
+     read in its sideways lines; a line within `SAME_TYPE` of the size of the line above it,
+     starting within one line spacing under it, is in its type: a recogniser measures one type a
+     little differently line by line) are read largest size first, then top to bottom, stopping
+     at a size that several runs with letters share (the document's heading level). Two
+     exceptions: a shared size whose runs all stand above the page's first body line is one
+     title set in pieces (read joined, in page order), and the smaller runs set above the first
+     run of the heading level are read after the others (a title set smaller than its section
+     headings). A contents list's title is no run. A run names a document when it has two or
+     more words with letters (a run of `UNSPACED_WORDS` letters of a script written without
+     blanks holds two), at most `MAX_TITLE_WORDS` words, and does not open with a section number
+     (a run of one line: a run of several lines may open with a figure). Passed over: a field
+     ("Ordered Through :"), a contents list's title, a *kind* run, one that names only a kind of
+     document ("Data Sheet", "FORM 10-K"; `coverfacts.is_kind`), also as the last line of a
+     banner, a line stating figures (`figures_only`) and an institution's banner
      (`coverfacts.is_institution`): the issuer, the title is read after it; and a question (a
      run ending with a question mark asks the reader, it names nothing). A run opening with a
      bibliographic field code (a bracketed two-digit number, WIPO ST.9) is a field, except the
@@ -32,7 +35,10 @@ The rule (`document_label`), the same for every document, to apply by hand:
      date (its subtitle, not a byline). A title of at most `STACKED_TITLE_WORDS` words set in
      lines of two sizes is read whole: the display run stacked right under it in at least
      `STACKED_RATIO` of its size, with the smaller lines standing between them (a conjunction
-     set small), top to bottom; else it takes the regular line set right under it (within
+     set small), top to bottom; else, when its words after the first are in lower case (a title
+     of common words, naming no one), it takes the smaller display run set right after it whose
+     every line is a labelled field holding a name ("Product: X", "Client: Y": what it is
+     about), after `LABEL_SEPARATOR`; else it takes the regular line set right under it (within
      `LINE_SPACING` type sizes) larger than the body but below display size, when that names a
      document, is no field, holds no date and is not wholly in brackets (a note on the title). A
      run of pieces standing side by side on one row is read from right to left when its letters
@@ -68,12 +74,14 @@ The rule (`document_label`), the same for every document, to apply by hand:
      file name is added and the candidate is weak.
    - The *opening lines*, without a display title (`opening_lines`): the first text block's
      lines at body size or larger in the size of its first line (of the next block when the
-     first is an institution's banner), when they stand on top of the page's text, are at
+     first is an institution's banner), when they stand on top of the page's text (a line
+     that is only a page number aside), are at
      most `MAX_OPENING_LINES` lines, name a document (not only a kind or an issuer), are no
      field nor a contents list's title and hold no web address and no sentence end. Bold
      opening lines continue with the first line of the next text block when that is bold,
      in their size and centred on their axis (a title centred in two blocks: the kind of
-     document, then its name).
+     document, then its name). Opening lines that are a breadcrumb trail (`TRAIL_PARTS` or
+     more parts of two or more words joined by slashes) are read by its last part.
    - The metadata subject when it names a document specifically and the page prints half its
      words, and the *file name* without its extension, underscores as spaces.
 2. Evidence. Each candidate scores its source's weight (`EVIDENCE`), plus `AGREEMENT` when a
@@ -137,6 +145,7 @@ from .numbers import heading_number
 from .outline import from_toc
 from .rawlines import right_to_left
 from .repairs.contents import is_list_title
+from .runninglines import is_page_number
 from .textlayer import Line, TextLayer, body_size, union_box
 from .visualorder import logical_order
 
@@ -159,6 +168,9 @@ STACKED_RATIO = 0.8
 STACKED_TITLE_WORDS = 4
 #: A line's spacing in times its type size (a line right under a title starts within it).
 LINE_SPACING = 1.2
+#: Lines of sizes within this share of each other, one under the other at one line spacing,
+#: are set in one type.
+SAME_TYPE = 0.03
 #: A bold title under a banner has at least this many words.
 MIN_BOLD_TITLE_WORDS = 4
 #: A full stop after a letter, before a blank or the end (a sentence when the letter is lower-case).
@@ -265,20 +277,32 @@ def _runs(lines: Sequence[Line], display: float) -> list[tuple[float, str]]:
 
 
 def _line_runs(lines: Sequence[Line], display: float) -> list[tuple[float, list[Line]]]:
-    """(size, lines) of each run of consecutive lines set in one size of at least `display`."""
+    """(size, lines) of each run of consecutive lines set in one size of at least `display`
+    (the size of its first line; `_same_type`)."""
     runs: list[tuple[float, list[Line]]] = []
-    last = 0.0
+    last: Line | None = None
     for line in lines:
-        size = _size(line)
-        if size < display:
-            last = 0.0
+        if _size(line) < display:
+            last = None
             continue
-        if runs and size == last:
+        if runs and last is not None and _same_type(last, line):
             runs[-1][1].append(line)
         else:
-            runs.append((size, [line]))
-        last = size
+            runs.append((_size(line), [line]))
+        last = line
     return runs
+
+
+def _same_type(above: Line, line: Line) -> bool:
+    """True when `line` after `above` is set in its type: the same size, or a size within
+    `SAME_TYPE` of it on the next line down, starting within one line spacing
+    (`LINE_SPACING` type sizes) of its top (a recogniser measures one type a little
+    differently line by line)."""
+    if _size(above) == _size(line):
+        return True
+    near = abs(line.size - above.size) <= SAME_TYPE * above.size
+    step = line.box[1] - above.box[1]
+    return near and 0 < step <= LINE_SPACING * above.size
 
 
 def _text(lines: Sequence[Line]) -> str:
@@ -315,9 +339,7 @@ def names_document(text: str, numbered: bool = False) -> bool:
     (unless `numbered`: a run of several lines may open with a figure, "2 MHz ...")."""
     words = len(text.split())
     return (
-        len(_WORD_RE.findall(text)) >= 2
-        and words <= MAX_TITLE_WORDS
-        and (numbered or not heading_number(text))
+        _named_words(text) and words <= MAX_TITLE_WORDS and (numbered or not heading_number(text))
     )
 
 
@@ -378,7 +400,16 @@ def _lettered(text: str) -> set[str]:
 
 
 def _named_words(text: str) -> bool:
-    return len(_WORD_RE.findall(text)) >= 2
+    """True when `text` holds two or more words with letters; a run of `UNSPACED_WORDS` or
+    more letters of a script written without blanks (Chinese, Japanese, Thai) holds two."""
+    return len(_WORD_RE.findall(text)) >= 2 or _UNSPACED_RE.search(text) is not None
+
+
+#: A run of this many letters of a script written without blanks holds two or more words.
+UNSPACED_WORDS = 4
+_UNSPACED_RE = re.compile(
+    rf"[\u0e00-\u0e7f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{{{UNSPACED_WORDS},}}"
+)
 
 
 def generic(text: str) -> bool:
@@ -429,7 +460,9 @@ def _pick(
         if len(flat.split()) <= SHORT_TITLE_WORDS:
             return clean(f"{flat} {_subtitle(first, text, body)}"), False
         if len(flat.split()) <= STACKED_TITLE_WORDS:
-            under = _line_under(first, text, body)
+            fields = _fields_under(first, text, body)
+            under = f"{LABEL_SEPARATOR.strip()} {fields}" if fields else ""
+            under = under or _line_under(first, text, body)  # a named field, else a line
             return _stacked(first, text, size, body) or clean(f"{flat} {under}"), False
         whole = clean(text, limit=0)
         return (whole if _short_title(whole) else flat), False
@@ -453,6 +486,25 @@ def _line_under(first: Sequence[Line], run: str, body: float) -> str:
     text = clean(under.text)
     noted = bool(_BRACKETED_RE.fullmatch(text)) or bool(find_date([text]))
     return text if names_document(text) and not is_field(text) and not noted else ""
+
+
+def _fields_under(first: Sequence[Line], run: str, body: float) -> str:
+    """The display run set right after `run`, in a smaller size, when `run` names no one (its
+    words after the first are in lower case: a title of common words, "Summary report of
+    security tests") and every line of that run is a labelled field holding a name
+    (`_NAMED_FIELD_RE`: "Product: X", "Client: Y"), what the title is about; else ""."""
+    runs = _runs(first, TITLE_RATIO * body)
+    at = next((i for i, (_, t) in enumerate(runs) if t == run), None)
+    if at is None or at + 1 >= len(runs) or runs[at + 1][0] >= runs[at][0]:
+        return ""
+    if any(not word.islower() for word in clean(run).split()[1:]):
+        return ""
+    fields = runs[at + 1][1].split("\n")
+    return clean(", ".join(fields)) if all(_NAMED_FIELD_RE.match(f) for f in fields) else ""
+
+
+#: A field holding a name: a label of one or two words, a colon, a capitalised value.
+_NAMED_FIELD_RE = re.compile(r"^[^\W\d_]+(?: [^\W\d_]+)?:\s+[^\W\d_]*[A-Z]\w*")
 
 
 def _stacked(first: Sequence[Line], run: str, size: float, body: float) -> str:
@@ -808,8 +860,10 @@ def _agrees(candidate: Candidate, found: Sequence[Candidate]) -> bool:
 
 def opening_lines(first: Sequence[Line], body: float) -> str:
     """The opening lines of the first page (module rules, step 1), else "". A sentence end is
-    a full stop after a lower-case letter, at the end or before the next word."""
+    a full stop after a lower-case letter, at the end or before the next word; a line that is
+    only a page number is no part of the page's text."""
     lines = [ln for ln in first if _size(ln) >= body and any(ch.isalnum() for ch in ln.text)]
+    lines = [ln for ln in lines if not is_page_number(clean(ln.text))]
     if not lines or lines[0].box[1] > min(ln.box[1] for ln in lines) + 1:
         return ""
     if not _WORD_RE.search(lines[0].text):
@@ -829,7 +883,21 @@ def opening_lines(first: Sequence[Line], body: float) -> str:
     if any(letter.islower() for letter in ends):
         return ""
     centred = _centred_after(first, block)
-    return clean(f"{text} {centred.text}") if centred else text
+    return clean(f"{text} {centred.text}") if centred else _trail_end(text)
+
+
+def _trail_end(text: str) -> str:
+    """The last part of a breadcrumb trail (`TRAIL_PARTS` or more parts of two or more words
+    each, joined by slashes: "Statutes of Malaysia/Principal Acts/Sale of Goods Act 1957"),
+    which names the page the trail leads to; else `text`."""
+    parts = [part.strip() for part in text.split("/")]
+    if len(parts) < TRAIL_PARTS or any(len(part.split()) < 2 for part in parts):
+        return text
+    return parts[-1]
+
+
+#: A breadcrumb trail has at least this many parts.
+TRAIL_PARTS = 3
 
 
 def _centred_after(first: Sequence[Line], block: Sequence[Line]) -> Line | None:
