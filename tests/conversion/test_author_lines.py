@@ -53,6 +53,14 @@ def test_a_first_page_byline_with_a_sign_of_authorship_is_text() -> None:
         ),
         2: (_block(2, "Gary Lyons", "section-header", "1"),),
     }
+    cv = {
+        1: (
+            _block(1, "Page 1", "page-header"),
+            _block(1, "Anna Holm"),
+            _block(1, "anna.holm@example.org", "text"),
+        )
+    }
+    assert demote_author_lines(cv) == cv  # a name that opens the page is its title
     out = demote_author_lines(pages)
     assert [b.kind for b in out[1]] == ["title", "text", "text", "text", "text", "text"] + [
         "section-header"
