@@ -55,7 +55,7 @@ def test_a_first_page_byline_with_a_sign_of_authorship_is_text() -> None:
     }
     cv = {
         1: (
-            _block(1, "Page 1", "page-header"),
+            _block(1, "", "picture"),
             _block(1, "Anna Holm"),
             _block(1, "anna.holm@example.org", "text"),
         )

@@ -17,10 +17,11 @@ The rule, over the block's spans:
   footnote mark, an initial, a leading "By" or a "by" line right before it, or an e-mail
   address holding one of the names in the text after it, before the next heading.
 
-Only the first page is read, and only a heading below some other text of the page: a byline
-stands under the title (a heading or not), while a name that opens the page is the document's
-own title (a curriculum vitae), and later pages use names as the titles of sections about
-people (a report's directors, a tribute).
+Only the first page is read, and only a heading after some other text of the page (of any
+kind: a layout model may read the title above a byline as a page header): a byline stands
+under the title, while a name that opens the page is the document's own title (a curriculum
+vitae), and later pages use names as the titles of sections about people (a report's
+directors, a tribute).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 
 from ..blocks import Block
 from ..mdlines import strip_inline_markup
-from .common import MARGIN_KINDS, Pages, demoted, edited
+from .common import Pages, demoted, edited
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +131,7 @@ def _is_by(block: Block | None) -> bool:
 def author_line(blocks: Sequence[Block], i: int) -> bool:
     """Whether heading block `i` of the first page's `blocks` is an author line: below other
     text of the page, names only, with a sign of authorship (module docstring)."""
-    if not any(b.kind not in MARGIN_KINDS and b.text.strip() for b in blocks[:i]):
+    if not any(b.text.strip() for b in blocks[:i]):
         return False
     text, marked = _unmarked(blocks[i])
     byline = names(text, marked)
