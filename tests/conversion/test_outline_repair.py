@@ -130,3 +130,30 @@ def test_an_entry_matches_a_heading_whose_words_the_text_layer_spells_apart() ->
     # a short title is not matched by its letters alone
     out, stats = repair_headings([(1, "# A\n\nt\n\n## b c\n\nt")], [OutlineEntry(1, "BC", 1)])
     assert stats.missing == ("BC",)
+
+
+def test_an_entry_whose_destination_lies_before_the_previous_entry_takes_its_one_heading() -> None:
+    """An entry a producer pointed at page 1 after entries on pages 2-3 is the heading of its
+    title between its neighbours (page 4, not the contents row on page 1); a title printed as
+    a heading on two pages of the window, or on none, stays not found."""
+    pages = [
+        (1, "# Contents\n\nAuditor's Report 4"),
+        (2, "# Directors' Report\n\ntext"),
+        (3, "# Directors' Declaration\n\ntext"),
+        (4, "###### Auditor's Report\n\n###### Opinion\n\ntext"),
+        (5, "# Shareholder Information\n\ntext"),
+    ]
+    outline = [
+        OutlineEntry(1, "Directors' Report", 2),
+        OutlineEntry(1, "Directors' Declaration", 3),
+        OutlineEntry(1, "Auditor's Report", 1),
+        OutlineEntry(1, "Shareholder Information", 5),
+    ]
+    out, stats = repair_headings(pages, outline)
+    assert out[3][1].split("\n\n")[:2] == ["# Auditor's Report", "###### Opinion"]
+    assert out[0] == pages[0] and stats.missing == ()
+    declaration = "# Directors' Declaration\n\n###### Auditor's Report\n\ntext"
+    twice = [*pages[:2], (3, declaration), *pages[3:]]
+    out, stats = repair_headings(twice, outline)
+    assert stats.missing == ("Auditor's Report",)
+    assert "###### Auditor's Report" in out[3][1]

@@ -20,6 +20,7 @@ from ...models import PassFailure
 from ..blocks import Block
 from ..passguard import guarded
 from .aside_headings import demote_aside_headings
+from .author_lines import demote_author_lines
 from .common import Pages
 from .figure_tables import figure_tables
 from .footnotes import footnotes_before_run_on
@@ -51,6 +52,7 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("label-headings", demote_label_headings),
     Processor("sentence-headings", demote_sentence_headings),
     Processor("aside-headings", demote_aside_headings),
+    Processor("author-lines", demote_author_lines),
     Processor("peer-headings", promote_peer_headings),
     Processor("footnotes-before-run-on", footnotes_before_run_on),
 )

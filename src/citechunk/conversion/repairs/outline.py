@@ -18,8 +18,11 @@ its destination page, then the next page, then the page before, never before the
 match (outline order is document order), and never on a neighbouring page that a later entry
 of the same title names (a structured abstract's "Methods" is not the "Methods" section on the
 next page). Heading lines are preferred over body lines; a heading that starts with the
-entry's words also matches ("Appendix A" -> "Appendix A. Synoptic Report"). Lines inside code
-fences and table rows are never touched. Cost is linear in the number of candidate lines.
+entry's words also matches ("Appendix A" -> "Appendix A. Synoptic Report"). An entry whose
+destination lies before the previous entry found is broken (a producer that lost it points to
+page 1): it is the heading line of its title on the one page between the previous entry's page
+and the next sound destination that prints it as a heading, and not found when no page or
+several do (`_find_moved`). Lines inside code fences and table rows are never touched. Cost is linear in the number of candidate lines.
 """
 
 from __future__ import annotations
@@ -205,7 +208,11 @@ def _locate(
     for n, entry in enumerate(outline):
         key = keys[n]
         named = {e.page for e, k in zip(outline[n + 1 :], keys[n + 1 :], strict=True) if k == key}
-        hit = _find(key, entry.page, index, cands, after, named - {entry.page})
+        if _broken(entry.page, page_numbers, after):
+            window = (page_numbers[after[0]], _next_page(outline, n))
+            hit = _find_moved(key, window, index, cands, after)
+        else:
+            hit = _find(key, entry.page, index, cands, after, named - {entry.page})
         if hit is None and (run_in := _find_run_in(key, entry.page, index, split, after)):
             cands[run_in[0]] = _candidates(split[run_in[0]], run_in[0])
             hit = _find(key, entry.page, index, cands, after)
@@ -236,6 +243,41 @@ def _find(
             first, last = cands[index[p]][hit[0]], cands[index[p]][hit[0] + hit[1] - 1]
             return index[p], first.line_idx, last.line_idx
     return None
+
+
+def _broken(page: int, page_numbers: list[int], after: tuple[int, int]) -> bool:
+    """An entry's destination is broken when it lies before the page of the previous entry
+    found (outline order is document order), or is none."""
+    return after[0] >= 0 and page < page_numbers[after[0]]
+
+
+def _next_page(outline: Sequence[OutlineEntry], n: int) -> int:
+    """Where the window a broken entry `n` is searched in ends: the destination of the first
+    later entry whose destination is not before any earlier entry's; a large number when none."""
+    floor = max((e.page for e in outline[:n]), default=0)
+    return next((e.page for e in outline[n + 1 :] if e.page >= floor), 1 << 30)
+
+
+def _find_moved(
+    key: str,
+    window: tuple[int, int],
+    index: dict[int, int],
+    cands: list[list[_Line]],
+    after: tuple[int, int],
+) -> tuple[int, int, int] | None:
+    """(page index, first line, last line) of a broken entry (`_broken`): the heading line of
+    its title on the one page of `window` (first and last page, inclusive) that prints it as a
+    heading after `after`; None when no page or several do."""
+    hits = []
+    for p in sorted(q for q in index if window[0] <= q <= window[1]):
+        page = cands[index[p]]
+        hits += [
+            (index[p], c.line_idx, c.line_idx)
+            for c in page
+            if c.is_heading and (c.page_idx, c.line_idx) > after and _same_title(c.key, key)
+        ]
+    pages = {hit[0] for hit in hits}
+    return hits[0] if len(pages) == 1 else None
 
 
 def _find_run_in(
