@@ -9,6 +9,8 @@ the path (so two runs differ only by the chunker) at the embedder's default wind
                in other chunks, when the table's next (or previous) row, not in the chunk, would
                still fit: its text plus the chunk's counts <= the window
   row-twice    data rows whose Markdown line overlaps the spans of two or more chunks
+  headless     chunks holding a whole data row of a table with a Markdown header row (one with
+               a filled cell) but not that header row line
   tiny         chunks whose body (text after the path line) has under 10 words, and their share
   ends-lead    chunks whose body's last line is a heading (``#``) or a lead-in line (its text,
                emphasis removed, ends with ':')
@@ -231,6 +233,7 @@ class Tally:
     chunks: int = 0
     few_rows: int = 0
     row_twice: int = 0
+    headless: int = 0
     tiny: int = 0
     ends_lead: int = 0
     over: int = 0
@@ -247,6 +250,7 @@ class Tally:
             "chunks": self.chunks,
             "few-rows": self.few_rows,
             "row-twice": self.row_twice,
+            "headless": self.headless,
             "tiny": self.tiny,
             "tiny%": share,
             "ends-lead": self.ends_lead,
@@ -270,11 +274,16 @@ def _holds(c: Chunk, s: int, e: int) -> bool:
     return c.char_start <= s and e <= c.char_end
 
 
+def _filled(header: str) -> bool:
+    return any(c.strip(" *_") for c in header.strip().strip("|").split("|"))
+
+
 def table_checks(
     markdown: str, chunks: Sequence[Chunk], count: Any, limit: int
-) -> tuple[int, int, list[str]]:
-    """(few-rows chunks, rows in two chunks, examples) over the document's tables."""
+) -> tuple[int, int, set[int], list[str]]:
+    """(few-rows chunks, rows in two chunks, headless chunks, examples) over the tables."""
     few: set[int] = set()
+    headless: set[int] = set()
     spans = ([c.char_start for c in chunks], [c.char_end for c in chunks])
     twice = 0
     shown: list[str] = []
@@ -282,6 +291,11 @@ def table_checks(
         rows = table.rows
         holders = [_covering(chunks, spans, s, e) for s, e in rows]
         twice += sum(len(h) > 1 for h in holders)
+        if table.header and _filled(table.header):
+            for (s, e), h in zip(rows, holders, strict=True):
+                headless.update(
+                    k for k in h if _holds(chunks[k], s, e) and table.header not in chunks[k].body
+                )
         if len(rows) < 3:
             continue
         for k in sorted({k for h in holders for k in h}):
@@ -293,7 +307,7 @@ def table_checks(
             if room and chunks[k].token_count + min(room) <= limit:
                 few.add(k)
                 shown.append(chunks[k].text)
-    return len(few), twice, shown
+    return len(few), twice, headless, shown
 
 
 def table_answers(
@@ -360,18 +374,20 @@ def measure_set(
         chunks = chunk_markdown(markdown, cfg.chunk, saved_title(md_path))
         tally.docs += 1
         tally.chunks += len(chunks)
-        few, twice, few_shown = table_checks(markdown, chunks, count, limit)
+        few, twice, headless, few_shown = table_checks(markdown, chunks, count, limit)
         tiny = [c for c in chunks if len(words(body_of(c))) < MIN_WORDS]
         lead = [c for c in chunks if ends_lead(body_of(c))]
         over = [c for c in chunks if count(c.text) > limit]
         tally.few_rows += few
         tally.row_twice += twice
+        tally.headless += len(headless)
         tally.tiny += len(tiny)
         tally.ends_lead += len(lead)
         tally.over += len(over)
         mid = mid_sentence(markdown, chunks, count, limit)
         tally.mid.add(mid)
         doc = {"chunks": len(chunks), "few-rows": few, "row-twice": twice}
+        doc["headless"] = len(headless)
         doc.update({"tiny": len(tiny), "ends-lead": len(lead), "over": len(over)})
         doc.update(mid.row())
         if source in asked:
@@ -382,11 +398,12 @@ def measure_set(
         tally.by_doc[source] = doc
         examples = {
             "few-rows": few_shown,
+            "headless": [chunks[k].text for k in sorted(headless)],
             "tiny": [c.text for c in tiny],
             "ends-lead": [c.text for c in lead],
             "mid": mid.shown,
         }
-        for kind in ("few-rows", "tiny", "ends-lead", "mid"):
+        for kind in ("few-rows", "headless", "tiny", "ends-lead", "mid"):
             if show == kind:
                 tally.shown.setdefault(source, []).extend(examples[kind][:3])
         if write is not None:
@@ -403,7 +420,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="+", help="NAME=OUT or NAME=OUT:QUESTIONS")
     parser.add_argument("--write", type=Path)
-    parser.add_argument("--show", default="", choices=["", "few-rows", "tiny", "ends-lead", "mid"])
+    parser.add_argument("--show", default="", choices=["", "few-rows", "headless", "tiny", "ends-lead", "mid"])
     parser.add_argument("--json", type=Path, help="write per-set and per-document figures here")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")

@@ -145,7 +145,7 @@ class Packer:
         if est >= self.budget * LEAD_IN and not (0 <= i < j and self._all_lead(units, i, j)):
             return False
         u = units[j]
-        if u.kind in ("word", "row") or u.tokens < 2:  # a row is cut only when over the limit
+        if u.kind in ("word", "row", "head") or u.tokens < 2:  # cut only when over the limit
             return False
         sub = [v.in_block(u.block) for v in self.splitter.refine(u, u.tokens - 1)]
         if len(sub) < 2:
@@ -183,7 +183,7 @@ class Packer:
         md = self.splitter.md
         if (
             a.block != b.block
-            or {a.kind, b.kind} & {"row", "code"}
+            or {a.kind, b.kind} & {"row", "head", "code"}
             or self.splitter.in_fence(b.start)
         ):
             return SENTENCE_CUT
@@ -324,6 +324,7 @@ class Packer:
                     Piece(start.offset, units[j - 1].end, start.header, body, tokens),
                 )
             smaller = min(j - 1, self._greedy(units, i, start, self._target(SHRINK_TO))[0])
+            smaller = self._keep_introduced(units, i, j, smaller)
             if smaller > i:
                 before = self._estimate(units, i, smaller, start)
                 if self._lead_in(units, smaller, before, start):
@@ -336,6 +337,15 @@ class Packer:
             else:
                 self._refine(units, i, tokens)
                 return None
+
+    def _keep_introduced(self, units: list[Unit], i: int, j: int, smaller: int) -> int:
+        """``smaller`` (a shrunk end of the piece units[i:j]), or one unit more when the shrunk
+        piece would hold only lines introducing units[smaller] and that unit is one that is
+        not cut to fill a piece (a table's head or row): the next exact count tries the lines
+        with it, as the estimate that shrank the piece may be off for table text."""
+        if not i < smaller < j - 1 or units[smaller].kind not in ("head", "row"):
+            return smaller
+        return smaller + 1 if self._all_lead(units, i, smaller) else smaller
 
     def _balance_tail(self, units: list[Unit], i: int, j: int) -> int:
         """``j``, or one unit earlier when what is left after units[i:j] is under `LEAD_IN` of
@@ -353,7 +363,7 @@ class Packer:
 
     def _rows_after(self, units: list[Unit], j: int) -> int:
         """How many rows of units[j - 1]'s table follow units[j - 1] (0 when it is no row)."""
-        if units[j - 1].kind != "row":
+        if units[j - 1].kind not in ("row", "head"):
             return 0
         block, k = units[j - 1].block, j
         while k < len(units) and units[k].kind == "row" and units[k].block == block:
@@ -446,7 +456,7 @@ class Packer:
             total += units[k].tokens
         offset, header = (units[k].start, units[k].header) if k < nxt else (-1, "")
         room = limit - total
-        if k > first and room > 0 and units[k - 1].kind != "row":
+        if k > first and room > 0 and units[k - 1].kind not in ("row", "head"):
             tail = self._word_tail(units[k - 1], room)
             if tail is not None:
                 offset, total, header = tail[0], total + tail[1], ""
