@@ -34,6 +34,7 @@ same call (never before its start).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .split import WORD_RE, Measure, Piece, Splitter, Unit
@@ -59,8 +60,6 @@ GROW_BELOW = 0.5
 # the limit (a caption, a lead-in line "Options:"), takes the start of that unit instead: the
 # unit is split one ladder level further (a table into rows, a paragraph into lines/sentences).
 LEAD_IN = 0.15
-# A table's last row group holds at least this many rows when the table is longer (`Packer`).
-MIN_ROWS = 3
 # At most this many extra rows are tried, one exact count each, to fill a row group.
 MAX_FILL = 8
 # A piece ends before a sentence it would cut only when it keeps at least this many words (a
@@ -116,7 +115,7 @@ class Packer:
                 self._split_lead(units, i, j, start) or self._lead_in(units, j, est, start, i)
             ):
                 j, _ = self._greedy(units, i, start, target)
-            j = self._balance_rows(units, i, self._before_lead_line(units, i, j))
+            j = self._before_lead_line(units, i, j)
             j = self._clean_cut(units, i, self._balance_tail(units, i, j), start)
             if j == i:  # the overlap leaves no room for the next unit: shrink or drop it
                 room = int(target) - units[i].tokens - units[i].header_tokens - 1
@@ -313,23 +312,17 @@ class Packer:
             body, tokens = self._measure(start, units[j - 1].end)
             self.scale = tokens / max(1, prefix + est)
             if tokens <= self.max_tokens:
+                piece = Piece(start.offset, units[j - 1].end, start.header, body, tokens)
                 grown = self._grow(units, i, j, start, tokens)
-                if grown is not None:
-                    return grown
-                return self._fill_rows(
-                    units,
-                    i,
-                    j,
-                    start,
-                    Piece(start.offset, units[j - 1].end, start.header, body, tokens),
-                )
+                piece, j = grown or self._fill_rows(units, i, j, start, piece)
+                return self._even_rows(units, i, j, start, piece)
             smaller = min(j - 1, self._greedy(units, i, start, self._target(SHRINK_TO))[0])
             smaller = self._keep_introduced(units, i, j, smaller)
             if smaller > i:
                 before = self._estimate(units, i, smaller, start)
                 if self._lead_in(units, smaller, before, start):
                     return None  # units[smaller] was split: retry with its first part
-                j = self._balance_rows(units, i, self._before_lead_line(units, i, smaller))
+                j = self._before_lead_line(units, i, smaller)
                 j = self._clean_cut(units, i, j, start)
             elif start.overlap:
                 start.offset, start.header, start.overlap = units[i].start, units[i].header, False
@@ -370,26 +363,41 @@ class Packer:
             k += 1
         return k - j
 
-    def _balance_rows(self, units: list[Unit], i: int, j: int) -> int:
-        """``j``, or earlier so that a table's last row group holds at least `MIN_ROWS` rows
-        when the piece ends fewer than that before the table's end and keeps `MIN_ROWS` rows
-        of it itself (the table's head unit counts for the first data row glued to it)."""
+    def _even_rows(
+        self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece
+    ) -> tuple[Piece, int]:
+        """The piece units[i:j], or fewer units when it ends inside a table (rows of it follow):
+        the table's rows from the piece's first row of it to the table's end are cut into
+        near-equal groups (`even_share`; a later group, beside the header it repeats, holds
+        what the window's estimate allows, and at least as much as this piece holds), never
+        ending on a row that labels the rows below. One exact count when the piece shrinks."""
         rest = self._rows_after(units, j) if i < j < len(units) else 0
-        if not 0 < rest < MIN_ROWS:
-            return j
-        move = MIN_ROWS - rest
-        held = sum(1 for u in units[i:j] if u.block == units[j - 1].block)  # the head: its row
-        return j - move if held - move >= MIN_ROWS else j
+        if rest < 1 or start.overlap:
+            return piece, j
+        block, first = units[j - 1].block, j - 1
+        while first > i and units[first - 1].block == block:
+            first -= 1
+        header = units[j].header_tokens  # the head's header rows are no row's size
+        sizes = [u.tokens + 1 - (header if u.kind == "head" else 0) for u in units[first : j + rest]]
+        held = j - first  # a later group, under the same header, holds at least as much
+        room = max(self._target(FILL) - header, sum(sizes[:held]))
+        end = first + even_share(sizes, held, room)
+        while end - 1 > first and self.splitter.introduces(units[end - 1]):
+            end -= 1
+        if end >= j:
+            return piece, j
+        body, tokens = self.measure(start.offset, units[end - 1].end, start.header)
+        return Piece(start.offset, units[end - 1].end, start.header, body, tokens), end
 
     def _fill_rows(
         self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece
     ) -> tuple[Piece, int]:
         """A piece ending inside a table grown by further rows of it, one exact count each,
-        while it stays within the limit: row groups as large as the window allows (never
-        leaving fewer than `MIN_ROWS` rows, nor ending on a row that labels the rows below)."""
+        while it stays within the limit (never ending on a row that labels the rows below):
+        what the window holds, before `_even_rows` evens the groups out."""
         for _ in range(MAX_FILL):
             rest = self._rows_after(units, j) if j < len(units) else 0
-            if rest < 1 or (1 < rest <= MIN_ROWS) or self.splitter.introduces(units[j]):
+            if rest < 1 or self.splitter.introduces(units[j]):
                 break
             if piece.tokens + units[j].tokens * self.scale + 1 > self.max_tokens:
                 break
@@ -482,3 +490,31 @@ class Packer:
             else:
                 lo = mid + 1
         return best
+
+
+def row_groups(sizes: Sequence[float], room: float) -> int:
+    """How many groups of consecutive rows of ``sizes`` greedy packing makes, each group at
+    most ``room`` (a row over it is a group of its own)."""
+    groups, held = 0, 0.0
+    for size in sizes:
+        if held and held + size > room:
+            groups, held = groups + 1, 0.0
+        held += size
+    return groups + (held > 0)
+
+
+def even_share(sizes: Sequence[float], first: int, room: float) -> int:
+    """How many of the rows ``sizes`` (a table's rows from a group's first to the table's end)
+    the group takes: ``first`` (what it can hold) unless the rows after them fit one more
+    group of at most ``room``; then the last two groups share the rows near-evenly: the group
+    takes the count of rows whose size comes closest to half the rows' total (at least one
+    row, at most ``first``), so a last group is not left with a row or two after a full one."""
+    if row_groups(sizes[first:], room) != 1:
+        return first
+    half = sum(sizes) / 2
+    best, gap, held = first, float("inf"), 0.0
+    for n, size in enumerate(sizes[:first], start=1):
+        held += size
+        if abs(held - half) < gap:
+            best, gap = n, abs(held - half)
+    return best
