@@ -19,7 +19,8 @@ the path (so two runs differ only by the chunker) at the embedder's default wind
                a filled cell) but not that header row line
   tiny         chunks whose body (text after the path line) has under 10 words, and their share
   ends-lead    chunks whose body's last line is a heading (``#``) or a lead-in line (its text,
-               emphasis removed, ends with ':')
+               emphasis removed, ends with ':'), outside a code block, when a chunk follows
+               (a document's last chunk introduces nothing it could have kept)
   over         chunks whose text counts more than the window with the embedder's tokenizer
   mid-end      chunks whose body ends mid-sentence: its last line is prose (no heading, table
                row or fence) not ending in sentence punctuation (. ! ? … ; : and CJK ends,
@@ -135,6 +136,9 @@ def last_line(body: str) -> str:
 
 
 def ends_lead(body: str) -> bool:
+    lines = [ln.strip() for ln in body.splitlines()]
+    if sum(ln.startswith(("```", "~~~")) for ln in lines) % 2:
+        return False  # the last line is inside a code block
     line = last_line(body)
     return bool(_HEADING.match(line)) or _EMPHASIS.sub("", line).rstrip().endswith(":")
 
@@ -436,7 +440,7 @@ def measure_set(
         tabs = table_checks(markdown, chunks, count, limit)
         few, twice, headless = len(tabs.few), tabs.twice, tabs.headless
         tiny = [c for c in chunks if len(words(body_of(c))) < MIN_WORDS]
-        lead = [c for c in chunks if ends_lead(body_of(c))]
+        lead = [c for c in chunks[:-1] if ends_lead(body_of(c))]
         over = [c for c in chunks if count(c.text) > limit]
         tally.few_rows += few
         tally.row_twice += twice

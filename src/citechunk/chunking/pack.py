@@ -173,32 +173,47 @@ class Packer:
         return True
 
     def _cut_level(self, a: Unit, b: Unit) -> int:
-        """Where the cut between consecutive units ``a`` and ``b`` of one block falls: inside a
-        sentence when ``b`` goes on in lower case (emphasis aside: "U.S." / "and European")
-        or one of them is a word of a sentence cut into words and ``a`` ends no sentence
-        (nor its line, before a unit on a new line); then `CLAUSE_CUT` after a clause end (a
-        comma, semicolon or dash), else `WORD_CUT`. Else `SENTENCE_CUT` (as between blocks,
-        table rows and code lines)."""
+        """Where the cut between consecutive units ``a`` and ``b`` falls: inside a sentence
+        when ``b`` goes on in lower case (emphasis aside: "U.S." / "and European") or one of
+        them is a word of a sentence cut into words and ``a`` ends no sentence (nor its line,
+        before a unit on a new line); then `CLAUSE_CUT` after a clause end (a comma, semicolon
+        or dash), else `WORD_CUT`. Between blocks (paragraphs, lists), inside a sentence only
+        when ``b`` opens its block in lower case and ``a``, prose, ends neither a sentence nor
+        a lead-in (a display equation and its "where ..." paragraph, a paragraph broken at a
+        page or column: `_runs_on`). Else `SENTENCE_CUT` (as between table rows and code
+        lines)."""
         md = self.splitter.md
-        if (
-            a.block != b.block
-            or {a.kind, b.kind} & {"row", "head", "code"}
-            or self.splitter.in_fence(b.start)
-        ):
+        if {a.kind, b.kind} & {"row", "head", "code"} or self.splitter.in_fence(b.start):
             return SENTENCE_CUT
         goes_on = md[b.start : b.start + 4].lstrip("*_")[:1].islower()
+        tail = md[max(a.start, a.end - 12) : a.end]
+        if a.block != b.block:
+            return self._tail_level(tail) if goes_on and self._runs_on(a, tail) else SENTENCE_CUT
         if (a.kind != "word" and b.kind != "word") and not goes_on:
             return SENTENCE_CUT
         if b.kind != "word" and "\n" in md[a.end : b.start] and not goes_on:
             return SENTENCE_CUT
-        tail = md[max(a.start, a.end - 12) : a.end]
         if _SENTENCE_TAIL.search(tail) and not goes_on:
             return SENTENCE_CUT
+        return self._tail_level(tail)
+
+    @staticmethod
+    def _tail_level(tail: str) -> int:
         return CLAUSE_CUT if _CLAUSE_TAIL.search(tail) else WORD_CUT
+
+    def _runs_on(self, a: Unit, tail: str) -> bool:
+        """Whether unit ``a``, the last of its block, may run on into the next block: prose
+        (not a table, code or heading line) ending with no sentence end and no colon."""
+        md = self.splitter.md
+        line = md[max(a.start, md.rfind("\n", a.start, a.end) + 1) : a.end]
+        if a.kind == "table" or line.startswith(("|", "#")) or self.splitter.in_fence(a.start):
+            return False
+        return not _SENTENCE_TAIL.search(tail) and not tail.rstrip("*_ ").endswith(":")
 
     def _clean_cut(self, units: list[Unit], i: int, j: int, start: _Start) -> int:
         """``j``, or another end when the piece units[i:j] (from ``start``) would end inside a
-        sentence (module docstring): after that sentence when the piece still fits, else
+        sentence (module docstring): after that sentence when the piece still fits and the
+        sentence does not end on a line introducing what follows ("where:"), else
         before it when it fits a piece of its own and the piece keeps more than lines
         introducing it and at least `MIN_WORDS` words (with the lead-in lines before it,
         `_lead_back`, when they fit beside it; a whole sentence comes before a lead-in line
@@ -212,7 +227,10 @@ class Packer:
         n = j + 1
         while n < len(units) and self._cut_level(units[n - 1], units[n]) != SENTENCE_CUT:
             n += 1
-        if self.measure(start.offset, units[n - 1].end, start.header)[1] <= self.max_tokens:
+        lead = n < len(units) and self.splitter.introduces(units[n - 1])  # "where:" ends it
+        if not lead and self.measure(start.offset, units[n - 1].end, start.header)[1] <= (
+            self.max_tokens
+        ):
             return n  # one exact count: an estimate could let a shrinking piece grow again
         kept = units[k - 1].end if i < k else 0
         few = i < k and len(WORD_RE.findall(self.splitter.md, units[i].start, kept)) < MIN_WORDS
@@ -320,7 +338,7 @@ class Packer:
             smaller = self._keep_introduced(units, i, j, smaller)
             if smaller > i:
                 before = self._estimate(units, i, smaller, start)
-                if self._lead_in(units, smaller, before, start):
+                if self._lead_in(units, smaller, before, start, i):
                     return None  # units[smaller] was split: retry with its first part
                 j = self._before_lead_line(units, i, smaller)
                 j = self._clean_cut(units, i, j, start)
@@ -332,13 +350,19 @@ class Packer:
                 return None
 
     def _keep_introduced(self, units: list[Unit], i: int, j: int, smaller: int) -> int:
-        """``smaller`` (a shrunk end of the piece units[i:j]), or one unit more when the shrunk
-        piece would hold only lines introducing units[smaller] and that unit is one that is
-        not cut to fill a piece (a table's head or row): the next exact count tries the lines
-        with it, as the estimate that shrank the piece may be off for table text."""
-        if not i < smaller < j - 1 or units[smaller].kind not in ("head", "row"):
+        """``smaller`` (a shrunk end of the piece units[i:j]), or later when the shrunk piece
+        would hold only lines introducing what follows: past the further introducing lines (a
+        caption after a lead-in) and past a table's head or row after them (units not cut to
+        fill a piece), so the next exact count tries the lines with what they introduce (the
+        estimate that shrank the piece may be off for table text)."""
+        if not i < smaller < j - 1 or not self._all_lead(units, i, smaller):
             return smaller
-        return smaller + 1 if self._all_lead(units, i, smaller) else smaller
+        k = smaller
+        while k < j - 1 and (
+            self.splitter.introduces(units[k]) or self.splitter.captions(units[k], units[k + 1])
+        ):
+            k += 1
+        return k + 1 if k < j - 1 and units[k].kind in ("head", "row") else k
 
     def _balance_tail(self, units: list[Unit], i: int, j: int) -> int:
         """``j``, or one unit earlier when what is left after units[i:j] is under `LEAD_IN` of
