@@ -153,6 +153,11 @@ class Splitter:
             return self.counter.count(self.pages.text(start, end))
         return (end - start + 3) // 4
 
+    def fits_exactly(self, text: str, budget: int) -> bool:
+        """Whether ``text`` fits ``budget`` by one exact count, when sizes are estimates (one
+        of table markup may be far off: a table's head or header is dropped only when over)."""
+        return self.estimating and self.counter.count(text) <= budget
+
     def likely_fits(self, start: int, end: int, budget: int) -> bool:
         """Whether [start, end) is worth one exact count as a whole: exact for `approx`, else
         an estimate with the document's ratio and some headroom."""
@@ -576,19 +581,25 @@ class Splitter:
 
     def _table(self, s: int, e: int, budget: int, out: list[Unit], caption: str = "") -> None:
         """Rows of an over-long table; each row after the table's head (`table_head`) carries
-        the fullest of `table_headers` that fits beside it, or none (a row is split only when
-        it is over ``budget`` alone)."""
+        the fullest of `table_headers` that fits beside it (by estimate, else by one exact
+        count: the estimate of table markup may be far off), or none (a row is split only
+        when it is over ``budget`` alone)."""
         rows = self._lines(s, e)
         first = self.table_head(rows)
         headers = self.table_headers(rows, first, caption, budget)
         head = (rows[0][0], rows[first - 1][1])
         if first == 1 or self.size(*head) <= budget:
             self._emit(head[0], head[1], "head" if first > 1 else "row", budget, out)
+        elif self.fits_exactly(self.pages.text(*head), budget):  # estimated over, counted within
+            out.append(Unit(head[0], head[1], self.size(*head), "head"))
         else:  # the header lines and the first row, each whole while it fits
             self._children(rows[:first], "row", budget, out)
         for rs, re_ in rows[first:]:
             size = self.size(rs, re_)
             fit = next(((h, t) for h, t in headers if size <= budget - t), None)
+            if fit is None and self.estimating:  # estimated over: one exact count decides
+                row = self.pages.text(rs, re_)
+                fit = next(((h, t) for h, t in headers if self.fits_exactly(f"{h}\n{row}", budget)), None)
             if fit is None:  # no header fits beside the row: the row stays whole without one
                 self._emit(rs, re_, "row", budget, out)
             else:
@@ -631,7 +642,7 @@ class Splitter:
             if tokens <= budget // 2:
                 out.append((joined, tokens))
         out.extend((t, self.text_size(t) + 1) for t in texts)
-        return [(h, t) for h, t in out if t < budget]
+        return [(h, t) for h, t in out if t < budget or self.fits_exactly(h, budget - 1)]
 
     def has_header(self, rows: list[tuple[int, int]]) -> bool:
         """Whether the table's first row (before its separator) heads its columns
