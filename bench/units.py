@@ -314,7 +314,9 @@ def _held(chunks: Sequence[Chunk], holders: list[list[int]], rows: Table) -> dic
     return out
 
 
-def _uneven_pair(a: Chunk, b: Chunk, ra: list[int], rb: list[int], size: list[int], limit: int) -> bool:
+def _uneven_pair(
+    a: Chunk, b: Chunk, ra: list[int], rb: list[int], size: list[int], limit: int
+) -> bool:
     """Chunks a, b hold consecutive row runs ra, rb of one table: a cut of ra + rb into two
     groups of more rows each than the smaller run, both fitting (moved rows counted alone)."""
     small, both = min(len(ra), len(rb)), ra + rb
@@ -488,7 +490,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="+", help="NAME=OUT or NAME=OUT:QUESTIONS")
     parser.add_argument("--write", type=Path)
-    parser.add_argument("--show", default="", choices=["", "few-rows", "uneven", "headless", "tiny", "ends-lead", "mid"])
+    parser.add_argument(
+        "--show",
+        default="",
+        choices=["", "few-rows", "uneven", "headless", "tiny", "ends-lead", "mid"],
+    )
     parser.add_argument("--json", type=Path, help="write per-set and per-document figures here")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")

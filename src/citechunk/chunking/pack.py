@@ -7,7 +7,10 @@ line opens the next piece.
 No table row is in two pieces: a piece that starts inside a table (after its header) starts
 with the row after the previous piece's last one, under the repeated header. A row that labels
 the rows below it ("Interest expense", its figures empty) is a line that introduces what
-follows, and so does a caption (a one-line paragraph right before a table).
+follows, and so does a caption (a one-line paragraph right before a table). A table's head (its
+header rows and first row) is never cut to fill a piece, and lines introducing it stay with it.
+Row groups are as large as the window allows, except that the last two of a table share their
+rows near-evenly (`even_share`): no last group of a row or two after a full one.
 
 A piece that would end inside a block (a table's rows, a list's items, a paragraph's lines or
 sentences) while it holds the start of that block after other units ends before the block
@@ -16,8 +19,9 @@ of the budget: pieces are cut between paragraphs first, then list items, table r
 sentences.
 
 A cut inside a sentence is the last choice (`Packer._clean_cut`): a piece that would end inside
-a sentence (between word units of it, or before a unit of the same block going on in lower
-case) ends after that sentence when it still fits, else before that sentence when the sentence
+a sentence (between word units of it, or before a unit going on in lower case: of the same
+block, or opening the next block after prose ending with no sentence end or colon, as a
+display equation's "where ..." paragraph) ends after that sentence when it still fits, else before that sentence when the sentence
 fits a piece of its own and what the piece keeps is more than lines introducing what follows
 and at least `MIN_WORDS` words; else at the sentence's last clause end (a comma, semicolon or
 dash; a colon introduces what follows) when the piece keeps at least `CLAUSE_KEEP` of its size;
@@ -402,7 +406,9 @@ class Packer:
         while first > i and units[first - 1].block == block:
             first -= 1
         header = units[j].header_tokens  # the head's header rows are no row's size
-        sizes = [u.tokens + 1 - (header if u.kind == "head" else 0) for u in units[first : j + rest]]
+        sizes = [
+            u.tokens + 1 - (header if u.kind == "head" else 0) for u in units[first : j + rest]
+        ]
         held = j - first  # a later group, under the same header, holds at least as much
         room = max(self._target(FILL) - header, sum(sizes[:held]))
         end = first + even_share(sizes, held, room)

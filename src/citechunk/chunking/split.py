@@ -436,15 +436,17 @@ class Splitter:
         self, s: int, e: int, limit: int, out: list[tuple[int, int, str]], floor: int
     ) -> None:
         """`_table` by length: the caption and header rows repeat while they take at most
-        half of ``limit`` (the caption is dropped first)."""
+        half of ``limit``, else the header rows while they fit (a row too long to fit beside
+        them goes without)."""
         rows = self._lines(s, e)
         first = self.table_head(rows)
         header = ""
         caption = self.table_caption(s, floor)
         if first > 1 and self.has_header(rows):
             head_rows = self.pages.text(rows[0][0], rows[first - 2][1])
-            for header in (f"{caption}\n\n{head_rows}" if caption else "", head_rows, ""):
-                if header and len(header) + 1 <= limit // 2:
+            joined = f"{caption}\n\n{head_rows}" if caption else ""
+            for header, room in ((joined, limit // 2), (head_rows, limit - 2), ("", 0)):
+                if header and len(header) + 1 <= room:
                     break
         elif caption and len(caption) + 1 <= limit // 2:
             header = caption
@@ -599,7 +601,9 @@ class Splitter:
             fit = next(((h, t) for h, t in headers if size <= budget - t), None)
             if fit is None and self.estimating:  # estimated over: one exact count decides
                 row = self.pages.text(rs, re_)
-                fit = next(((h, t) for h, t in headers if self.fits_exactly(f"{h}\n{row}", budget)), None)
+                fit = next(
+                    ((h, t) for h, t in headers if self.fits_exactly(f"{h}\n{row}", budget)), None
+                )
             if fit is None:  # no header fits beside the row: the row stays whole without one
                 self._emit(rs, re_, "row", budget, out)
             else:
