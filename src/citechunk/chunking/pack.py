@@ -397,7 +397,8 @@ class Packer:
         """The piece units[i:j], or fewer units when it ends inside a table (rows of it follow):
         the table's rows from the piece's first row of it to the table's end are cut into
         near-equal groups (`even_share`; a later group, beside the header it repeats, holds
-        what the window's estimate allows, and at least as much as this piece holds), never
+        what the window's estimate allows, and at least as much as this piece holds; the text
+        after the table, when it fits one, counts with the last group), never
         ending on a row that labels the rows below. One exact count when the piece shrinks."""
         rest = self._rows_after(units, j) if i < j < len(units) else 0
         if rest < 1 or start.overlap:
@@ -411,6 +412,9 @@ class Packer:
         ]
         held = j - first  # a later group, under the same header, holds at least as much
         room = max(self._target(FILL) - header, sum(sizes[:held]))
+        tail = sum(u.tokens + 1 for u in units[j + rest :])  # text after the table
+        if 0 < tail < room:  # goes with the last group: its size counts
+            sizes.append(tail)
         end = first + even_share(sizes, held, room)
         while end - 1 > first and self.splitter.introduces(units[end - 1]):
             end -= 1
