@@ -8,10 +8,19 @@ the path (so two runs differ only by the chunker) at the embedder's default wind
   few-rows     chunks holding 1 or 2 data rows of a table of 3+ data rows whose other rows lie
                in other chunks, when the table's next (or previous) row, not in the chunk, would
                still fit: its text plus the chunk's counts <= the window
+  uneven       chunks holding 1 or 2 data rows of a table of 3+ data rows next to a chunk
+               holding the table's adjacent rows, when the rows of both could be cut into two
+               groups each of more rows than the smaller, both fitting the window (each moved
+               row counted alone, plus a newline): the cut was not near-even. (few-rows also
+               counts a near-even cut, 2 + 2 rows when no 3 fit, as a defect.)
   row-twice    data rows whose Markdown line overlaps the spans of two or more chunks
+  row-twice-fit  of those, rows that would fit a chunk alone under its path line
+  headless     chunks holding a whole data row of a table with a Markdown header row (one with
+               a filled cell) but not that header row line
   tiny         chunks whose body (text after the path line) has under 10 words, and their share
   ends-lead    chunks whose body's last line is a heading (``#``) or a lead-in line (its text,
-               emphasis removed, ends with ':')
+               emphasis removed, ends with ':'), outside a code block, when a chunk follows
+               (a document's last chunk introduces nothing it could have kept)
   over         chunks whose text counts more than the window with the embedder's tokenizer
   mid-end      chunks whose body ends mid-sentence: its last line is prose (no heading, table
                row or fence) not ending in sentence punctuation (. ! ? … ; : and CJK ends,
@@ -127,6 +136,9 @@ def last_line(body: str) -> str:
 
 
 def ends_lead(body: str) -> bool:
+    lines = [ln.strip() for ln in body.splitlines()]
+    if sum(ln.startswith(("```", "~~~")) for ln in lines) % 2:
+        return False  # the last line is inside a code block
     line = last_line(body)
     return bool(_HEADING.match(line)) or _EMPHASIS.sub("", line).rstrip().endswith(":")
 
@@ -231,6 +243,9 @@ class Tally:
     chunks: int = 0
     few_rows: int = 0
     row_twice: int = 0
+    twice_fit: int = 0
+    uneven: int = 0
+    headless: int = 0
     tiny: int = 0
     ends_lead: int = 0
     over: int = 0
@@ -246,7 +261,10 @@ class Tally:
             "docs": self.docs,
             "chunks": self.chunks,
             "few-rows": self.few_rows,
+            "uneven": self.uneven,
             "row-twice": self.row_twice,
+            "row-twice-fit": self.twice_fit,
+            "headless": self.headless,
             "tiny": self.tiny,
             "tiny%": share,
             "ends-lead": self.ends_lead,
@@ -270,30 +288,91 @@ def _holds(c: Chunk, s: int, e: int) -> bool:
     return c.char_start <= s and e <= c.char_end
 
 
-def table_checks(
-    markdown: str, chunks: Sequence[Chunk], count: Any, limit: int
-) -> tuple[int, int, list[str]]:
-    """(few-rows chunks, rows in two chunks, examples) over the document's tables."""
-    few: set[int] = set()
+def _filled(header: str) -> bool:
+    return any(c.strip(" *_") for c in header.strip().strip("|").split("|"))
+
+
+@dataclass
+class TableDefects:
+    """Table defects of one document (module docstring), with example chunk texts."""
+
+    few: set[int] = field(default_factory=set)
+    uneven: set[int] = field(default_factory=set)
+    headless: set[int] = field(default_factory=set)
+    twice: int = 0
+    twice_fit: int = 0
+    shown: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _held(chunks: Sequence[Chunk], holders: list[list[int]], rows: Table) -> dict[int, list[int]]:
+    """Chunk index -> the data rows of the table it holds whole."""
+    out: dict[int, list[int]] = {}
+    for r, h in enumerate(holders):
+        for k in h:
+            if _holds(chunks[k], *rows.rows[r]):
+                out.setdefault(k, []).append(r)
+    return out
+
+
+def _uneven_pair(
+    a: Chunk, b: Chunk, ra: list[int], rb: list[int], size: list[int], limit: int
+) -> bool:
+    """Chunks a, b hold consecutive row runs ra, rb of one table: a cut of ra + rb into two
+    groups of more rows each than the smaller run, both fitting (moved rows counted alone)."""
+    small, both = min(len(ra), len(rb)), ra + rb
+    for cut in range(small + 1, len(both) - small):
+        left, right = both[:cut], both[cut:]
+        ta = a.token_count - sum(size[r] for r in ra) + sum(size[r] for r in left)
+        tb = b.token_count - sum(size[r] for r in rb) + sum(size[r] for r in right)
+        if ta <= limit and tb <= limit:
+            return True
+    return False
+
+
+def table_checks(markdown: str, chunks: Sequence[Chunk], count: Any, limit: int) -> TableDefects:
+    """few-rows, uneven, row-twice(-fit) and headless over the document's tables."""
+    out = TableDefects()
     spans = ([c.char_start for c in chunks], [c.char_end for c in chunks])
-    twice = 0
-    shown: list[str] = []
     for table in tables(markdown):
         rows = table.rows
         holders = [_covering(chunks, spans, s, e) for s, e in rows]
-        twice += sum(len(h) > 1 for h in holders)
+        for (s, e), h in zip(rows, holders, strict=True):
+            if len(h) > 1:
+                out.twice += 1
+                head = chunks[h[0]].text[: len(chunks[h[0]].text) - len(chunks[h[0]].body)]
+                out.twice_fit += count(head + markdown[s:e]) <= limit
+        if table.header and _filled(table.header):
+            for (s, e), h in zip(rows, holders, strict=True):
+                out.headless.update(
+                    k for k in h if _holds(chunks[k], s, e) and table.header not in chunks[k].body
+                )
         if len(rows) < 3:
             continue
-        for k in sorted({k for h in holders for k in h}):
-            mine = [r for r, h in enumerate(holders) if k in h and _holds(chunks[k], *rows[r])]
+        held = _held(chunks, holders, table)
+        size: list[int] = []
+        for k in sorted(held):
+            mine = held[k]
             if not 1 <= len(mine) <= 2 or len(mine) == len(rows):
                 continue
             near = [r for r in (mine[0] - 1, mine[-1] + 1) if 0 <= r < len(rows)]
             room = [count(markdown[rows[r][0] : rows[r][1]]) + 1 for r in near]
             if room and chunks[k].token_count + min(room) <= limit:
-                few.add(k)
-                shown.append(chunks[k].text)
-    return len(few), twice, shown
+                out.few.add(k)
+                out.shown.setdefault("few-rows", []).append(chunks[k].text)
+            size = size or [count(markdown[s:e]) + 1 for s, e in rows]
+            for j in (k - 1, k + 1):
+                other = held.get(j, [])
+                pair = (j, other, k, mine) if j < k else (k, mine, j, other)
+                if not other or pair[1][-1] + 1 != pair[3][0]:
+                    continue
+                a, ra, b, rb = pair
+                if _uneven_pair(chunks[a], chunks[b], ra, rb, size, limit):
+                    out.uneven.add(k)
+                    out.shown.setdefault("uneven", []).append(
+                        f"{chunks[a].text}\n  | next chunk |\n{chunks[b].body}"
+                    )
+                    break
+    return out
 
 
 def table_answers(
@@ -360,18 +439,24 @@ def measure_set(
         chunks = chunk_markdown(markdown, cfg.chunk, saved_title(md_path))
         tally.docs += 1
         tally.chunks += len(chunks)
-        few, twice, few_shown = table_checks(markdown, chunks, count, limit)
+        tabs = table_checks(markdown, chunks, count, limit)
+        few, twice, headless = len(tabs.few), tabs.twice, tabs.headless
         tiny = [c for c in chunks if len(words(body_of(c))) < MIN_WORDS]
-        lead = [c for c in chunks if ends_lead(body_of(c))]
+        lead = [c for c in chunks[:-1] if ends_lead(body_of(c))]
         over = [c for c in chunks if count(c.text) > limit]
         tally.few_rows += few
         tally.row_twice += twice
+        tally.twice_fit += tabs.twice_fit
+        tally.uneven += len(tabs.uneven)
+        tally.headless += len(headless)
         tally.tiny += len(tiny)
         tally.ends_lead += len(lead)
         tally.over += len(over)
         mid = mid_sentence(markdown, chunks, count, limit)
         tally.mid.add(mid)
         doc = {"chunks": len(chunks), "few-rows": few, "row-twice": twice}
+        doc.update({"uneven": len(tabs.uneven), "row-twice-fit": tabs.twice_fit})
+        doc["headless"] = len(headless)
         doc.update({"tiny": len(tiny), "ends-lead": len(lead), "over": len(over)})
         doc.update(mid.row())
         if source in asked:
@@ -381,12 +466,14 @@ def measure_set(
             doc.update({"table-q": found, "in-table": held})
         tally.by_doc[source] = doc
         examples = {
-            "few-rows": few_shown,
+            "few-rows": tabs.shown.get("few-rows", []),
+            "uneven": tabs.shown.get("uneven", []),
+            "headless": [chunks[k].text for k in sorted(headless)],
             "tiny": [c.text for c in tiny],
             "ends-lead": [c.text for c in lead],
             "mid": mid.shown,
         }
-        for kind in ("few-rows", "tiny", "ends-lead", "mid"):
+        for kind in ("few-rows", "uneven", "headless", "tiny", "ends-lead", "mid"):
             if show == kind:
                 tally.shown.setdefault(source, []).extend(examples[kind][:3])
         if write is not None:
@@ -403,7 +490,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("sets", nargs="+", help="NAME=OUT or NAME=OUT:QUESTIONS")
     parser.add_argument("--write", type=Path)
-    parser.add_argument("--show", default="", choices=["", "few-rows", "tiny", "ends-lead", "mid"])
+    parser.add_argument(
+        "--show",
+        default="",
+        choices=["", "few-rows", "uneven", "headless", "tiny", "ends-lead", "mid"],
+    )
     parser.add_argument("--json", type=Path, help="write per-set and per-document figures here")
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")

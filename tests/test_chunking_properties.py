@@ -365,3 +365,58 @@ def test_a_cut_falls_at_a_sentence_end_when_the_sentence_fits(md: str, max_token
                 a.body[-80:],
                 b.body[:80],
             )
+
+
+HEAD_WORDS = ["Material", "properties **(1)**", "Hydraulic", "testing (2)", "Surveyor", "check"]
+CELL_WORDS = ["W(C+M)", "X", "D > 300mm", "SC", "bearing", "shell", "12,5", "—", "n.a."]
+
+
+@st.composite
+def table_documents(draw: st.DrawFn) -> tuple[str, str, list[str]]:
+    """A section of prose (maybe none), a caption (maybe none) and a table whose header row
+    is from a few words to most of a small window wide, with rows of a few cells."""
+    rng = draw(st.randoms(use_true_random=False))
+    columns = draw(st.integers(2, 9))
+    width = draw(st.integers(1, 6))
+    header = "|" + "|".join(" ".join(rng.choices(HEAD_WORDS, k=width)) for _ in range(columns))
+    rows = [
+        "|"
+        + "|".join(" ".join(rng.choices(CELL_WORDS, k=rng.randint(1, 3))) for _ in range(columns))
+        + f"| {i} |"
+        for i in range(draw(st.integers(3, 40)))
+    ]
+    header += "| No. |"
+    prose = " ".join(sentence(rng, 5, 20) for _ in range(draw(st.integers(0, 12))))
+    caption = draw(st.sampled_from(["", "**Table 8: Summary of required documentation**"]))
+    parts = ["# Stage C", prose, caption, "\n".join([header, "|---" * (columns + 1) + "|", *rows])]
+    return "\n\n".join(p for p in parts if p) + "\n", header, rows
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(doc=table_documents())
+def test_row_groups_are_under_the_header_row_that_fits_beside_them(
+    doc: tuple[str, str, list[str]],
+) -> None:
+    """Every chunk holding rows of a split table holds the table's header row when it and
+    the chunk's first row fit well within the window under the path line (the header is repeated however large a
+    share of the window it takes); no chunk holds the header row or caption without a row
+    when the table's head (header row, separator, first row) fits under the path line; no
+    row is in two chunks."""
+    md, header, rows = doc
+    options = ChunkOptions()
+    counter = resolve_embedder(options.embedder).counter
+    limit = options_limit(options.embedder, options.max_tokens)
+    chunks = chunk_markdown(md, options)
+    table_head = md[md.index(header) : md.index(rows[0]) + len(rows[0])]
+    seen: list[str] = []
+    for c in chunks:
+        held = [r for r in rows if r + "\n" in c.body + "\n"]
+        seen += held
+        head = c.text[: len(c.text) - len(c.body)]
+        if (header in c.body or "**Table 8" in c.body) and md.index(header) < c.char_end:
+            # the table's head (header row, separator, first row) with the lines before it
+            assert held or counter.count(head + table_head) > limit, c.body
+        if held:  # the piece's first row: the rows after one too wide for the header follow it
+            beside = counter.count(head + table_head.rsplit("\n", 1)[0] + "\n" + held[0])
+            assert header in c.body or beside > 0.8 * limit, (held[0], c.body)
+    assert sorted(seen, key=rows.index) == seen and len(set(seen)) == len(seen)

@@ -5,6 +5,8 @@ window, and each chunk's ``kind``."""
 
 from __future__ import annotations
 
+import pytest
+
 from citechunk import ChunkOptions, chunk_markdown
 from citechunk.chunking import resolve_embedder
 from citechunk.chunking.split import is_header_row
@@ -167,3 +169,78 @@ def test_a_sentence_set_in_bold_is_no_lead_in_and_the_next_sentence_stays_whole(
     chunks = chunks_of(md)
     assert any(c.body.startswith("Therefore the controllers") for c in chunks)
     assert all(c.body.count("each within its powers") in (0, 38) for c in chunks)
+
+
+def wide_table(rows: int, columns: int, label: str) -> tuple[str, list[str]]:
+    """A table whose header row names many columns (a large share of the window) above short
+    rows of codes, as in an inspection schedule."""
+    header = "|" + "|".join(f"{label} {k}" for k in range(columns)) + "|"
+    body = [f"|{i}|Cylinder part {i}|W(C+M)|W(UT+CD)|W||X|D > 300mm|SC|" for i in range(rows)]
+    return "\n".join([header, "|" + "---|" * columns, *body]), body
+
+
+@pytest.mark.parametrize(
+    ("items", "columns", "label"),
+    [
+        (1, 9, "Non-destructive examination **(2)**"),
+        (1, 7, "Material properties **(1)**"),
+        (4, 9, "Material properties **(1)**"),
+        (9, 7, "**Stage** check"),
+    ],
+)
+def test_every_row_group_of_a_split_table_is_under_its_header_row(
+    items: int, columns: int, label: str
+) -> None:
+    """A table after its caption whose header row takes a large share of the window (its
+    markup far denser in tokens than the prose before it): the first piece holds the caption,
+    header row and first rows (the head is never left alone, nor cut from its first row), and
+    every later piece repeats the header row, which fits beside the rows."""
+    prose = "- a) The crankshaft deflections are to be measured in the specified condition. "
+    table, rows = wide_table(20, columns, label)
+    caption = "**Table 8 : Summary of required documentation**"
+    md = f"# Stage C\n\n{prose * items}\n\n{caption}\n\n{table}\n"
+    header = table.split("\n", 1)[0]
+    chunks = chunks_of(md)
+    held = [c for c in chunks if any(r in c.body for r in rows)]
+    assert len(held) > 3
+    for c in chunks:
+        if header in c.body or caption in c.body:
+            assert any(r in c.body for r in rows), c.body  # no head without a row
+    for c in held:
+        assert header + "\n|---|" in c.body, c.body
+    assert held[0].body.startswith(f"{caption}\n\n{header}")
+    assert [r for c in held for r in rows if r in c.body] == rows  # each row once, in order
+
+
+def test_the_last_two_row_groups_share_their_rows_evenly() -> None:
+    """Rows of one size, three to a piece under the header: seven rows are cut 3 + 2 + 2,
+    not 3 + 3 + 1 (no last group of a single row after a full one)."""
+    cell = "replacement of the worn bearing shell and its bolts " * 6
+    rows = [f"| Step {i} | {cell}|" for i in range(7)]
+    md = "# Steps\n\n| Step | Work |\n|---|---|\n" + "\n".join(rows) + "\n"
+    chunks = chunks_of(md)
+    groups = [sum(r in c.body for r in rows) for c in chunks]
+    assert sum(groups) == 7 and len(groups) >= 3, groups
+    assert min(groups) >= max(groups) - 1, groups
+    assert all(c.body.startswith("| Step | Work |\n|---|---|\n") for c in chunks)
+
+
+def test_a_display_equation_and_its_where_paragraph_stay_together() -> None:
+    """A paragraph that opens in lower case after one that ends with no sentence end goes on
+    with its sentence ("... is / Π = νMRT (1.1) / where ν is ..."): the cut falls before the
+    equation, not between it and the paragraph naming its symbols."""
+    prose = "Osmosis drives water across the membrane towards the salt side of the cell. " * 13
+    md = (
+        f"# Osmosis\n\n{prose}\n\nThe osmotic pressure of an ideal solution is\n\n"
+        "Π = νMRT (1.1)\n\n"
+        "where ν is the van’t Hoff factor, M the molar concentration, R the gas constant and "
+        "T the temperature of the solution in kelvin.\n\n"
+        + "The pressure grows with the concentration of the salt. " * 6
+        + "\n"
+    )
+    chunks = chunks_of(md)
+    assert len(chunks) > 1
+    for c in chunks:
+        assert not c.body.startswith("where"), c.body
+        if "Π = νMRT (1.1)" in c.body:
+            assert "where ν is the van’t Hoff factor" in c.body

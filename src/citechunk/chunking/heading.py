@@ -14,9 +14,10 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
   line: ``body == head + "\n" + span``. A table's head is its caption (up to two one-line
   paragraphs right before it, joined by a blank line) and a blank line, then its header rows
   (the header row, the separator and the column-header rows after it) when its first row is a
-  header (`split.is_header_row`); either part is left out when it does not fit beside the row
-  (``head`` is then the caption alone, the header rows alone, or nothing: a table without a
-  header row gets none invented). Spans are tight (they start and end on a non-space
+  header (`split.is_header_row`); the caption is left out when both take over half the
+  budget, and either part when it does not fit beside the row (``head`` is then the caption
+  alone, the header rows alone, the header row and separator alone, or nothing: a table
+  without a header row gets none invented). Spans are tight (they start and end on a non-space
   character outside marker lines), so ``first_page``/``last_page`` are the pages of the span's
   first and last characters and blank lines before a page marker claim no page.
 - With ``overlap_tokens == 0`` spans are disjoint and in order: no table row (no character) is in
@@ -26,9 +27,13 @@ Contract (tested with hypothesis in tests/test_chunking_properties.py):
 - Boundaries (`pack`): a section that fits is one chunk; a longer one is cut between blocks
   (paragraphs, lists, tables, code) first, then between list items, table row groups, lines
   and sentences; a table that fits the window is one unit with its caption, a longer one is cut
-  into row groups as large as the window allows (the last holding at least `pack.MIN_ROWS`
-  rows), and a row is cut only when it is over the window alone. A cut inside a sentence is the
-  last choice (`pack.Packer._clean_cut`): after the sentence when the piece still fits, else
+  into row groups as large as the window allows, each under the table's header rows whenever
+  they fit beside its first row (the last two groups share their rows near-evenly,
+  `pack.even_share`; the table's head, header rows and first row, is never cut to fill a piece
+  and stays with its caption), and a row is cut only when it is over the window alone. A cut inside a sentence is the
+  last choice (`pack.Packer._clean_cut`; a block opening in lower case after prose ending with
+  no sentence end or colon goes on with its sentence): after the sentence when the piece still
+  fits, else
   before it when the sentence fits a piece alone, else at a clause end, else after a word.
   No piece ends on a lead-in
   line (a line ending in a colon, a bold label, a table's caption, a row labelling the rows

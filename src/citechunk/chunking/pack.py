@@ -7,7 +7,10 @@ line opens the next piece.
 No table row is in two pieces: a piece that starts inside a table (after its header) starts
 with the row after the previous piece's last one, under the repeated header. A row that labels
 the rows below it ("Interest expense", its figures empty) is a line that introduces what
-follows, and so does a caption (a one-line paragraph right before a table).
+follows, and so does a caption (a one-line paragraph right before a table). A table's head (its
+header rows and first row) is never cut to fill a piece, and lines introducing it stay with it.
+Row groups are as large as the window allows, except that the last two of a table share their
+rows near-evenly (`even_share`): no last group of a row or two after a full one.
 
 A piece that would end inside a block (a table's rows, a list's items, a paragraph's lines or
 sentences) while it holds the start of that block after other units ends before the block
@@ -16,8 +19,9 @@ of the budget: pieces are cut between paragraphs first, then list items, table r
 sentences.
 
 A cut inside a sentence is the last choice (`Packer._clean_cut`): a piece that would end inside
-a sentence (between word units of it, or before a unit of the same block going on in lower
-case) ends after that sentence when it still fits, else before that sentence when the sentence
+a sentence (between word units of it, or before a unit going on in lower case: of the same
+block, or opening the next block after prose ending with no sentence end or colon, as a
+display equation's "where ..." paragraph) ends after that sentence when it still fits, else before that sentence when the sentence
 fits a piece of its own and what the piece keeps is more than lines introducing what follows
 and at least `MIN_WORDS` words; else at the sentence's last clause end (a comma, semicolon or
 dash; a colon introduces what follows) when the piece keeps at least `CLAUSE_KEEP` of its size;
@@ -34,6 +38,7 @@ same call (never before its start).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .split import WORD_RE, Measure, Piece, Splitter, Unit
@@ -59,8 +64,6 @@ GROW_BELOW = 0.5
 # the limit (a caption, a lead-in line "Options:"), takes the start of that unit instead: the
 # unit is split one ladder level further (a table into rows, a paragraph into lines/sentences).
 LEAD_IN = 0.15
-# A table's last row group holds at least this many rows when the table is longer (`Packer`).
-MIN_ROWS = 3
 # At most this many extra rows are tried, one exact count each, to fill a row group.
 MAX_FILL = 8
 # A piece ends before a sentence it would cut only when it keeps at least this many words (a
@@ -116,7 +119,7 @@ class Packer:
                 self._split_lead(units, i, j, start) or self._lead_in(units, j, est, start, i)
             ):
                 j, _ = self._greedy(units, i, start, target)
-            j = self._balance_rows(units, i, self._before_lead_line(units, i, j))
+            j = self._before_lead_line(units, i, j)
             j = self._clean_cut(units, i, self._balance_tail(units, i, j), start)
             if j == i:  # the overlap leaves no room for the next unit: shrink or drop it
                 room = int(target) - units[i].tokens - units[i].header_tokens - 1
@@ -145,7 +148,7 @@ class Packer:
         if est >= self.budget * LEAD_IN and not (0 <= i < j and self._all_lead(units, i, j)):
             return False
         u = units[j]
-        if u.kind in ("word", "row") or u.tokens < 2:  # a row is cut only when over the limit
+        if u.kind in ("word", "row", "head") or u.tokens < 2:  # cut only when over the limit
             return False
         sub = [v.in_block(u.block) for v in self.splitter.refine(u, u.tokens - 1)]
         if len(sub) < 2:
@@ -174,32 +177,47 @@ class Packer:
         return True
 
     def _cut_level(self, a: Unit, b: Unit) -> int:
-        """Where the cut between consecutive units ``a`` and ``b`` of one block falls: inside a
-        sentence when ``b`` goes on in lower case (emphasis aside: "U.S." / "and European")
-        or one of them is a word of a sentence cut into words and ``a`` ends no sentence
-        (nor its line, before a unit on a new line); then `CLAUSE_CUT` after a clause end (a
-        comma, semicolon or dash), else `WORD_CUT`. Else `SENTENCE_CUT` (as between blocks,
-        table rows and code lines)."""
+        """Where the cut between consecutive units ``a`` and ``b`` falls: inside a sentence
+        when ``b`` goes on in lower case (emphasis aside: "U.S." / "and European") or one of
+        them is a word of a sentence cut into words and ``a`` ends no sentence (nor its line,
+        before a unit on a new line); then `CLAUSE_CUT` after a clause end (a comma, semicolon
+        or dash), else `WORD_CUT`. Between blocks (paragraphs, lists), inside a sentence only
+        when ``b`` opens its block in lower case and ``a``, prose, ends neither a sentence nor
+        a lead-in (a display equation and its "where ..." paragraph, a paragraph broken at a
+        page or column: `_runs_on`). Else `SENTENCE_CUT` (as between table rows and code
+        lines)."""
         md = self.splitter.md
-        if (
-            a.block != b.block
-            or {a.kind, b.kind} & {"row", "code"}
-            or self.splitter.in_fence(b.start)
-        ):
+        if {a.kind, b.kind} & {"row", "head", "code"} or self.splitter.in_fence(b.start):
             return SENTENCE_CUT
         goes_on = md[b.start : b.start + 4].lstrip("*_")[:1].islower()
+        tail = md[max(a.start, a.end - 12) : a.end]
+        if a.block != b.block:
+            return self._tail_level(tail) if goes_on and self._runs_on(a, tail) else SENTENCE_CUT
         if (a.kind != "word" and b.kind != "word") and not goes_on:
             return SENTENCE_CUT
         if b.kind != "word" and "\n" in md[a.end : b.start] and not goes_on:
             return SENTENCE_CUT
-        tail = md[max(a.start, a.end - 12) : a.end]
         if _SENTENCE_TAIL.search(tail) and not goes_on:
             return SENTENCE_CUT
+        return self._tail_level(tail)
+
+    @staticmethod
+    def _tail_level(tail: str) -> int:
         return CLAUSE_CUT if _CLAUSE_TAIL.search(tail) else WORD_CUT
+
+    def _runs_on(self, a: Unit, tail: str) -> bool:
+        """Whether unit ``a``, the last of its block, may run on into the next block: prose
+        (not a table, code or heading line) ending with no sentence end and no colon."""
+        md = self.splitter.md
+        line = md[max(a.start, md.rfind("\n", a.start, a.end) + 1) : a.end]
+        if a.kind == "table" or line.startswith(("|", "#")) or self.splitter.in_fence(a.start):
+            return False
+        return not _SENTENCE_TAIL.search(tail) and not tail.rstrip("*_ ").endswith(":")
 
     def _clean_cut(self, units: list[Unit], i: int, j: int, start: _Start) -> int:
         """``j``, or another end when the piece units[i:j] (from ``start``) would end inside a
-        sentence (module docstring): after that sentence when the piece still fits, else
+        sentence (module docstring): after that sentence when the piece still fits and the
+        sentence does not end on a line introducing what follows ("where:"), else
         before it when it fits a piece of its own and the piece keeps more than lines
         introducing it and at least `MIN_WORDS` words (with the lead-in lines before it,
         `_lead_back`, when they fit beside it; a whole sentence comes before a lead-in line
@@ -213,7 +231,10 @@ class Packer:
         n = j + 1
         while n < len(units) and self._cut_level(units[n - 1], units[n]) != SENTENCE_CUT:
             n += 1
-        if self.measure(start.offset, units[n - 1].end, start.header)[1] <= self.max_tokens:
+        lead = n < len(units) and self.splitter.introduces(units[n - 1])  # "where:" ends it
+        if not lead and self.measure(start.offset, units[n - 1].end, start.header)[1] <= (
+            self.max_tokens
+        ):
             return n  # one exact count: an estimate could let a shrinking piece grow again
         kept = units[k - 1].end if i < k else 0
         few = i < k and len(WORD_RE.findall(self.splitter.md, units[i].start, kept)) < MIN_WORDS
@@ -313,22 +334,17 @@ class Packer:
             body, tokens = self._measure(start, units[j - 1].end)
             self.scale = tokens / max(1, prefix + est)
             if tokens <= self.max_tokens:
+                piece = Piece(start.offset, units[j - 1].end, start.header, body, tokens)
                 grown = self._grow(units, i, j, start, tokens)
-                if grown is not None:
-                    return grown
-                return self._fill_rows(
-                    units,
-                    i,
-                    j,
-                    start,
-                    Piece(start.offset, units[j - 1].end, start.header, body, tokens),
-                )
+                piece, j = grown or self._fill_rows(units, i, j, start, piece)
+                return self._even_rows(units, i, j, start, piece)
             smaller = min(j - 1, self._greedy(units, i, start, self._target(SHRINK_TO))[0])
+            smaller = self._keep_introduced(units, i, j, smaller)
             if smaller > i:
                 before = self._estimate(units, i, smaller, start)
-                if self._lead_in(units, smaller, before, start):
+                if self._lead_in(units, smaller, before, start, i):
                     return None  # units[smaller] was split: retry with its first part
-                j = self._balance_rows(units, i, self._before_lead_line(units, i, smaller))
+                j = self._before_lead_line(units, i, smaller)
                 j = self._clean_cut(units, i, j, start)
             elif start.overlap:
                 start.offset, start.header, start.overlap = units[i].start, units[i].header, False
@@ -336,6 +352,21 @@ class Packer:
             else:
                 self._refine(units, i, tokens)
                 return None
+
+    def _keep_introduced(self, units: list[Unit], i: int, j: int, smaller: int) -> int:
+        """``smaller`` (a shrunk end of the piece units[i:j]), or later when the shrunk piece
+        would hold only lines introducing what follows: past the further introducing lines (a
+        caption after a lead-in) and past a table's head or row after them (units not cut to
+        fill a piece), so the next exact count tries the lines with what they introduce (the
+        estimate that shrank the piece may be off for table text)."""
+        if not i < smaller < j - 1 or not self._all_lead(units, i, smaller):
+            return smaller
+        k = smaller
+        while k < j - 1 and (
+            self.splitter.introduces(units[k]) or self.splitter.captions(units[k], units[k + 1])
+        ):
+            k += 1
+        return k + 1 if k < j - 1 and units[k].kind in ("head", "row") else k
 
     def _balance_tail(self, units: list[Unit], i: int, j: int) -> int:
         """``j``, or one unit earlier when what is left after units[i:j] is under `LEAD_IN` of
@@ -353,33 +384,54 @@ class Packer:
 
     def _rows_after(self, units: list[Unit], j: int) -> int:
         """How many rows of units[j - 1]'s table follow units[j - 1] (0 when it is no row)."""
-        if units[j - 1].kind != "row":
+        if units[j - 1].kind not in ("row", "head"):
             return 0
         block, k = units[j - 1].block, j
         while k < len(units) and units[k].kind == "row" and units[k].block == block:
             k += 1
         return k - j
 
-    def _balance_rows(self, units: list[Unit], i: int, j: int) -> int:
-        """``j``, or earlier so that a table's last row group holds at least `MIN_ROWS` rows
-        when the piece ends fewer than that before the table's end and keeps `MIN_ROWS` rows
-        of it itself (the table's head unit counts for the first data row glued to it)."""
+    def _even_rows(
+        self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece
+    ) -> tuple[Piece, int]:
+        """The piece units[i:j], or fewer units when it ends inside a table (rows of it follow):
+        the table's rows from the piece's first row of it to the table's end are cut into
+        near-equal groups (`even_share`; a later group, beside the header it repeats, holds
+        what the window's estimate allows, and at least as much as this piece holds; the text
+        after the table, when it fits one, counts with the last group), never
+        ending on a row that labels the rows below. One exact count when the piece shrinks."""
         rest = self._rows_after(units, j) if i < j < len(units) else 0
-        if not 0 < rest < MIN_ROWS:
-            return j
-        move = MIN_ROWS - rest
-        held = sum(1 for u in units[i:j] if u.block == units[j - 1].block)  # the head: its row
-        return j - move if held - move >= MIN_ROWS else j
+        if rest < 1 or start.overlap:
+            return piece, j
+        block, first = units[j - 1].block, j - 1
+        while first > i and units[first - 1].block == block:
+            first -= 1
+        header = units[j].header_tokens  # the head's header rows are no row's size
+        sizes = [
+            u.tokens + 1 - (header if u.kind == "head" else 0) for u in units[first : j + rest]
+        ]
+        held = j - first  # a later group, under the same header, holds at least as much
+        room = max(self._target(FILL) - header, sum(sizes[:held]))
+        tail = sum(u.tokens + 1 for u in units[j + rest :])  # text after the table
+        if 0 < tail < room:  # goes with the last group: its size counts
+            sizes.append(tail)
+        end = first + even_share(sizes, held, room)
+        while end - 1 > first and self.splitter.introduces(units[end - 1]):
+            end -= 1
+        if end >= j:
+            return piece, j
+        body, tokens = self.measure(start.offset, units[end - 1].end, start.header)
+        return Piece(start.offset, units[end - 1].end, start.header, body, tokens), end
 
     def _fill_rows(
         self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece
     ) -> tuple[Piece, int]:
         """A piece ending inside a table grown by further rows of it, one exact count each,
-        while it stays within the limit: row groups as large as the window allows (never
-        leaving fewer than `MIN_ROWS` rows, nor ending on a row that labels the rows below)."""
+        while it stays within the limit (never ending on a row that labels the rows below):
+        what the window holds, before `_even_rows` evens the groups out."""
         for _ in range(MAX_FILL):
             rest = self._rows_after(units, j) if j < len(units) else 0
-            if rest < 1 or (1 < rest <= MIN_ROWS) or self.splitter.introduces(units[j]):
+            if rest < 1 or self.splitter.introduces(units[j]):
                 break
             if piece.tokens + units[j].tokens * self.scale + 1 > self.max_tokens:
                 break
@@ -446,7 +498,7 @@ class Packer:
             total += units[k].tokens
         offset, header = (units[k].start, units[k].header) if k < nxt else (-1, "")
         room = limit - total
-        if k > first and room > 0 and units[k - 1].kind != "row":
+        if k > first and room > 0 and units[k - 1].kind not in ("row", "head"):
             tail = self._word_tail(units[k - 1], room)
             if tail is not None:
                 offset, total, header = tail[0], total + tail[1], ""
@@ -472,3 +524,31 @@ class Packer:
             else:
                 lo = mid + 1
         return best
+
+
+def row_groups(sizes: Sequence[float], room: float) -> int:
+    """How many groups of consecutive rows of ``sizes`` greedy packing makes, each group at
+    most ``room`` (a row over it is a group of its own)."""
+    groups, held = 0, 0.0
+    for size in sizes:
+        if held and held + size > room:
+            groups, held = groups + 1, 0.0
+        held += size
+    return groups + (held > 0)
+
+
+def even_share(sizes: Sequence[float], first: int, room: float) -> int:
+    """How many of the rows ``sizes`` (a table's rows from a group's first to the table's end)
+    the group takes: ``first`` (what it can hold) unless the rows after them fit one more
+    group of at most ``room``; then the last two groups share the rows near-evenly: the group
+    takes the count of rows whose size comes closest to half the rows' total (at least one
+    row, at most ``first``), so a last group is not left with a row or two after a full one."""
+    if row_groups(sizes[first:], room) != 1:
+        return first
+    half = sum(sizes) / 2
+    best, gap, held = first, float("inf"), 0.0
+    for n, size in enumerate(sizes[:first], start=1):
+        held += size
+        if abs(held - half) < gap:
+            best, gap = n, abs(held - half)
+    return best

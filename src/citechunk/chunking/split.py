@@ -70,7 +70,7 @@ _LEAD_END = re.compile(r"[^:]:[*_\s]*$")
 # A table row with text in its first cell only: a label of the rows below it.
 _LABEL_ROW = re.compile(r"\|[^|\n]*[^|\s][^|\n]*\|(?:[ \t]*\|)+[ \t]*$")
 
-_NEXT_KIND = {"para": "line", "code": "line", "item": "line", "line": "sentence"}
+_NEXT_KIND = {"para": "line", "code": "line", "item": "line", "line": "sentence", "head": "line"}
 _NEXT_KIND.update({"row": "sentence", "sentence": "word"})
 
 
@@ -152,6 +152,11 @@ class Splitter:
         if self.pages.has_marker(start, end):
             return self.counter.count(self.pages.text(start, end))
         return (end - start + 3) // 4
+
+    def fits_exactly(self, text: str, budget: int) -> bool:
+        """Whether ``text`` fits ``budget`` by one exact count, when sizes are estimates (one
+        of table markup may be far off: a table's head or header is dropped only when over)."""
+        return self.estimating and self.counter.count(text) <= budget
 
     def likely_fits(self, start: int, end: int, budget: int) -> bool:
         """Whether [start, end) is worth one exact count as a whole: exact for `approx`, else
@@ -431,15 +436,17 @@ class Splitter:
         self, s: int, e: int, limit: int, out: list[tuple[int, int, str]], floor: int
     ) -> None:
         """`_table` by length: the caption and header rows repeat while they take at most
-        half of ``limit`` (the caption is dropped first)."""
+        half of ``limit``, else the header rows while they fit (a row too long to fit beside
+        them goes without)."""
         rows = self._lines(s, e)
         first = self.table_head(rows)
         header = ""
         caption = self.table_caption(s, floor)
         if first > 1 and self.has_header(rows):
             head_rows = self.pages.text(rows[0][0], rows[first - 2][1])
-            for header in (f"{caption}\n\n{head_rows}" if caption else "", head_rows, ""):
-                if header and len(header) + 1 <= limit // 2:
+            joined = f"{caption}\n\n{head_rows}" if caption else ""
+            for header, room in ((joined, limit // 2), (head_rows, limit - 2), ("", 0)):
+                if header and len(header) + 1 <= room:
                     break
         elif caption and len(caption) + 1 <= limit // 2:
             header = caption
@@ -575,31 +582,28 @@ class Splitter:
         ]
 
     def _table(self, s: int, e: int, budget: int, out: list[Unit], caption: str = "") -> None:
-        """Rows of an over-long table; its caption, header rows and separator travel with
-        later rows (`table_head`): the caption is left out for a row that does not fit beside
-        both, and the header too for a row that does not fit beside it (a row is split only
-        when it is over ``budget`` alone). A table whose first row is not a header
-        (`has_header`) repeats only its caption."""
+        """Rows of an over-long table; each row after the table's head (`table_head`) carries
+        the fullest of `table_headers` that fits beside it (by estimate, else by one exact
+        count: the estimate of table markup may be far off), or none (a row is split only
+        when it is over ``budget`` alone)."""
         rows = self._lines(s, e)
         first = self.table_head(rows)
-        parts = [caption] if caption else []
-        headed = first > 1 and self.has_header(rows)
-        if headed:
-            parts.append(self.pages.text(rows[0][0], rows[first - 2][1]))
-        header, header_tokens = self._fit_header(parts, budget) if parts else ("", 0)
-        if header and headed and not header.endswith(parts[-1]):
-            header, header_tokens = "", 0  # the header rows themselves did not fit
-        headers = [(header, header_tokens)] if header else []
-        if header and caption and headed and header != parts[-1]:
-            headers.append((parts[-1], self.text_size(parts[-1]) + 1))  # without the caption
+        headers = self.table_headers(rows, first, caption, budget)
         head = (rows[0][0], rows[first - 1][1])
         if first == 1 or self.size(*head) <= budget:
-            self._emit(head[0], head[1], "para" if first > 1 else "row", budget, out)
+            self._emit(head[0], head[1], "head" if first > 1 else "row", budget, out)
+        elif self.fits_exactly(self.pages.text(*head), budget):  # estimated over, counted within
+            out.append(Unit(head[0], head[1], self.size(*head), "head"))
         else:  # the header lines and the first row, each whole while it fits
             self._children(rows[:first], "row", budget, out)
         for rs, re_ in rows[first:]:
             size = self.size(rs, re_)
             fit = next(((h, t) for h, t in headers if size <= budget - t), None)
+            if fit is None and self.estimating:  # estimated over: one exact count decides
+                row = self.pages.text(rs, re_)
+                fit = next(
+                    ((h, t) for h, t in headers if self.fits_exactly(f"{h}\n{row}", budget)), None
+                )
             if fit is None:  # no header fits beside the row: the row stays whole without one
                 self._emit(rs, re_, "row", budget, out)
             else:
@@ -619,6 +623,30 @@ class Splitter:
             self._emit(ls, le, "line", budget - (0 if closing else header_tokens), out)
             if not closing and len(out) > mark:
                 out[mark] = out[mark].with_header(fence, header_tokens)
+
+    def table_headers(
+        self, rows: list[tuple[int, int]], first: int, caption: str, budget: int
+    ) -> list[tuple[str, int]]:
+        """What a row after a split table's head may repeat, fullest first, with its tokens:
+        the caption above the header rows (header row, separator, column-header rows) while
+        both take at most half of ``budget``; the header rows; the header row and separator
+        alone. A table whose first row is no header (`has_header`) repeats only its caption,
+        while that takes at most half of ``budget``. A row carries the first that fits beside
+        it: the header that names its columns is repeated whenever there is room for it."""
+        if not (first > 1 and self.has_header(rows)):
+            alone = self._fit_header([caption], budget) if caption else ("", 0)
+            return [alone] if alone[0] else []
+        texts = [self.pages.text(rows[0][0], rows[first - 2][1])]
+        if first > 3:  # column-header rows after the separator: also without them
+            texts.append(self.pages.text(rows[0][0], rows[1][1]))
+        out: list[tuple[str, int]] = []
+        if caption:
+            joined = f"{caption}\n\n{texts[0]}"
+            tokens = self.text_size(joined) + 1
+            if tokens <= budget // 2:
+                out.append((joined, tokens))
+        out.extend((t, self.text_size(t) + 1) for t in texts)
+        return [(h, t) for h, t in out if t < budget or self.fits_exactly(h, budget - 1)]
 
     def has_header(self, rows: list[tuple[int, int]]) -> bool:
         """Whether the table's first row (before its separator) heads its columns
