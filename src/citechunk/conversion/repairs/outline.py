@@ -22,7 +22,8 @@ entry's words also matches ("Appendix A" -> "Appendix A. Synoptic Report"). An e
 destination lies before the previous entry found is broken (a producer that lost it points to
 page 1): it is the heading line of its title on the one page between the previous entry's page
 and the next sound destination that prints it as a heading, and not found when no page or
-several do (`_find_moved`). Lines inside code fences and table rows are never touched. Cost is linear in the number of candidate lines.
+several do (`_find_moved`). Lines inside code fences and table rows are never touched. Cost is
+linear in the number of candidate lines.
 """
 
 from __future__ import annotations
@@ -247,7 +248,7 @@ def _find(
 
 def _broken(page: int, page_numbers: list[int], after: tuple[int, int]) -> bool:
     """An entry's destination is broken when it lies before the page of the previous entry
-    found (outline order is document order), or is none."""
+    found (outline order is document order)."""
     return after[0] >= 0 and page < page_numbers[after[0]]
 
 
