@@ -29,6 +29,7 @@ from .navigation_entries import demote_navigation_entries
 from .peer_headings import promote_peer_headings
 from .running_titles import demote_running_titles
 from .sentence_headings import demote_sentence_headings
+from .stacked_headings import split_stacked_headings
 from .table_labels import demote_table_labels
 from .table_titles import demote_table_titles
 
@@ -45,6 +46,7 @@ class Processor:
 
 PROCESSORS: tuple[Processor, ...] = (
     Processor("figure-tables", figure_tables),
+    Processor("stacked-headings", split_stacked_headings),
     Processor("running-titles", demote_running_titles),
     Processor("navigation-entries", demote_navigation_entries),
     Processor("table-titles", demote_table_titles),
