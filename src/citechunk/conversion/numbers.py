@@ -20,7 +20,8 @@ number of a pattern, or a pattern's first), `next_in_outline` (first child, next
 ancestor's next sibling), `previous` (the decimal number before). The other readings of a line:
 `plain_number` (a plain numbered line), `chapter_label` (a line that is only a chapter number),
 `bare_number` / `opens_with_number` (a line that is, or opens with, a number or numeral),
-`number_depth` (a heading's number depth for the heading stage).
+`number_depth` (a heading's number depth for the heading stage), `numbered_label` (any word and
+a number, nothing else) and `label_only` (a number with at most one word: no title).
 """
 
 from __future__ import annotations
@@ -67,6 +68,12 @@ _CHAPTER_RE = re.compile(r"^(?:(?:chapter|part)\s+)?(\d{1,3})\.?$", re.IGNORECAS
 _MARK = r"(?:[0-9]{1,2}(?:\.[0-9]{1,2})*|[IVXLC]{1,5}|[A-Z])\.?"
 _BARE_RE = re.compile(rf"^\s*{_MARK}\s*$")
 _OPENING_RE = re.compile(rf"^{_MARK}\s+\S")
+# Any word and a number, nothing else: "Article 12", "SECTION 3", "Rule IV".
+_NUMBERED_LABEL_RE = re.compile(
+    r"^([^\W\d_]{3,})\.?\s+(\d{1,4}[a-z]?|[IVXLC]{1,7})\.?$", re.IGNORECASE
+)
+# A number with at most one word before it, marks around: "Slide 12", "p. 4", "12", "1.2.3", "iv".
+_LABEL_ONLY_RE = re.compile(r"^\W*(?:[^\W\d_]+\.?\s*)?(?:\d+(?:\.\d+)*|[ivxlcdm]+)\W*$", re.I)
 _ROMANS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII")
 
 
@@ -224,6 +231,19 @@ def bare_number(text: str) -> bool:
 def opens_with_number(text: str) -> bool:
     """`text` opens with a section mark (`bare_number`) and a space, then more text."""
     return _OPENING_RE.match(text) is not None
+
+
+def numbered_label(text: str) -> str | None:
+    """The label word (case-folded) of a text that is only a label word of three or more
+    letters and a number ("Article 12", "Rule IV"), else None."""
+    match = _NUMBERED_LABEL_RE.match(text.strip())
+    return match.group(1).casefold() if match else None
+
+
+def label_only(text: str) -> bool:
+    """`text` is a number with at most one word before it and nothing else ("Slide 12",
+    "p. 4", "12", "1.2.3", "iv"): a count of pages or slides, not a title."""
+    return _LABEL_ONLY_RE.match(text) is not None
 
 
 def unnumbered_level(level: int, section_level: int) -> int:
