@@ -15,13 +15,9 @@ the number back as `heading_number` reads it. Two headings are same-pattern sibl
 `key` (scheme and depth) is equal: "Note 5" and "Note 6", "2.1" and "3.4", "A.1" and "B.2".
 Captions ("Table 3", "Figure 2") are not section numbers.
 
-The order of numbers: `successor` (the next number as written), `next_in_pattern` (the next
-number of a pattern, or a pattern's first), `next_in_outline` (first child, next sibling or an
-ancestor's next sibling), `previous` (the decimal number before). The other readings of a line:
-`plain_number` (a plain numbered line), `chapter_label` (a line that is only a chapter number),
-`bare_number` / `opens_with_number` (a line that is, or opens with, a number or numeral),
-`number_depth` (a heading's number depth for the heading stage), `numbered_label` (any word and
-a number, nothing else) and `label_only` (a number with at most one word: no title).
+The order of numbers (`successor`, `next_in_pattern`, `next_in_outline`, `previous`) and the
+other readings of a line or block (`plain_number`, `chapter_label`, `bare_number`,
+`opens_with_number`, `number_depth`, `numbered_label`, `label_only`) are stated where defined.
 """
 
 from __future__ import annotations
@@ -31,26 +27,9 @@ from dataclasses import dataclass
 
 from .mdlines import strip_inline_markup
 
-LABELS = (
-    "part",
-    "chapter",
-    "section",
-    "article",
-    "item",
-    "note",
-    "appendix",
-    "annex",
-    "schedule",
-    "exhibit",
-    "attachment",
-    "goal",
-    "objective",
-    "strategy",
-    "step",
-    "phase",
-    "unit",
-    "module",
-    "lesson",
+LABELS = tuple(
+    "part chapter section article item note appendix annex schedule exhibit attachment goal"
+    " objective strategy step phase unit module lesson".split()
 )
 _UNLABELLED = ("decimal", "letter", "roman")
 _LABELLED_RE = re.compile(
@@ -196,10 +175,7 @@ def next_in_outline(prev: tuple[int, ...] | None, number: tuple[int, ...]) -> bo
     "2.1"), next sibling ("2.1" -> "2.2") or the next sibling of an ancestor ("2.3" -> "3")."""
     if prev is None:
         return False
-    if number == (*prev, 1):
-        return True
-    depth = len(number)
-    return depth <= len(prev) and number == (*prev[: depth - 1], prev[depth - 1] + 1)
+    return number == (*prev, 1) or any(number == (*prev[:d], prev[d] + 1) for d in range(len(prev)))
 
 
 def previous(number: tuple[int, ...]) -> tuple[int, ...] | None:

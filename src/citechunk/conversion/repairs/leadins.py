@@ -36,7 +36,14 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ...textkeys import words_key
-from ..mdlines import HEADING_RE, iter_unfenced, make_heading, strip_inline_markup
+from ..mdlines import (
+    HEADING_RE,
+    heading_lines,
+    iter_unfenced,
+    make_heading,
+    split_pages,
+    strip_inline_markup,
+)
 from ..numbers import HeadingNumber, heading_number, next_in_pattern, plain_number, previous
 
 log = logging.getLogger(__name__)
@@ -103,16 +110,11 @@ def _headings(pages: Sequence[tuple[int, str]]) -> tuple[dict[tuple[str, int], i
     """The level most headings of each numbering pattern have, and every heading's title."""
     levels: dict[tuple[str, int], Counter[int]] = {}
     titles = set()
-    for _, text in pages:
-        lines = text.split("\n")
-        for i, inside in iter_unfenced(lines):
-            m = None if inside else HEADING_RE.match(lines[i])
-            if not m:
-                continue
-            titles.add(_title_key(m.group(2)))
-            number = heading_number(m.group(2))
-            if number:
-                levels.setdefault(number.key, Counter())[len(m.group(1))] += 1
+    for _, _, m in heading_lines(split_pages(pages)):
+        titles.add(_title_key(m.group(2)))
+        number = heading_number(m.group(2))
+        if number:
+            levels.setdefault(number.key, Counter())[len(m.group(1))] += 1
     return {key: c.most_common(1)[0][0] for key, c in levels.items()}, titles
 
 
