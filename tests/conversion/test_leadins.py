@@ -8,8 +8,8 @@ import pymupdf
 import pytest
 
 from citechunk.conversion import convert
-from citechunk.conversion.numbers import heading_number
-from citechunk.conversion.repairs.leadins import follows, promote_numbered_leadins
+from citechunk.conversion.numbers import heading_number, next_in_pattern
+from citechunk.conversion.repairs.leadins import promote_numbered_leadins
 
 TERMS = [
     (
@@ -87,11 +87,11 @@ def test_a_bold_line_alone_is_a_leadin_when_numbered_in_sequence() -> None:
         ("A.1 X", "B.1 Y", True),
     ],
 )
-def test_follows(prev: str | None, title: str, ok: bool) -> None:
+def test_next_in_pattern(prev: str | None, title: str, ok: bool) -> None:
     before = heading_number(prev) if prev else None
     number = heading_number(title)
     assert number is not None
-    assert follows(before, number) is ok
+    assert next_in_pattern(before, number) is ok
 
 
 def test_a_plain_number_with_a_bold_title_continues_the_numbered_headings() -> None:

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from enum import Enum
 from statistics import median
 
+from .numbers import bare_number, opens_with_number
+
 # A line at least this much larger than the body text is a heading candidate.
 HEADING_SIZE_RATIO = 1.15
 # Longest text (characters) a heading may have; bold-only headings must be shorter still.
@@ -44,8 +46,6 @@ _BULLET_RE = re.compile(
     r"^\s*[\u2022\u25aa\u25e6\u25cf\u25cb\u25a0\u25a1\u2023\u2043\u2219\u00b7\u27a2\u25ba\u2013\u2014*-]\s"
 )
 _ENUM_RE = re.compile(r"^\s*(\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\))\s")
-_NUMBER_ONLY_RE = re.compile(r"^\s*(?:[0-9]{1,2}(?:\.[0-9]{1,2})*\.?|[IVXLC]{1,5}\.?|[A-Z]\.?)\s*$")
-_NUMBERED_RE = re.compile(r"^(?:[IVXLC]{1,5}|[A-Z]|[0-9]{1,2}(?:\.[0-9]{1,2})*)\.?\s+\S")
 _LETTER_RE = re.compile(r"[^\W\d_]")
 LEADER_RE = re.compile(r"(\.\s?){4,}")  # dot leaders of a table of contents line
 
@@ -304,11 +304,7 @@ def split_row(row: Sequence[StyledLine]) -> list[Fragment]:
         prev = groups[-1][-1]
         gap = line.rect.l - prev.rect.r
         size = max(prev.rect.height, line.rect.height)
-        numbered = (
-            len(groups[-1]) == 1
-            and _NUMBER_ONLY_RE.match(prev.text) is not None
-            and line.text[:1].isalpha()
-        )
+        numbered = len(groups[-1]) == 1 and bare_number(prev.text) and line.text[:1].isalpha()
         if gap <= 0.3 * size or (numbered and gap <= 4 * size):
             groups[-1].append(line)
         else:
@@ -638,7 +634,7 @@ def _numbered_line(block: list[Fragment], text: str, letters: list[str]) -> bool
     """One short numbered line in capitals or italics, at body size: "IV. TEXT DATA" (small
     caps), "A. Learned Features" (italic)."""
     caps = len(letters) >= 4 and all(c.isupper() for c in letters)
-    short = len(block) == 1 and len(text) <= 80 and _NUMBERED_RE.match(text) is not None
+    short = len(block) == 1 and len(text) <= 80 and opens_with_number(text)
     return short and (caps or block[0].italic)
 
 

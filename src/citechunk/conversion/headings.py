@@ -1,11 +1,11 @@
 """One heading stage for the whole document: the levels of its title and section-header blocks.
 
 The rule: headings are grouped by style, their type size (`blocks.Block.size`, whole points)
-and, within one size, the depth of the number they open with (`numbers.heading_number`, or a
-word and a dotted number such as "Guideline 1.2:"; an unnumbered heading takes the smallest
-depth of its size). A heading's level is the rank of its style among the styles of every
-heading block of the document, larger size first, then shallower number (level 1); styles
-below the sixth are level 6. A heading block without a type size (an OCR'd page's: the
+and, within one size, the depth of the number they open with (`numbers.number_depth`: a
+heading number, or a word and a dotted number such as "Guideline 1.2:"; an unnumbered heading
+takes the smallest depth of its size). A heading's level is the rank of its style among the
+styles of every heading block of the document, larger size first, then shallower number
+(level 1); styles below the sixth are level 6. A heading block without a type size (an OCR'd page's: the
 engine reads no font) takes no place in the scale and keeps the level its reader gave it.
 The scale is read once over all pages, whichever parse, model or
 page group read them, so headings set alike are peers wherever they stand, and a heading's
@@ -15,28 +15,15 @@ level never depends on which model read its page. The Markdown passes after rend
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .blocks import Block
-from .numbers import heading_number
+from .numbers import number_depth
 
 MAX_LEVEL = 6
-# A word and a number of two to five dotted parts: "Richtlijn 1.2:" (captions set as headings
-# are caption blocks by now: `captionheads`).
-_DOTTED_RE = re.compile(r"^[^\W\d_]{2,}\s+(\d{1,3}(?:\.\d{1,2}){1,4})\.?(?=$|[\s:)])")
 
 Style = tuple[int, int]  # (-size, number depth): sorts as the levels go
-
-
-def number_depth(text: str) -> int | None:
-    """How many parts the number `text` opens with has (None: no number)."""
-    number = heading_number(text)
-    if number:
-        return number.depth
-    m = _DOTTED_RE.match(text)
-    return m.group(1).count(".") + 1 if m else None
 
 
 def styles(blocks: Sequence[Block]) -> dict[int, Style]:

@@ -15,16 +15,16 @@ import re
 from typing import Any
 
 from .captionheads import HEADING_CLASSES, box_text
+from .numbers import chapter_label
 
 log = logging.getLogger(__name__)
 
 _LETTER_RE = re.compile(r"[^\W\d_]")
-_CHAPTER_LABEL_RE = re.compile(r"^\d{1,3}\.?$")
 
 
 def _chapter_label(text: str, after: Any) -> bool:
     return (
-        bool(_CHAPTER_LABEL_RE.match(text))
+        chapter_label(text) is not None
         and after is not None
         and (after.boxclass in HEADING_CLASSES)
     )

@@ -13,26 +13,19 @@ levels it with its peers.
 from __future__ import annotations
 
 import logging
-import re
 from collections import Counter
 from dataclasses import replace
 
 from ..blocks import Block
+from ..numbers import numbered_label
 from .common import Pages, edited, in_order
 
 log = logging.getLogger(__name__)
 
 #: Headings of one label and style needed before a text block of that label and style joins them.
 MIN_PEERS = 3
-_LABEL_RE = re.compile(r"^([^\W\d_]{3,})\.?\s+(\d{1,4}[a-z]?|[IVXLC]{1,7})\.?$", re.IGNORECASE)
 
 Style = tuple[int, bool, bool]
-
-
-def numbered_label(text: str) -> str | None:
-    """The label word (case-folded) of a text that is only a label word and a number, else None."""
-    match = _LABEL_RE.match(text.strip())
-    return match.group(1).casefold() if match else None
 
 
 def style(block: Block) -> Style | None:

@@ -36,8 +36,15 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ...textkeys import words_key
-from ..mdlines import HEADING_RE, iter_unfenced, make_heading, strip_inline_markup
-from ..numbers import HeadingNumber, heading_number
+from ..mdlines import (
+    HEADING_RE,
+    heading_lines,
+    iter_unfenced,
+    make_heading,
+    split_pages,
+    strip_inline_markup,
+)
+from ..numbers import HeadingNumber, heading_number, next_in_pattern, plain_number, previous
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +54,6 @@ _LEADIN_RE = re.compile(r"^\*\*(?P<title>[^*]{2,120}?)\*\*[ \t]*(?P<rest>.*)$")
 _NUMBERED_RE = re.compile(
     r"^(?P<number>\d{1,2}(?:\.\d{1,2}){0,3}\.?)[ \t]+\*\*(?P<title>[^*]{2,120}?)\*\*[ \t]*(?P<rest>.*)$"
 )
-_PLAIN_NUMBER_RE = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,3})[.)]?[ \t]+\S")
 
 
 class Leadin(NamedTuple):
@@ -80,28 +86,6 @@ def _leadin(line: str) -> Leadin | None:
     return Leadin(title, number, rest, plain is not None)
 
 
-def _value(part: str) -> tuple[int, str] | None:
-    """A number part as (value, suffix): "7" -> (7, ""), "1A" -> (1, "A"), "B" -> (2, "")."""
-    m = re.fullmatch(r"(\d+)([A-Z]?)", part)
-    if m:
-        return int(m.group(1)), m.group(2)
-    return (ord(part) - ord("A") + 1, "") if len(part) == 1 and part.isalpha() else None
-
-
-def follows(prev: HeadingNumber | None, number: HeadingNumber) -> bool:
-    """`number` comes next after `prev` (the last number of its pattern so far, if any)."""
-    last = _value(number.parts[-1])
-    if last is None:
-        return False
-    opens = last == (1, "")
-    if prev is None or prev.parts[:-1] != number.parts[:-1]:
-        return opens
-    before = _value(prev.parts[-1])
-    if before is None:
-        return opens
-    return last[0] == before[0] + 1 or (last[0] == before[0] and last[1] > before[1])
-
-
 def _candidates(pages: Sequence[tuple[int, str]]) -> tuple[Counter[tuple[str, int]], Counter[str]]:
     """How many lead-ins each numbering pattern has, and how often each lead-in title occurs."""
     keys: Counter[tuple[str, int]] = Counter()
@@ -126,16 +110,11 @@ def _headings(pages: Sequence[tuple[int, str]]) -> tuple[dict[tuple[str, int], i
     """The level most headings of each numbering pattern have, and every heading's title."""
     levels: dict[tuple[str, int], Counter[int]] = {}
     titles = set()
-    for _, text in pages:
-        lines = text.split("\n")
-        for i, inside in iter_unfenced(lines):
-            m = None if inside else HEADING_RE.match(lines[i])
-            if not m:
-                continue
-            titles.add(_title_key(m.group(2)))
-            number = heading_number(m.group(2))
-            if number:
-                levels.setdefault(number.key, Counter())[len(m.group(1))] += 1
+    for _, _, m in heading_lines(split_pages(pages)):
+        titles.add(_title_key(m.group(2)))
+        number = heading_number(m.group(2))
+        if number:
+            levels.setdefault(number.key, Counter())[len(m.group(1))] += 1
     return {key: c.most_common(1)[0][0] for key, c in levels.items()}, titles
 
 
@@ -151,7 +130,7 @@ class _Promoter:
         self.open: list[tuple[int, HeadingNumber | None]] = []  # (level, number) stack
         self.last: dict[tuple[str, int], HeadingNumber] = {}  # last number of each pattern
         self.promoted = 0
-        self.listed: set[str] = set()  # numbers of plain numbered lines since the last heading
+        self.listed: set[tuple[int, ...]] = set()  # plain numbered lines since the last heading
 
     def see_heading(self, level: int, title: str) -> None:
         self.listed = set()
@@ -163,9 +142,10 @@ class _Promoter:
 
     def level_for(self, lead: Leadin) -> int | None:
         title, number = lead.title, lead.number
-        if _title_key(title) in self.titles or not follows(self.last.get(number.key), number):
+        last = self.last.get(number.key)
+        if _title_key(title) in self.titles or not next_in_pattern(last, number):
             return None
-        if lead.plain and _previous(number) in self.listed:
+        if lead.plain and number.decimal and previous(number.decimal) in self.listed:
             return None
         if number.key in self.levels:
             return self.levels[number.key]
@@ -195,19 +175,11 @@ class _Promoter:
                 self.see_heading(level, lead.title)
                 self.promoted += 1
             else:
-                listed = None if inside or heading else _PLAIN_NUMBER_RE.match(line)
+                listed = None if inside or heading else plain_number(line)
                 if listed:
-                    self.listed.add(listed.group(1))
+                    self.listed.add(listed)
                 new.append(line)
         return "\n".join(new)
-
-
-def _previous(number: HeadingNumber) -> str:
-    """The decimal number before `number` as written ("3.2" -> "3.1"; "" when none)."""
-    last = number.parts[-1]
-    if not last.isdigit() or int(last) < 2:
-        return ""
-    return ".".join((*number.parts[:-1], str(int(last) - 1)))
 
 
 def promote_numbered_leadins(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:

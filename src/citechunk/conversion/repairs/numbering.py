@@ -45,18 +45,25 @@ from ..mdlines import (
     split_pages,
     strip_inline_markup,
 )
-from ..numbers import decimal_parts, unnumbered_level
+from ..numbers import (
+    chapter_label,
+    decimal_parts,
+    next_in_outline,
+    plain_number,
+    previous,
+    unnumbered_level,
+)
 
 log = logging.getLogger(__name__)
 
 MIN_NUMBERED = 3
+_LIST_MARKER_RE = re.compile(r"^[-*+][ \t]+")
 _BOLD_LINE_RE = re.compile(r"^\*\*([^*]{1,120}?)\*\*[ \t]*$")
 _TITLE_LINE_RE = re.compile(
     r"^(?:[-*+][ \t]+)?(?P<number>\d{1,2}(?:\.\d{1,2}){1,4}\.?)[ \t]+"
     r"(?:\*\*[^*]{1,120}?\*\*|\*[^*]{1,120}?\*|_[^_]{1,120}?_)[ \t]*$"
     r"|^[-*+][ \t]+\*\*[^*]{1,120}?\*\*[ \t]*$"
 )
-_PLAIN_NUMBER_RE = re.compile(r"^(?:[-*+][ \t]+)?(\d{1,2}(?:\.\d{1,2}){0,4})[.)]?[ \t]+\S")
 
 
 def _base_level(numbered: list[tuple[int, int]]) -> int:
@@ -66,17 +73,6 @@ def _base_level(numbered: list[tuple[int, int]]) -> int:
     best = max(sorted(votes), key=lambda b: votes[b])
     deepest = max(depth for _, depth in numbered)
     return max(1, min(best, 7 - deepest))
-
-
-def _follows(prev: tuple[int, ...] | None, number: tuple[int, ...]) -> bool:
-    """True when ``number`` is the next section after ``prev``: its first child ("2" -> "2.1"),
-    next sibling ("2.1" -> "2.2") or the next sibling of an ancestor ("2.3" -> "3")."""
-    if prev is None:
-        return False
-    if number == (*prev, 1):
-        return True
-    depth = len(number)
-    return depth <= len(prev) and number == (*prev[: depth - 1], prev[depth - 1] + 1)
 
 
 class _Entry(NamedTuple):
@@ -107,24 +103,24 @@ def _entries(split: list[list[str]]) -> list[_Entry]:
                 continue
             b = _BOLD_LINE_RE.match(lines[i])
             number = decimal_parts(b.group(1)) if b else None
-            if number and _follows(prev, number):
+            if number and next_in_outline(prev, number):
                 out.append(_Entry(k, i, 0, number, True))
                 prev, listed = number, set()
                 continue
             number = _titled_number(lines[i])
-            if number is not None and number[:-1] + (number[-1] - 1,) not in listed:
+            if number is not None and previous(number) not in listed:
                 entry = _Entry(k, i, 0, number, True)
-                taken = _follows(prev, number)
+                taken = next_in_outline(prev, number)
                 out.append(entry if taken else None)
                 titled.append((len(out) - 1, entry))
                 if taken:
                     prev, listed = number, set()
                 continue
-            plain = _PLAIN_NUMBER_RE.match(lines[i])
+            plain = plain_number(_LIST_MARKER_RE.sub("", lines[i]))
             if plain:
-                listed.add(tuple(int(p) for p in plain.group(1).split(".")))
+                listed.add(plain)
                 out.append(None)
-                plains[len(out) - 1] = len(plain.group(1).split("."))
+                plains[len(out) - 1] = len(plain)
     _take_backwards(out, titled, plains)
     return [e for e in out if e is not None]
 
@@ -136,9 +132,6 @@ def _titled_number(line: str) -> tuple[int, ...] | None:
         if _TITLE_LINE_RE.match(line)
         else None
     )
-
-
-_LIST_MARKER_RE = re.compile(r"^[-*+][ \t]+")
 
 
 def _take_backwards(
@@ -154,7 +147,7 @@ def _take_backwards(
         entry = out[n]
         if entry is None and n in untaken and following is not None:
             number = untaken[n].number
-            if number and between > len(number) and _follows(number, following):
+            if number and between > len(number) and next_in_outline(number, following):
                 out[n] = entry = untaken[n]
         if n in plains:
             between = min(between, plains[n])
@@ -165,13 +158,11 @@ def _take_backwards(
 
 
 _GONE = "\x00gone"  # marks a joined title line for removal (never produced by conversion)
-_CHAPTER_LABEL_RE = re.compile(r"^(?:(?:chapter|part)\s+)?(\d{1,3})\.?$", re.IGNORECASE)
 
 
 def _chapter(text: str) -> str | None:
     """ "1" for a chapter label ("1", "Chapter 1.", "**PART 1**"), else None."""
-    m = _CHAPTER_LABEL_RE.match(strip_inline_markup(text))
-    return m.group(1) if m else None
+    return chapter_label(strip_inline_markup(text))
 
 
 def _lines_between(split: list[list[str]], a: tuple[int, int], b: tuple[int, int]) -> list[str]:

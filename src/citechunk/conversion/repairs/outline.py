@@ -29,7 +29,6 @@ linear in the number of candidate lines.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -42,6 +41,7 @@ from ..mdlines import (
     split_pages,
     strip_inline_markup,
 )
+from ..numbers import label_only
 from ..outline import (
     LIST_PREFIX_RE,
     MAX_TITLE_CHARS,
@@ -57,8 +57,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# a bookmark that only counts pages or slides: "Slide 12", "Page 3", "p. 4", "12", "1.2.3"
-_LABEL_ONLY_RE = re.compile(r"^\W*(?:[^\W\d_]+\.?\s*)?(?:\d+(?:\.\d+)*|[ivxlcdm]+)\W*$", re.I)
 SHOWN_MISSING = 3  # titles a warning names
 MIN_SPACED_CHARS = 6  # a title matched with its spaces removed is at least this long
 
@@ -67,7 +65,7 @@ def names_a_heading(title: str) -> bool:
     """True when an outline entry's title reads as a heading a person would look for on its
     page: not a bare label with a number (slide and page bookmarks), not a sentence
     (`outline.is_sentence`: a numbered item's text)."""
-    if not title.split() or _LABEL_ONLY_RE.match(title):
+    if not title.split() or label_only(title):
         return False
     return not is_sentence(title)
 
