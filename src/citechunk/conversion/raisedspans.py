@@ -9,8 +9,8 @@ word before it ("Ltd23", "probabilities.22 Lord").
 text-layer spans (PyMuPDF ``dict``, read once per page and only when a span may hold a mark:
 a digit or a footnote symbol) that lie inside it (their centre
 in its box), in reading order; when their texts joined are the span's text and one of them is
-a raised mark (`processors.raised_marks.is_raised_mark` against the text-layer spans beside
-it), the span is cut at the marks: each mark becomes a span of its own with its own size,
+a raised mark (`processors.raised_marks.is_raised_mark` against the text-layer span before
+it, or the line's span before the joined one), the span is cut at the marks: each mark becomes a span of its own with its own size,
 baseline and box, flagged superscript, and the text between marks keeps the joined span's
 style. Every other span is left as it was.
 """
@@ -33,7 +33,7 @@ Raw = list[dict[str, Any]]
 
 
 def _page_spans(pdf_page: Any) -> Raw:
-    spans = []
+    spans: Raw = []
     for block in pdf_page.get_text("dict")["blocks"]:
         for line in block.get("lines", ()):
             spans.extend(s for s in line["spans"] if s["text"].strip())
@@ -46,10 +46,11 @@ def _inside(raw: dict[str, Any], box: Any) -> bool:
     return box[0] - _NEAR <= cx <= box[2] + _NEAR and box[1] - _NEAR <= cy <= box[3] + _NEAR
 
 
-def _cut(span: dict[str, Any], parts: Raw) -> list[dict[str, Any]]:
-    """`span` cut at the raised marks among its text-layer `parts` ([span] when none)."""
-    typed = tuple(Span.of(p) for p in parts)
-    marks = [is_raised_mark(typed, i) for i in range(len(typed))]
+def _cut(span: dict[str, Any], parts: Raw, before: Raw) -> list[dict[str, Any]]:
+    """`span` cut at the raised marks among its text-layer `parts` ([span] when none);
+    `before`: the line's span before it (none when it opens the line)."""
+    typed = tuple(Span.of(p) for p in (*before, *parts))
+    marks = [is_raised_mark(typed, i) for i in range(len(before), len(typed))]
     if not any(marks):
         return [span]
     out: list[dict[str, Any]] = []
@@ -88,14 +89,14 @@ def _joined(span: dict[str, Any], run: Raw) -> dict[str, Any]:
 
 
 def _split_line(line: dict[str, Any], raw: Callable[[], Raw]) -> None:
-    spans = []
+    spans: Raw = []
     for span in line["spans"]:
         if not _MAY_HOLD.search(span["text"]):
             spans.append(span)
             continue
         parts = sorted((r for r in raw() if _inside(r, span["bbox"])), key=lambda r: r["bbox"][0])
         if len(parts) > 1 and "".join(p["text"] for p in parts) == span["text"]:
-            spans.extend(_cut(span, parts))
+            spans.extend(_cut(span, parts, [s for s in spans if s["text"].strip()][-1:]))
         else:
             spans.append(span)
     line["spans"] = spans

@@ -26,8 +26,8 @@ from .blocks import MONOSPACED, Block, Layer, Line
 
 #: A line Markdown reads as a heading: one to six "#" and a blank or the line's end.
 _ATX_RE = re.compile(r"#{1,6}(?:[ \t]|$)")
-#: A note's number or symbol opening its text when not raised: "5. Jeffrie", "12 See".
-_OPENING_RE = re.compile(r"^\s*(\d{1,3}|[*∗†‡§¶]{1,3})(?:[.)]?\s+|(?=[A-Z“\"‘(\[]))")
+#: A note's number or symbol opening its text: "5. Jeffrie", "12 See", "3The", "† University".
+_OPENING_RE = re.compile(r"^\s*(\d{1,3}|[*∗†‡§¶]{1,3})(?:[.)]?(?:\s+|$)|(?=[A-Z“\"‘(\[_]))")
 
 
 @dataclass(frozen=True)
@@ -108,31 +108,28 @@ def _notes(block: Block) -> list[tuple[str, list[Line]]]:
 
 
 def _opening(line: Line) -> str:
-    if line.raised_start:
-        return line.spans[0].text.strip()
+    """The number or footnote symbol opening the line, raised or not ("" without one)."""
     m = _OPENING_RE.match(line.shown)
     return m.group(1) if m else ""
 
 
 def _note_markdown(mark: str, lines: list[Line]) -> str:
-    """One note: its mark written as the text's footnote marks are (``[N]``), then its text."""
-    dicts = [{"bbox": ln.bbox, "spans": _span_dicts(ln, False)} for ln in lines]
-    if mark and lines[0].raised_start:
-        dicts[0]["spans"] = dicts[0]["spans"][1:]
-    elif mark:
-        spans = dicts[0]["spans"]
-        at = next(i for i, s in enumerate(spans) if s["text"].strip())
-        if spans[at]["text"].strip().rstrip(".)") == mark:
-            del spans[at]  # the mark is a span of its own
+    """One note: its mark written as the text's footnote marks are (``[N]``), then its text
+    (the mark taken off the note's first span, or that span dropped when it is the mark)."""
+    spans = [_span_dicts(ln, False) for ln in lines]
+    at = next((i for i, s in enumerate(spans[0]) if s["text"].strip()), None)
+    if mark and at is not None:
+        if spans[0][at]["text"].strip().rstrip(".)") == mark:
+            del spans[0][at]  # the mark is a span of its own
         else:
-            spans[at]["text"] = _OPENING_RE.sub("", spans[at]["text"], count=1)
-    text = _paragraph(dicts)
+            spans[0][at]["text"] = _OPENING_RE.sub("", spans[0][at]["text"], count=1)
+    text = _paragraph([{"bbox": ln.bbox, "spans": s} for ln, s in zip(lines, spans, strict=True)])
     return f"[{mark}] {text}" if mark and text else text
 
 
 def footnote_markdown(block: Block) -> str:
     """A footnote block as footnote paragraphs: each note (`_notes`) one paragraph opening
-    with its mark as ``[N]`` (its raised span, or the number or footnote symbol opening it),
+    with its mark as ``[N]`` (the number or footnote symbol opening it, raised or not),
     a note without a mark (the end of one the page before began) a plain paragraph."""
     return "".join(_note_markdown(mark, lines) for mark, lines in _notes(block))
 

@@ -55,7 +55,7 @@ _PASSED = MARGIN_KINDS | {"picture"}
 _BODY_KINDS = frozenset({"text", "list-item"})
 _MARK_RE = re.compile(r"^\s*(?:\[?\d{1,3}\]?|[*∗†‡§¶]+)")
 #: A note's opening number or symbol, set plain: "5. Jeffrie", "12 See", "† University".
-_OPENING_RE = re.compile(r"^\s*(\d{1,3}|[*∗†‡§¶]{1,3})(?=[.)]?\s|[A-Z“\"‘(\[])")
+_OPENING_RE = re.compile(r"^\s*(\d{1,3}|[*∗†‡§¶]{1,3})(?=[.)]?(?:\s|$)|[A-Z“\"‘(\[_])")
 _CITED_SPLIT_RE = re.compile(r"[,\s–-]+")
 
 
@@ -140,14 +140,11 @@ def footnotes_before_run_on(pages: Pages) -> dict[int, tuple[Block, ...]]:
 
 
 def opening_mark(block: Block) -> str:
-    """The mark `block` opens with: its first line's raised first span, else a number or a
-    footnote symbol opening its text ("" without one)."""
-    if not block.lines or not block.lines[0].spans:
+    """The mark `block` opens with: the number or footnote symbol opening its text, raised or
+    not ("" without one)."""
+    if not block.lines:
         return ""
-    line = block.lines[0]
-    if line.raised_start:
-        return line.spans[0].text.strip()
-    m = _OPENING_RE.match(line.shown)
+    m = _OPENING_RE.match(block.lines[0].shown)
     return m.group(1) if m else ""
 
 
@@ -192,7 +189,9 @@ def footnote_blocks(pages: Pages) -> dict[int, tuple[Block, ...]]:
         if notes:
             why = f"footnote: opens with mark {{}} cited on page {number}"
             out[number] = tuple(
-                replace(b, kind="footnote", depth=0, evidence=(*b.evidence, why.format(opening_mark(b))))
+                replace(
+                    b, kind="footnote", depth=0, evidence=(*b.evidence, why.format(opening_mark(b)))
+                )
                 if i in notes
                 else b
                 for i, b in enumerate(blocks)
