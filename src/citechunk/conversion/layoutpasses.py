@@ -26,7 +26,6 @@ from .geometry import ProseRule, gutters, prose_columns
 from .glyphgaps import is_code_box, rebuild_code_spaces
 from .letterless import letterless_heads
 from .passguard import guarded
-from .raisedspans import split_raised_marks
 from .reading_order import read_columns
 from .spans import drop_unreadable, join_subscripts
 from .tables.tablecheck import check_table_boxes
@@ -215,12 +214,6 @@ def order_columns(boxes: list[Any], page: LayoutPage) -> list[Any]:
     return read_columns(boxes, page.parsed.width)
 
 
-def split_marks(boxes: list[Any], page: LayoutPage) -> list[Any]:
-    """Raised footnote marks are cut out of the spans pymupdf4llm joined them to, each a
-    superscript span of its own (`raisedspans.split_raised_marks`)."""
-    return split_raised_marks(boxes, page.pdf_page)
-
-
 def code_spaces(boxes: list[Any], page: LayoutPage) -> list[Any]:
     """Code boxes get the spaces between their glyphs back (`glyphgaps.rebuild_code_spaces`)."""
     if not any(is_code_box(box) for box in boxes):
@@ -235,7 +228,6 @@ LAYOUT_PASSES: tuple[LayoutPass, ...] = (
     LayoutPass("split-columns", _with_box_type(split_columns)),
     LayoutPass("column-order", order_columns),
     LayoutPass("margin-notes", _with_box_type(detach_margin_notes)),
-    LayoutPass("mark-spans", split_marks),
     LayoutPass("subscripts", _boxes_only(join_subscripts)),
     LayoutPass("code-spaces", code_spaces),
     LayoutPass("caption-heads", _boxes_only(caption_heads)),

@@ -16,62 +16,37 @@ a word as the text's footnote mark `` [N]``.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import replace
 
-from ..blocks import SUPERSCRIPT, Block, Line, Span
+from ..blocks import SUPERSCRIPT, Block, Line
+from ..spans import is_raised_mark
 from .common import Pages
 
 log = logging.getLogger(__name__)
 
-#: A raised mark is set at most this share of the size of the span it stands against.
-SMALLER = 0.8
-#: Its baseline stands at least this share of that span's size above that span's baseline.
-RAISE = 0.15
-#: A mark after a word touches it: a gap of at most this share of the word's size.
-TOUCH = 0.25
 _KINDS = frozenset({"text", "list-item", "footnote", "caption"})
-_MARK_RE = re.compile(r"^(?:\d{1,3}(?:[,–-]\d{1,3})*|[*∗†‡§¶]{1,3})$")
 
 
-def _against(spans: tuple[Span, ...], i: int, opening: bool) -> tuple[Span | None, bool]:
-    """The visible span before span `i` in the line, else (in an `opening` line) the visible
-    one after it; and whether it is the one before."""
-    before = [s for s in spans[:i] if s.text.strip()]
-    after = [s for s in spans[i + 1 :] if s.text.strip()] if opening else []
-    if before:
-        return before[-1], True
-    return (after[0] if after else None), False
-
-
-def is_raised_mark(spans: tuple[Span, ...], i: int, opening: bool = False) -> bool:
-    """Span `i` of a line is a raised footnote mark (module docstring); a line's first span
-    only in the `opening` line of a block."""
-    span = spans[i]
-    if span.superscript or not _MARK_RE.match(span.text.strip()):
-        return False
-    other, before = _against(spans, i, opening)
-    if other is None or other.size <= 0 or span.size > other.size * SMALLER:
-        return False
-    blank = other.text[-1:].isspace() or span.text[:1].isspace()
-    apart = blank or span.bbox[0] - other.bbox[2] > other.size * TOUCH
-    if before and apart:
-        return False  # set apart from the word before: a prefix ("²A"), not a mark
-    return other.origin[1] - span.origin[1] >= other.size * RAISE
-
-
-def _flagged(line: Line, opening: bool) -> Line:
-    spans = tuple(
-        replace(s, flags=s.flags | SUPERSCRIPT) if is_raised_mark(line.spans, i, opening) else s
-        for i, s in enumerate(line.spans)
+def _flagged(line: Line, before: Line | None) -> Line:
+    """The line with its raised marks flagged; `before`: the block's line before it (None in
+    the block's first line), whose last span a mark opening this line may stand against."""
+    head = tuple(s for s in before.spans if s.text.strip())[-1:] if before else ()
+    spans = (*head, *line.spans)
+    flags = [is_raised_mark(spans, i, before is None) for i in range(len(head), len(spans))]
+    new = tuple(
+        replace(s, flags=s.flags | SUPERSCRIPT) if mark else s
+        for s, mark in zip(line.spans, flags, strict=True)
     )
-    return line if spans == line.spans else replace(line, spans=spans)
+    return line if new == line.spans else replace(line, spans=new)
 
 
 def _marked(block: Block) -> Block:
     if block.kind not in _KINDS:
         return block
-    lines = tuple(_flagged(line, i == 0) for i, line in enumerate(block.lines))
+    previous = (None, *block.lines[:-1])
+    lines = tuple(
+        _flagged(line, before) for line, before in zip(block.lines, previous, strict=True)
+    )
     if lines == block.lines:
         return block
     return replace(block, lines=lines, evidence=(*block.evidence, "raised marks: superscript"))
