@@ -1,15 +1,14 @@
-"""Subscripts stay in their word; a raised footnote mark is no subscript (`is_raised_mark`).
+"""Subscripts stay in their word, and what a raised footnote mark is (`is_raised_mark`).
 
 pymupdf4llm renders a line by joining its spans with a space, so a subscript set as its own
 smaller span is cut off from the letter it belongs to ("T<sub>45</sub>" read "T 45").
 Superscripts are not affected: pymupdf flags them and pymupdf4llm glues them to the word
-before.
+before (a mark the PDF raised by its baseline alone is flagged when the text layer is read:
+`rawlines`).
 
 `join_subscripts(boxes)` works on the parsed layout boxes before rendering: in each text line,
 a span that touches the span before it (it starts within `TOUCH` pt of that span's end, no blank
-between), is set at most `SMALLER` of its size, is not flagged superscript and is not raised
-(its baseline at least `RAISED` of the base's size above the base's: a footnote mark the PDF
-raised by moving its baseline, `processors.raised_marks`) is appended to
+between), is set at most `SMALLER` of its size and is not flagged superscript is appended to
 that span, text and box; the earlier span's style applies to both. Only the subscript's first
 word moves: pymupdf sometimes keeps the text after a subscript in the same span
 ("16. Because"), and that text stays a span of its own.
@@ -28,13 +27,12 @@ MIN_READABLE = 2.0
 TOUCH = 0.5  # pt: the largest gap between a letter and its subscript
 OVERLAP = 2.0  # pt: the largest overlap (kerning) between them
 SMALLER = 0.85  # a subscript is set at most this share of its base's size
-RAISED = 0.15  # a span whose baseline stands this share of its base's size higher is raised
+#: A raised mark's baseline stands at least this share of its neighbour's size above the neighbour's.
+RAISED = 0.15
 
 
 def _is_subscript_of(span: dict[str, Any], base: dict[str, Any]) -> bool:
     if span["flags"] & SUPERSCRIPT or span["size"] > SMALLER * base["size"]:
-        return False
-    if base["origin"][1] - span["origin"][1] >= RAISED * base["size"]:
         return False
     text, before = span["text"], base["text"]
     if not text.strip() or text[0].isspace() or not before or before[-1].isspace():
