@@ -1034,7 +1034,8 @@ def write_ruling(out_dir: Path) -> Path:
         base = top + 6 + NOTE_LEADING * (i + 1)
         mark, _, text = note.partition(" ")
         page.insert_text((72, base - 4.5), mark, fontsize=5.5, fontname="tiro")
-        page.insert_text((72 + 4 * len(mark) + 1, base), text, fontsize=NOTE_SIZE, fontname="tiro")
+        after = 72 + pymupdf.get_text_length(mark, fontname="tiro", fontsize=5.5)
+        page.insert_text((after, base), text, fontsize=NOTE_SIZE, fontname="tiro")
     doc.set_metadata({"title": RULING_TITLE, "creationDate": FIXED_DATE, "modDate": FIXED_DATE})
     path = out_dir / "tender_ruling.pdf"
     path.write_bytes(doc.tobytes(garbage=4, deflate=True, no_new_id=1))
