@@ -59,9 +59,9 @@ def _flag_fixed_pitch(pages: list[Any]) -> None:
 
 
 def _quoted(block: Block) -> bool:
-    """pymupdf4llm writes the block as ``> `` quotes: a footnote, or a text block opening with
-    a raised mark."""
-    raised = block.kind == "text" and bool(block.lines) and block.lines[0].raised_start
+    """pymupdf4llm writes the block as ``> `` quotes: a footnote, or a block opening with a
+    raised mark (not code)."""
+    raised = block.kind != "code" and bool(block.lines) and block.lines[0].raised_start
     return block.kind == "footnote" or raised
 
 
@@ -83,7 +83,7 @@ def test_footnotes_and_text_opening_raised_are_no_quotes() -> None:
     raised = _line(
         Span("3", size=6.0, origin=(0.0, 96.0)), Span("Ideal size", size=11.0, origin=(5.0, 100.0))
     )
-    for kind in ("footnote", "text"):
+    for kind in ("footnote", "text", "page-footer"):
         block = Block(1, (0, 0, 100, 10), kind, (raised,))  # type: ignore[arg-type]
         assert _quoted(block) and _as_pymupdf4llm((block,)).text.startswith("> ")
         assert not render_page([block]).text.startswith(">")

@@ -112,6 +112,11 @@ def test_a_text_block_opening_with_a_raised_mark_is_a_paragraph_not_a_quote() ->
     assert not block_markdown(_block("text", line)).startswith(">")
 
 
+def test_an_empty_block_is_left_as_it_is() -> None:
+    pages = {1: (Block(1, (0.0, 0.0, 1.0, 1.0), "text"),)}
+    assert flag_raised_marks(pages) == pages
+
+
 def test_a_rendered_footnote_moves_after_the_paragraph_citing_it() -> None:
     page = "It cites [3] a note.\n\nThe next paragraph.\n\n[3] The note.\n\nThe page's last one."
     assert attach_footnotes(page).split("\n\n") == [

@@ -9,7 +9,8 @@ other block is one paragraph of styled runs (``**bold**``, ``_italic_``, ``~~str
 `` `code` ``, a line-end hyphen joined; a ``#`` it opens with escaped where Markdown would read a
 heading), or a code fence when all its lines are monospaced (a text block whose first line
 opens with a raised mark is a paragraph too: `processors.footnotes` made the notes of the page
-footnote blocks). Blocks in the furniture layer are
+footnote blocks; a block of another kind opening so, a page footer kept in the body, is
+footnote paragraphs). Blocks in the furniture layer are
 not written. The per-kind formatting is pymupdf4llm's (its helper functions, over copies of
 the spans, since they edit their input), so the pages read as the layout path always wrote
 them.
@@ -79,8 +80,11 @@ def block_markdown(block: Block) -> str:
         return str(dl.list_item_to_md(lines, block.depth))
     if block.kind == "footnote":
         return footnote_markdown(block)
-    if block.kind == "text" and block.lines and block.lines[0].raised_start:
-        return _paragraph(lines)
+    if block.lines and block.lines[0].raised_start and block.kind != "code":
+        # pymupdf4llm quotes any such block as footnotes: a text block is a paragraph (its
+        # page's notes are footnote blocks by now), another kind (a page footer kept in the
+        # body) is footnotes
+        return _paragraph(lines) if block.kind == "text" else footnote_markdown(block)
     # A text block is code exactly when its kind says so; other kinds check their lines.
     text = str(dl.text_to_md(lines, ignore_code=block.kind == "text"))
     return "\\" + text if _ATX_RE.match(text) else text

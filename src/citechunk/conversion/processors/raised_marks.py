@@ -43,7 +43,7 @@ def _flagged(line: Line, before: Line | None) -> Line:
 def _marked(block: Block) -> Block:
     if block.kind not in _KINDS:
         return block
-    previous = (None, *block.lines[:-1])
+    previous = (None, *block.lines[:-1]) if block.lines else ()
     lines = tuple(
         _flagged(line, before) for line, before in zip(block.lines, previous, strict=True)
     )
