@@ -56,16 +56,19 @@ def test_a_small_digit_raised_against_the_word_it_touches_is_flagged_superscript
     mark = _span("9", word.bbox[2], size=6.0, base=95.5)
     prefix = _span("2", word.bbox[2] + 4.0, size=6.0, base=95.5)  # a gap: a prefix ("²A")
     low = _span("9", word.bbox[2], size=6.0, base=101.0)  # set lower: a subscript
+    figure = _span("Ag3", 72.0)
+    power = _span("37", figure.bbox[2], size=6.0, base=95.5)  # after a figure: no mark
     pages = {
         1: (
             _block("text", _line(word, mark, _span(" require", mark.bbox[2]))),
             _block("text", _line(word, prefix, _span("A", prefix.bbox[2]))),
             _block("text", _line(word, low)),
+            _block("text", _line(figure, power)),
         )
     }
     out = flag_raised_marks(pages)[1]
     assert out[0].lines[0].spans[1].superscript
-    assert not out[1].lines[0].spans[1].superscript and not out[2].lines[0].spans[1].superscript
+    assert not any(block.lines[0].spans[1].superscript for block in out[1:])
     assert "Engineering [9] require" in tidy_page(block_markdown(out[0]))
 
 

@@ -112,8 +112,9 @@ def is_raised_mark(spans: tuple[Span, ...], i: int, opening: bool = False) -> bo
     `RAISED` of that span's size above that span's. It stands against the visible span before
     it, which it touches (no blank between them, a gap of at most `MARK_TOUCH` of that span's
     size or an overlap of at most `MARK_OVERLAP` pt: a raised digit set apart from the word
-    before is a prefix, "²A"); a span opening an `opening` line (a note's number) stands
-    against the span after it."""
+    before is a prefix, "²A") and which does not end with a digit (a raised number after a
+    figure is a power or an index: "Ag3", "37"); a span opening an `opening` line (a note's
+    number) stands against the span after it."""
     span = spans[i]
     if span.superscript or not _MARK_RE.match(span.text.strip()):
         return False
@@ -123,6 +124,6 @@ def is_raised_mark(spans: tuple[Span, ...], i: int, opening: bool = False) -> bo
     blank = other.text[-1:].isspace() or span.text[:1].isspace()
     gap = span.bbox[0] - other.bbox[2]
     apart = blank or not -MARK_OVERLAP <= gap <= other.size * MARK_TOUCH
-    if before and apart:
-        return False  # set apart from the word before: a prefix ("²A"), not a mark
+    if before and (apart or other.text.rstrip()[-1:].isdigit()):
+        return False  # a prefix set apart ("²A"), or a power or index after a figure
     return other.origin[1] - span.origin[1] >= other.size * RAISED
