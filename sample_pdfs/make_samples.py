@@ -973,6 +973,74 @@ SAMPLES = (
 TABLE_SAMPLES = (canteen_prices,)
 FOOTNOTE_SAMPLES = (pasture_rights,)
 
+#: A ruling set line by line: "^N" after a word is footnote mark N, a plain digit set smaller
+#: and raised by its baseline, written in the text's order (no superscript font, as a word
+#: processor's raised marks come out); the notes below open with the same raised numbers.
+RULING_TITLE = "Ruling on the Tender Bond"
+RULING_LINES = (
+    (
+        "The tender required each bidder to lodge a bid bond with its offer, the bond",
+        "to stay in force until the contract was signed, as the rules of the Board of",
+        "Engineering^1 require. The bidder lodged its bond on time, and the board opened",
+        "the offers in public on the day the notice of the tender had given.",
+    ),
+    (
+        "The board then awarded the contract, but the bidder declined to sign within",
+        "the ten days the tender allowed, because the board had changed the terms of",
+        "payment after the award. The board called on the bond, and the bank paid it",
+        "under protest from the bidder. The court was asked whether the call was",
+        "lawful under the guarantee.^2 The parties filed their submissions in writing.",
+    ),
+    (
+        "The court held that the call was lawful: the guarantee was unconditional, and",
+        "the bank had to pay on first demand whatever the dispute between the board",
+        "and the bidder about the terms of payment. The claim fails, with costs.",
+    ),
+)
+RULING_NOTES = (
+    "1 Board of Engineering, Tender Rules, rule 28.2 (bid bonds).",
+    "2 Bid Bond No. 4471, clause 3 (payment on first demand).",
+)
+_RULING_SIZE = 10.5
+_RULING_LEADING = 14.0
+
+
+def _ruling_line(page: pymupdf.Page, y: float, line: str) -> None:
+    """One body line at baseline `y`, each "^N" a smaller digit 4.5 pt above the baseline
+    (MuPDF reads it as a line of its own, not flagged superscript)."""
+    x = 72.0
+    for i, part in enumerate(re.split(r"\^(\d)", line)):
+        size, rise = (5.5, 4.5) if i % 2 else (_RULING_SIZE, 0.0)
+        page.insert_text((x, y - rise), part, fontsize=size, fontname="tiro")
+        x += pymupdf.get_text_length(part, fontname="tiro", fontsize=size)
+
+
+def write_ruling(out_dir: Path) -> Path:
+    """Write ``tender_ruling.pdf`` into `out_dir`: one page, a title, three paragraphs citing
+    two footnotes by raised plain digits after a word, the notes at the page foot in 8 pt, each
+    opening with its raised number. Not in `SAMPLES`: the footnote tests write it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_text((72, 90), RULING_TITLE, fontsize=18, fontname="tibo")
+    y = 130.0
+    for paragraph in RULING_LINES:
+        for line in paragraph:
+            _ruling_line(page, y, line)
+            y += _RULING_LEADING
+        y += _RULING_LEADING * 0.6
+    top = 700.0
+    page.draw_line((72, top), (200, top), color=(0, 0, 0), width=0.5)
+    for i, note in enumerate(RULING_NOTES):
+        base = top + 6 + NOTE_LEADING * (i + 1)
+        mark, _, text = note.partition(" ")
+        page.insert_text((72, base - 4.5), mark, fontsize=5.5, fontname="tiro")
+        after = 72 + pymupdf.get_text_length(mark, fontname="tiro", fontsize=5.5)
+        page.insert_text((after, base), text, fontsize=NOTE_SIZE, fontname="tiro")
+    doc.set_metadata({"title": RULING_TITLE, "creationDate": FIXED_DATE, "modDate": FIXED_DATE})
+    path = out_dir / "tender_ruling.pdf"
+    path.write_bytes(doc.tobytes(garbage=4, deflate=True, no_new_id=1))
+    return path
+
 
 # ---------------------------------------------------------------- rendering
 

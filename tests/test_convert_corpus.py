@@ -202,9 +202,10 @@ def test_no_word_is_left_hyphenated_across_a_page_break(
 
 def test_footnote_follows_the_paragraph_citing_it(corpus: dict[str, tuple[Path, Any]]) -> None:
     """DPR's footnote 10 (the HNSW settings, cited in 5.4) sat at the page foot after the
-    "6.1" heading; it now stays inside 5.4, on its own page."""
+    "6.1" heading; it now stays inside 5.4, on its own page, written as the text's footnote
+    marks are: "[10] FAISS configuration"."""
     md = corpus["dpr_paper_twocolumn.pdf"][1].markdown
-    note, cite = md.index("10FAISS configuration"), md.index("vectors [10]")
+    note, cite = md.index("\n\n[10] FAISS configuration"), md.index("vectors [10]")
     assert cite < note < md.index("## 6 Experiments: Question Answering")
 
 

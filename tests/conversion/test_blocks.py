@@ -9,6 +9,7 @@ from typing import Any
 
 import pymupdf
 import pytest
+from pymupdf4llm.helpers import document_layout as dl
 from pymupdf4llm.helpers.document_layout import create_list_item_levels
 
 from citechunk.config import ConvertOptions
@@ -16,7 +17,7 @@ from citechunk.conversion.blocks import Block, Layer, Line, Span, page_blocks
 from citechunk.conversion.glyphgaps import is_code_box
 from citechunk.conversion.layers import furniture_layer
 from citechunk.conversion.pymupdf import FEATURE_SETS, LayoutMeter, Model, _parse, layout_installed
-from citechunk.conversion.render import render_page
+from citechunk.conversion.render import RenderedPage, _textlines, block_markdown, render_page
 
 needs_layout = pytest.mark.skipif(not layout_installed(), reason="pymupdf-layout not installed")
 
@@ -57,6 +58,37 @@ def _flag_fixed_pitch(pages: list[Any]) -> None:
                     span["flags"] = int(span.get("flags", 0)) | MONO
 
 
+def _quoted(block: Block) -> bool:
+    """pymupdf4llm writes the block as ``> `` quotes: a footnote, or a block opening with a
+    raised mark (not code)."""
+    raised = block.kind != "code" and bool(block.lines) and block.lines[0].raised_start
+    return block.kind == "footnote" or raised
+
+
+def _as_pymupdf4llm(blocks: tuple[Block, ...]) -> RenderedPage:
+    """`render_page`, but blocks pymupdf4llm quotes in its quote form: our renderer writes them
+    as footnote paragraphs (`render.footnote_markdown`), everything else as pymupdf4llm does."""
+    text, spans = "", []
+    for block in blocks:
+        start = len(text)
+        if block.layer is not Layer.FURNITURE:
+            quoted = _quoted(block)
+            text += str(dl.footnote_to_md(_textlines(block))) if quoted else block_markdown(block)
+        spans.append((start, len(text)))
+    return RenderedPage(text, tuple(spans))
+
+
+def test_footnotes_and_text_opening_raised_are_no_quotes() -> None:
+    """The one departure from pymupdf4llm's forms: notes are paragraphs opening ``[N]``."""
+    raised = _line(
+        Span("3", size=6.0, origin=(0.0, 96.0)), Span("Ideal size", size=11.0, origin=(5.0, 100.0))
+    )
+    for kind in ("footnote", "text", "page-footer"):
+        block = Block(1, (0, 0, 100, 10), kind, (raised,))  # type: ignore[arg-type]
+        assert _quoted(block) and _as_pymupdf4llm((block,)).text.startswith("> ")
+        assert not render_page([block]).text.startswith(">")
+
+
 def _rendered_both_ways(pdf: Path, model: Model) -> list[tuple[int, str, str]]:
     """(page, Markdown from blocks, pymupdf4llm's Markdown) of every page of `pdf`."""
     with pymupdf.open(pdf) as doc:
@@ -64,7 +96,7 @@ def _rendered_both_ways(pdf: Path, model: Model) -> list[tuple[int, str, str]]:
         parsed = _parse(doc, pages, model, ConvertOptions(), LayoutMeter(), [])
         _flag_fixed_pitch(parsed.pages)
         ours = [
-            render_page(page_blocks(page, create_list_item_levels(page.boxes)))
+            _as_pymupdf4llm(page_blocks(page, create_list_item_levels(page.boxes)))
             for page in parsed.pages
         ]
         theirs = parsed.to_markdown(header=True, footer=True, page_chunks=True)

@@ -119,6 +119,8 @@ def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> No
         "aside-headings",
         "author-lines",
         "peer-headings",
+        "raised-marks",
+        "footnote-blocks",
         "footnotes-before-run-on",
     ]
     assert run(pages, skip=("running-titles",)) == pages

@@ -19,6 +19,10 @@ The rules, each where pymupdf4llm's own reading departs from the text layer:
 - A right-to-left line (most letters of right-to-left scripts) keeps each text-layer line's
   spans in the layer's (logical) order and puts the text-layer lines sharing a height from
   right to left.
+- A raised footnote mark (`spans.is_raised_mark`: a small number or footnote symbol set
+  higher than the span it touches) is never joined to the span before it, and is flagged
+  superscript: the PDF raised it by its baseline, not by a superscript font. A line's first
+  span raised that way against the span after it (a note's number) is not joined to it.
 - Line numbers are no text (`furniture`): the spans of a column of line numbers are not
   read.
 - A styled table cell keeps the layer's spaces: the spaces at a span's edges are read as
@@ -32,8 +36,9 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .blocks import SUPERSCRIPT
+from .blocks import SUPERSCRIPT, Span
 from .furniture import NumberPlaces, numbered_spans, without_numbers
+from .spans import is_raised_mark
 from .textlayer import union_box
 
 #: Pieces of one text-layer line this close (in font sizes) with no space between them are one
@@ -203,7 +208,7 @@ def _touching_same_style(s0: dict[str, Any], s1: dict[str, Any], rtl: bool) -> b
 
 def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Consecutive spans that are one word or touch in one style become one span (never a
-    spacing accent), with a space where they come from two text-layer lines (a span repeated
+    spacing accent, never a raised mark: it is flagged superscript), with a space where they come from two text-layer lines (a span repeated
     at the same place is kept once)."""
     rtl = right_to_left("".join(s["text"] for s in line))
     out: list[dict[str, Any]] = []
@@ -212,6 +217,13 @@ def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
         joins = last is not None and (
             _one_word(last, span) or _touching_same_style(last, span, rtl)
         )
+        if last is not None and is_raised_mark(_pair(last, span), 1):
+            span["flags"] |= SUPERSCRIPT
+            out.append(span)
+            continue
+        if len(out) == 1 and last is not None and is_raised_mark(_pair(last, span), 0, True):
+            out.append(span)  # the line opens with a raised mark: a note's number
+            continue
         if last is None or _is_accent(span) or _is_accent(last) or not joins:
             out.append(span)
             continue
@@ -220,6 +232,10 @@ def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
         last["bbox"] = last["bbox"] | span["bbox"]
         last.update(block=span["block"], line=span["line"], span=span["span"])  # where it ends
     return out
+
+
+def _pair(s0: dict[str, Any], s1: dict[str, Any]) -> tuple[Span, Span]:
+    return Span.of(s0), Span.of(s1)
 
 
 def _separator(s0: dict[str, Any], s1: dict[str, Any]) -> str:

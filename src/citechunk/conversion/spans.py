@@ -1,9 +1,10 @@
-"""Subscripts stay in their word.
+"""Subscripts stay in their word, and what a raised footnote mark is (`is_raised_mark`).
 
 pymupdf4llm renders a line by joining its spans with a space, so a subscript set as its own
 smaller span is cut off from the letter it belongs to ("T<sub>45</sub>" read "T 45").
 Superscripts are not affected: pymupdf flags them and pymupdf4llm glues them to the word
-before.
+before (a mark the PDF raised by its baseline alone is flagged when the text layer is read:
+`rawlines`).
 
 `join_subscripts(boxes)` works on the parsed layout boxes before rendering: in each text line,
 a span that touches the span before it (it starts within `TOUCH` pt of that span's end, no blank
@@ -15,9 +16,10 @@ word moves: pymupdf sometimes keeps the text after a subscript in the same span
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from .blocks import SUPERSCRIPT
+from .blocks import SUPERSCRIPT, Span
 
 #: pt: text whose rendered box is lower than this cannot be read on the page (hidden identifiers
 #: and tags); the box, not the font size, which a scaled text matrix leaves large or small
@@ -25,6 +27,8 @@ MIN_READABLE = 2.0
 TOUCH = 0.5  # pt: the largest gap between a letter and its subscript
 OVERLAP = 2.0  # pt: the largest overlap (kerning) between them
 SMALLER = 0.85  # a subscript is set at most this share of its base's size
+#: A raised mark's baseline stands at least this share of its neighbour's size above the neighbour's.
+RAISED = 0.15
 
 
 def _is_subscript_of(span: dict[str, Any], base: dict[str, Any]) -> bool:
@@ -80,3 +84,46 @@ def drop_unreadable(boxes: list[Any]) -> list[Any]:
                 line["spans"] = [s for s in line["spans"] if readable(s["bbox"])]
             box.textlines = [line for line in box.textlines if line["spans"]]
     return boxes
+
+
+#: A raised mark is set at most this share of the size of the span it stands against.
+MARK_SMALLER = 0.8
+#: A mark after a word touches it: a gap of at most this share of the word's size,
+MARK_TOUCH = 0.25
+#: or an overlap of at most this many points.
+MARK_OVERLAP = 1.0
+_MARK_RE = re.compile(r"^(?:\d{1,3}(?:[,–-]\d{1,3})*|[*∗†‡§¶]{1,3})$")
+
+
+def _against(spans: tuple[Span, ...], i: int, opening: bool) -> tuple[Span | None, bool]:
+    """The visible span before span `i` in the line, else (in an `opening` line) the visible
+    one after it; and whether it is the one before."""
+    before = [s for s in spans[:i] if s.text.strip()]
+    after = [s for s in spans[i + 1 :] if s.text.strip()] if opening else []
+    if before:
+        return before[-1], True
+    return (after[0] if after else None), False
+
+
+def is_raised_mark(spans: tuple[Span, ...], i: int, opening: bool = False) -> bool:
+    """Span `i` of `spans` (a line's, in reading order) is a raised footnote mark: its text is
+    one to three digits, a list of them, or a footnote symbol (∗ † ‡ § ¶); it is set at most
+    `MARK_SMALLER` of the size of the span it stands against, and its baseline at least
+    `RAISED` of that span's size above that span's. It stands against the visible span before
+    it, which it touches (no blank between them, a gap of at most `MARK_TOUCH` of that span's
+    size or an overlap of at most `MARK_OVERLAP` pt: a raised digit set apart from the word
+    before is a prefix, "²A") and which does not end with a digit (a raised number after a
+    figure is a power or an index: "Ag3", "37"); a span opening an `opening` line (a note's
+    number) stands against the span after it."""
+    span = spans[i]
+    if span.superscript or not _MARK_RE.match(span.text.strip()):
+        return False
+    other, before = _against(spans, i, opening)
+    if other is None or other.size <= 0 or span.size > other.size * MARK_SMALLER:
+        return False
+    blank = other.text[-1:].isspace() or span.text[:1].isspace()
+    gap = span.bbox[0] - other.bbox[2]
+    apart = blank or not -MARK_OVERLAP <= gap <= other.size * MARK_TOUCH
+    if before and (apart or other.text.rstrip()[-1:].isdigit()):
+        return False  # a prefix set apart ("²A"), or a power or index after a figure
+    return other.origin[1] - span.origin[1] >= other.size * RAISED

@@ -23,10 +23,11 @@ from .aside_headings import demote_aside_headings
 from .author_lines import demote_author_lines
 from .common import Pages
 from .figure_tables import figure_tables
-from .footnotes import footnotes_before_run_on
+from .footnotes import footnote_blocks, footnotes_before_run_on
 from .label_headings import demote_label_headings
 from .navigation_entries import demote_navigation_entries
 from .peer_headings import promote_peer_headings
+from .raised_marks import flag_raised_marks
 from .running_titles import demote_running_titles
 from .sentence_headings import demote_sentence_headings
 from .stacked_headings import split_stacked_headings
@@ -56,6 +57,8 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("aside-headings", demote_aside_headings),
     Processor("author-lines", demote_author_lines),
     Processor("peer-headings", promote_peer_headings),
+    Processor("raised-marks", flag_raised_marks),
+    Processor("footnote-blocks", footnote_blocks),
     Processor("footnotes-before-run-on", footnotes_before_run_on),
 )
 NAMES = frozenset(p.name for p in PROCESSORS)

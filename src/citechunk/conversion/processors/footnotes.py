@@ -1,5 +1,14 @@
-"""A page's footnotes do not stand inside a paragraph running on to the next page (block rule
-``footnotes-before-run-on``).
+"""Footnotes are footnote blocks (block rule ``footnote-blocks``), and a page's footnotes do not
+stand inside a paragraph running on to the next page (block rule ``footnotes-before-run-on``).
+
+`footnote_blocks(pages)`: a layout model may call a footnote a list item or text, and the fast
+path has no footnote kind, so the note renders as a list item or a paragraph glued to its
+number. A "text" or "list-item" block becomes a "footnote" block when the mark it opens with
+is cited on its page: its first line opens with a raised mark (`blocks.Line.raised_start`),
+or it is one of the page's trailing note blocks (below) and opens with a number or a
+footnote symbol; and that mark is the text of a superscript span inside another body block of
+the page (not a footnote block, not the span opening a block). `render` writes a footnote
+block as footnote paragraphs, never as a quote or a list item.
 
 Footnotes are set at the foot of their page, so read in order they come between the two
 halves of the page's last paragraph when that paragraph goes on over the page break; the
@@ -45,6 +54,9 @@ OVERLAP = 2.0
 _PASSED = MARGIN_KINDS | {"picture"}
 _BODY_KINDS = frozenset({"text", "list-item"})
 _MARK_RE = re.compile(r"^\s*(?:\[?\d{1,3}\]?|[*∗†‡§¶]+)")
+#: A note's opening number or symbol, set plain: "5. Jeffrie", "12 See", "† University".
+_OPENING_RE = re.compile(r"^\s*(\d{1,3}|[*∗†‡§¶]{1,3})(?=[.)]?(?:\s|$)|[A-Z“\"‘(\[_])")
+_CITED_SPLIT_RE = re.compile(r"[,\s–-]+")
 
 
 def body_size(pages: Pages) -> float:
@@ -124,4 +136,65 @@ def footnotes_before_run_on(pages: Pages) -> dict[int, tuple[Block, ...]]:
         rest = [b for i, b in enumerate(blocks) if i not in notes]
         out[number] = (*rest[:at], *moved, *rest[at:])
         log.debug("page %d: %d footnotes before the paragraph running on", number, len(moved))
+    return out
+
+
+def opening_mark(block: Block) -> str:
+    """The mark `block` opens with: the number or footnote symbol opening its text, raised or
+    not ("" without one)."""
+    if not block.lines:
+        return ""
+    m = _OPENING_RE.match(block.lines[0].shown)
+    return m.group(1) if m else ""
+
+
+def cited_marks(blocks: Sequence[Block]) -> set[str]:
+    """The marks the page's body blocks cite: the texts of their superscript spans, a span
+    opening a block aside (that is the block's own mark), footnote blocks and page furniture
+    aside."""
+    marks: set[str] = set()
+    for block in blocks:
+        if block.kind == "footnote" or block.kind in _PASSED:
+            continue
+        spans = [s for line in block.lines for s in line.spans if s.text.strip()]
+        for span in spans[1:]:
+            if span.superscript:
+                marks.update(m for m in _CITED_SPLIT_RE.split(span.text.strip()) if m)
+    return marks
+
+
+def _page_notes(blocks: Sequence[Block], body: float) -> list[int]:
+    """Indexes of the page's text and list-item blocks that are footnotes (module docstring)."""
+    cited = cited_marks(blocks)
+    if not cited:
+        return []
+    trailing = set(trailing_notes(blocks, body)[0])
+    out = []
+    for i, block in enumerate(blocks):
+        if block.kind not in _BODY_KINDS or not block.lines:
+            continue
+        raised = block.lines[0].raised_start
+        if (raised or i in trailing) and opening_mark(block) in cited:
+            out.append(i)
+    return out
+
+
+def footnote_blocks(pages: Pages) -> dict[int, tuple[Block, ...]]:
+    """Text and list-item blocks opening with a mark their page cites become footnote blocks
+    (module docstring)."""
+    body = body_size(pages)
+    out = {n: tuple(blocks) for n, blocks in pages.items()}
+    for number, blocks in out.items():
+        notes = _page_notes(blocks, body)
+        if notes:
+            why = f"footnote: opens with mark {{}} cited on page {number}"
+            out[number] = tuple(
+                replace(
+                    b, kind="footnote", depth=0, evidence=(*b.evidence, why.format(opening_mark(b)))
+                )
+                if i in notes
+                else b
+                for i, b in enumerate(blocks)
+            )
+            log.debug("page %d: %d blocks are footnotes", number, len(notes))
     return out

@@ -27,7 +27,7 @@ _PUA_RE = re.compile(r"[\ue000-\uf8ff]")  # private-use glyphs (symbol-font bull
 _LIGATURES = {c: unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 _PIC_START = "<!-- Start of picture text -->"
 _PIC_END = "<!-- End of picture text -->"
-_FOOTNOTE_BLOCK_RE = re.compile(r"^(?:> ?)?(\d{1,3}) ?(?=[A-Z“\"(])")
+_FOOTNOTE_BLOCK_RE = re.compile(r"^(?:\[(\d{1,3})\] |(?:> ?)?(\d{1,3}) ?(?=[A-Z“\"(]))")
 _PRESENTATION_TAG_RE = re.compile(r"</?(?:mark|u)>")  # highlight/underline: the text stays
 _PRESENTATION_TAG_RE = re.compile(r"</?(?:mark|u)>")  # highlight/underline: the text stays
 # <sup>x</sup>: footnote marks / ordinals that layout engines glue into words.
@@ -118,8 +118,10 @@ def tidy_page(markdown: str) -> str:
 def attach_footnotes(page: str) -> str:
     """Move each footnote of a page to just after the paragraph that cites it.
 
-    A footnote is a paragraph (or ``> `` quote) opening with its number, glued or spaced, then
-    a capital ("10FAISS configuration: ...", "> 3 The White House ..."); it moves only when a
+    A footnote is a paragraph opening with its number as the renderer writes a footnote
+    block's (``[N] `` then its text: `render.footnote_markdown`), or a paragraph (or ``> ``
+    quote) opening with its number, glued or spaced, then a capital ("10FAISS configuration:
+    ...", "> 3 The White House ..."); it moves only when a
     paragraph of the same page cites that number as `` [N]`` (superscripts become that in
     `_fix_sup`). Footnotes set at the page foot otherwise split the paragraph running on to the
     next page and land in whatever section is open at the foot. No footnote moves after the
@@ -134,7 +136,7 @@ def attach_footnotes(page: str) -> str:
     for i, block in enumerate(blocks):
         m = _FOOTNOTE_BLOCK_RE.match(block)
         if m and "\n\n" not in block:
-            notes.setdefault(int(m.group(1)), i)
+            notes.setdefault(int(m.group(1) or m.group(2)), i)
     if not notes:
         return page
     note_blocks = set(notes.values())
