@@ -16,8 +16,11 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
 * Flattened (``Checked.reason`` says why), the table reads as lines, only when the grid
   contradicts the text layer: after mending, `MAX_CUT_WORDS` or more cell words are still
   pieces of a longer text-layer word and no cell word is missing from it for another reason
-  (`cut_words`), or a body row's cut joins cells of several printed lines (wrapped text running
-  across a column line). A table of one column stays a table.
+  (`cut_words`), or half the body rows or more have a cut joining cells of several printed
+  lines (wrapped text running across column lines). A table of one column stays a table.
+* Spanning cells: a body row whose cut joins cells of several printed lines, in a table where
+  such rows are fewer than half, holds one cell spanning the cut columns (a note across the
+  table): its text, line by line, in the first of them.
 * Stacked header rows (two or more header rows whose first cell is empty) are joined per
   column into one header row (`join_headers`), a spanning label repeated over each column the
   row below fills.
@@ -159,15 +162,38 @@ def _mend_row(row: list[Cell], cuts: list[tuple[int, int]]) -> list[Cell]:
 
 def _runs_across(row: list[Cell], cuts: list[tuple[int, int]]) -> bool:
     """A body row's cut between cells of several lines: wrapped text runs across the column
-    line (a paragraph, not cells)."""
+    line (one cell spanning those columns, or a paragraph under a grid)."""
     return any(max(len(row[j]), len(row[j + 1])) > 1 for j, _ in cuts)
 
 
+def _span_row(row: list[Cell], cuts: list[tuple[int, int]]) -> list[Cell]:
+    """A body row whose text runs across column lines: each run of cells joined by cuts is
+    one cell spanning them, its text (`_span_text`) in the run's first cell, the others
+    empty."""
+    cut = set(cuts)
+    joined = {j for j, _ in cuts}
+    out = [list(c) for c in row]
+    j = 0
+    while j < len(row):
+        hi = j
+        while hi in joined:
+            hi += 1
+        if hi > j:
+            out[j] = [_span_text(row, j, hi, cut)]
+            for col in range(j + 1, hi + 1):
+                out[col] = []
+        j = hi + 1
+    return out
+
+
 def _mend(grid: Grid, layer: Counter[str]) -> tuple[Grid, int, str]:
-    """(mended grid, cut words mended, reason the grid contradicts the text layer or "")."""
+    """(mended grid, cut words mended, reason the grid contradicts the text layer or ""):
+    header rows are mended (`_mend_header`), body rows whose text runs across a column line
+    become spanning cells (`_span_row`) unless they are half the body rows or more (text
+    running under the grid, not cells), other body rows move cut words whole (`_mend_row`)."""
     heads = header_rows(grid)
     out: Grid = []
-    mended = 0
+    mended = across = 0
     for i, row in enumerate(grid):
         cuts = _cuts(row, layer)
         mended += len(cuts)
@@ -176,9 +202,12 @@ def _mend(grid: Grid, layer: Counter[str]) -> tuple[Grid, int, str]:
         elif i < heads:
             out.append(_mend_header(row, cuts))
         elif _runs_across(row, cuts):
-            return grid, 0, "text runs across a column line"
+            across += 1
+            out.append(_span_row(row, cuts))
         else:
             out.append(_mend_row(row, cuts))
+    if across and 2 * across >= len(grid) - heads:
+        return grid, 0, "text runs across a column line"
     return out, mended, ""
 
 
