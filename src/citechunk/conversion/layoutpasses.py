@@ -207,7 +207,7 @@ def check_tables(boxes: list[Any], page: LayoutPage) -> list[Any]:
     the text layer has whole is mended, and only a grid that contradicts the text layer is
     replaced by its lines (`tablecheck.check_table_boxes`, the rule: `tables.grid`)."""
     number = int(getattr(page.parsed, "page_number", 0) or 0)
-    return check_table_boxes(boxes, page.parsed.fulltext or [], number)
+    return check_table_boxes(boxes, page.parsed.fulltext or [], number, page.pdf_page)
 
 
 def ruled_tables(boxes: list[Any], page: LayoutPage) -> list[Any]:
