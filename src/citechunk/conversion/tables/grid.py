@@ -241,13 +241,17 @@ def join_headers(grid: Grid) -> tuple[Grid, bool]:
     return [joined, *grid[heads:]], True
 
 
-def cut_words(grid: Grid, layer: Counter[str]) -> tuple[int, int]:
+def cut_words(grid: Grid, layer: Counter[str], sideways: Iterable[str] = ()) -> tuple[int, int]:
     """(cut, lost): cell words (with repeats) the text layer lacks, split into those that are
-    part of a longer text-layer word (cut by a column line) and the others."""
+    part of a longer text-layer word (cut by a column line) and the others; a piece of a word
+    in `sideways` (words printed sideways, which the row lines of any grid cut) is neither."""
     have = words(plain(c) for row in grid for c in row)
+    turned = [w for w in sideways if w]
     cut = lost = 0
     for w, n in have.items():
         extra = n - layer[w]
+        if extra > 0 and any(w in longer for longer in turned):
+            continue
         if extra > 0:
             if any(w in longer and w != longer for longer in layer):
                 cut += extra
@@ -256,12 +260,13 @@ def cut_words(grid: Grid, layer: Counter[str]) -> tuple[int, int]:
     return cut, lost
 
 
-def check_grid(grid: Grid, layer: Counter[str]) -> Checked:
-    """The table rule (module docstring) for one grid and its text layer's words."""
+def check_grid(grid: Grid, layer: Counter[str], sideways: Iterable[str] = ()) -> Checked:
+    """The table rule (module docstring) for one grid and its text layer's words (`sideways`:
+    the words the layer prints sideways, whose pieces are no cut words)."""
     mended_grid, mended, reason = _mend(grid, layer)
     if reason:
         return Checked(grid, reason=reason)
-    left, lost = cut_words(mended_grid, layer)
+    left, lost = cut_words(mended_grid, layer, sideways)
     if left >= MAX_CUT_WORDS and not lost:
         return Checked(grid, reason=f"{left} cut words left after mending")
     caption, labelled = take_captions(mended_grid)
