@@ -11,6 +11,7 @@ import pytest
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
+from citechunk.conversion.tables.cellwords import read_cells
 from citechunk.conversion.tables.tablecheck import check_table_boxes
 from conftest import wide_pdf
 
@@ -63,3 +64,14 @@ def test_a_continued_holdings_table_keeps_its_header_row_over_its_figures() -> N
     pdf = wide_pdf("biz_canadian_banc_corp_annual_report_2022.pdf")
     markdown = convert(pdf, ConvertOptions(pages="21")).markdown
     assert "|No. of shares|Description|Average Cost ($)|Fair|" in markdown
+
+
+def test_a_phrase_across_a_column_line_stays_whole_in_one_cell(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "Cost (Premiums received)", fontsize=11)
+    page.insert_text((300, 100), "Value", fontsize=11)
+    doc.save(tmp_path / "phrase.pdf")
+    words = pymupdf.open(tmp_path / "phrase.pdf")[0].get_text("words", sort=False)
+    cells = [[(70.0, 88.0, 150.0, 104.0), (150.0, 88.0, 290.0, 104.0), (290.0, 88.0, 400.0, 104.0)]]
+    assert read_cells(cells, words) == [["Cost (Premiums received)", "", "Value"]]

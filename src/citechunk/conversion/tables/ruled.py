@@ -13,7 +13,7 @@ it finds becomes one "table" box in place of the layout boxes it holds when
 * the boxes whose centre lies inside it lie inside it (`INSIDE` of their area), and no other
   box has a text line there (the grid holds exactly the text of the boxes it replaces).
 
-Each cell holds the text-layer words whose middle lies inside it (`plaintext.cell_texts`),
+Each cell holds the text-layer phrases whose middle lies inside it (`cellwords.read_cells`),
 so no column line cuts a word; rows without text are left out.
 """
 
@@ -25,8 +25,9 @@ from typing import Any
 
 from ..blocks import Box, as_box
 from ..furniture import centred_in
-from ..plaintext import Word, cell_texts, grid
+from ..plaintext import grid
 from ..triage import drawn_grid
+from .cellwords import read_cells
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +51,12 @@ def ruled_table_boxes(boxes: list[Any], pdf_page: Any, box_type: Any) -> list[An
     found = pdf_page.find_tables(strategy=STRATEGY, use_layout=False).tables
     if not found:
         return boxes
-    words: list[Word] = [tuple(w[:5]) for w in pdf_page.get_text("words", sort=False)]
+    words = pdf_page.get_text("words", sort=False)
     number = int(pdf_page.number) + 1
     for table in found:
         bbox = as_box(table.bbox)
-        rows = [cell_texts(row.cells, words) for row in table.rows]
+        cells = [[as_box(c) if c is not None else None for c in row.cells] for row in table.rows]
+        rows = read_cells(cells, words)
         taken = _taken(boxes, bbox)
         if not taken or not _is_table(rows) or _overlaps_table(boxes, bbox):
             continue

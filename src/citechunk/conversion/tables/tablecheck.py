@@ -12,7 +12,8 @@ as rendered.
 A grid that still cuts words after mending (`grid.cut_words`) has its column lines in the
 wrong place, not a wrong shape: before it is flattened, each cell of the box's grid
 (pymupdf4llm's cell boxes) is read again as the text-layer words whose middle lies inside it,
-so no word is cut, and that grid is checked in its place ("table re-read: page N").
+so no word or phrase is cut (`cellwords`), and that grid is checked in its place ("table
+re-read: page N").
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from ..blocks import as_box
 from ..rawlines import raw_lines
+from .cellwords import read_cells
 from .grid import Checked, check_grid, new_captions, parse, render, words
 from .header import Grid
 
@@ -71,26 +73,16 @@ def _cuts_left(checked: Checked) -> bool:
 
 def _reread(table: dict[str, Any], pdf_page: Any) -> Grid | None:
     """The table's grid with each cell the words of `pdf_page` whose middle lies inside the
-    cell's box (a merged-away cell empty); None without cell boxes or a page."""
+    cell's box (`cellwords.read_cells`: whole phrases); None without cell boxes or a page."""
     cells = table.get("cells")
     if pdf_page is None or not cells:
         return None
+    boxes = [[as_box(c) if c is not None else None for c in row] for row in cells]
     found = pdf_page.get_text("words", clip=tuple(table["bbox"]), sort=False)
-    placed = [(as_box(w), str(w[4])) for w in found]
-    grid: Grid = []
-    for row in cells:
-        texts = [_inside(as_box(c), placed) if c is not None else "" for c in row]
-        grid.append([[t.replace("|", "\\|")] if t else [] for t in texts])
+    grid: Grid = [
+        [[t.replace("|", "\\|")] if t else [] for t in row] for row in read_cells(boxes, found)
+    ]
     return grid if any(any(row) for row in grid) else None
-
-
-def _inside(cell: tuple[float, float, float, float], placed: list[Any]) -> str:
-    """The words whose middle lies inside `cell`, in the text layer's order."""
-    return " ".join(
-        text
-        for (x0, y0, x1, y1), text in placed
-        if cell[0] <= (x0 + x1) / 2 <= cell[2] and cell[1] <= (y0 + y1) / 2 <= cell[3]
-    )
 
 
 def _last_line(boxes: list[Any]) -> str:
