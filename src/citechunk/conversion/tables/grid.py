@@ -18,9 +18,10 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
   pieces of a longer text-layer word and no cell word is missing from it for another reason
   (`cut_words`), or half the body rows or more have a cut joining cells of several printed
   lines (wrapped text running across column lines). A table of one column stays a table.
-* Spanning cells: a body row whose cut joins cells of several printed lines, in a table where
-  such rows are fewer than half, holds one cell spanning the cut columns (a note across the
-  table): its text, line by line, in the first of them.
+* Spanning cells: a body row whose cut joins cells of several printed lines, each line with a
+  letter, in a table where such rows are fewer than half, holds one cell spanning the cut
+  columns (a note across the table): its text, line by line, in the first of them. Joined
+  cells with a line without a letter (figures a stray line crossed) flatten the table.
 * Stacked header rows (two or more header rows whose first cell is empty) are joined per
   column into one header row (`join_headers`), a spanning label repeated over each column the
   row below fills.
@@ -166,6 +167,14 @@ def _runs_across(row: list[Cell], cuts: list[tuple[int, int]]) -> bool:
     return any(max(len(row[j]), len(row[j + 1])) > 1 for j, _ in cuts)
 
 
+def _is_note(row: list[Cell], cuts: list[tuple[int, int]]) -> bool:
+    """Every line of the cells a cut joins has a letter: running text (a note across the
+    table), not figures a stray line crossed."""
+    cells = {c for j, _ in cuts for c in (j, j + 1)}
+    lines = [strip_inline_markup(line) for c in cells for line in row[c]]
+    return all(_LETTER_RE.search(line) for line in lines if line.strip())
+
+
 def _span_row(row: list[Cell], cuts: list[tuple[int, int]]) -> list[Cell]:
     """A body row whose text runs across column lines: each run of cells joined by cuts is
     one cell spanning them, its text (`_span_text`) in the run's first cell, the others
@@ -201,6 +210,8 @@ def _mend(grid: Grid, layer: Counter[str]) -> tuple[Grid, int, str]:
             out.append(row)
         elif i < heads:
             out.append(_mend_header(row, cuts))
+        elif _runs_across(row, cuts) and not _is_note(row, cuts):
+            return grid, 0, "text runs across a column line"
         elif _runs_across(row, cuts):
             across += 1
             out.append(_span_row(row, cuts))

@@ -2,9 +2,9 @@
 
 The pymupdf layout path applies the rule to its table boxes before rendering (`tablecheck`);
 tables from other paths (Docling, pymupdf4llm's own table finder, a table continued across
-pages) get it here, against the words of the page's text layer set horizontally (as
-`tablecheck` reads it); the row lines of any grid cut a word printed sideways, so its pieces
-are no evidence of a column line cutting words (`grid.cut_words`). A pipe table whose grid the
+pages) get it here, against the words of the page's text layer; the row lines of any grid
+cut a word printed sideways, so its pieces are no evidence of a column line cutting words
+(`grid.cut_words`). A pipe table whose grid the
 rule mends is rewritten mended (one line per cell: the lines of a cell are joined by a space);
 a pipe table whose grid contradicts the text layer is read as text instead, each printed line
 of a row (a cell's lines are split at ``<br>``) one line of its cells' text, two neighbouring pieces that make a word of the page's text layer, one of
@@ -106,7 +106,7 @@ def check_table_words(pages: Pages, ctx: PassContext) -> Pages:
     for number, text in pages:
         if "|" in text:
             lines = ctx.text_layer.page(number).lines
-            layer = words(line.text for line in lines if not line.vertical)
+            layer = words(line.text for line in lines)
             sideways = words(line.text for line in lines if line.vertical)
             run = functools.partial(_page, number, text, layer, sideways)
             text = guarded(PASS_NAME, number, run, text, ctx.failures, ctx.source)
