@@ -88,6 +88,11 @@ def test_a_note_running_across_two_columns_is_one_spanning_cell_of_the_table() -
     )
 
 
+def test_a_stray_line_across_figure_cells_reads_the_table_as_lines() -> None:
+    rows = [*REQUIREMENTS[:3], "|1.3 Log access|100<br>web app|100<br>lications|", REQUIREMENTS[4]]
+    assert check_grid(parse(rows), REQUIREMENT_LAYER).reason == "text runs across a column line"
+
+
 def test_text_running_across_column_lines_in_half_the_rows_reads_as_lines() -> None:
     rows = [*REQUIREMENTS[:2], REQUIREMENTS[3], REQUIREMENTS[3], REQUIREMENTS[4]]
     assert check_grid(parse(rows), REQUIREMENT_LAYER).reason == "text runs across a column line"
