@@ -16,11 +16,11 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
 * Flattened (``Checked.reason`` says why), the table reads as lines, only when the grid
   contradicts the text layer: after mending, `MAX_CUT_WORDS` or more cell words are still
   pieces of a longer text-layer word and no cell word is missing from it for another reason
-  (`cut_words`), or half the body rows or more have a cut joining cells of several printed
-  lines (wrapped text running across column lines). A table of one column stays a table.
-* Spanning cells: a body row whose cut joins cells of several printed lines, each line with a
-  letter, in a table where such rows are fewer than half, holds one cell spanning the cut
-  columns (a note across the table): its text, line by line, in the first of them. Joined
+  (`cut_words`), or body rows have a cut joining cells of several printed lines (wrapped text
+  running across column lines) but for one note. A table of one column stays a table.
+* Spanning cells: one body row (`MAX_SPANNING`, and fewer than half the body rows) whose cut
+  joins cells of several printed lines, each line with a letter, holds one cell spanning the
+  cut columns (a note across the table): its text, line by line, in the first of them. Joined
   cells with a line without a letter (figures a stray line crossed) flatten the table.
 * Stacked header rows (two or more header rows whose first cell is empty) are joined per
   column into one header row (`join_headers`), a spanning label repeated over each column the
@@ -48,6 +48,8 @@ from .header import Cell, Grid, head, plain, take_title
 from .labels import is_table_label, is_unit_line
 
 MAX_CUT_WORDS = 2
+#: Body rows running across column lines a table may hold as spanning cells (notes).
+MAX_SPANNING = 1
 _WORD_RE = re.compile(r"[^\W_]+")
 _FIGURE_RE = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?!\w)")
 _YEAR_RE = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
@@ -197,9 +199,10 @@ def _span_row(row: list[Cell], cuts: list[tuple[int, int]]) -> list[Cell]:
 
 def _mend(grid: Grid, layer: Counter[str]) -> tuple[Grid, int, str]:
     """(mended grid, cut words mended, reason the grid contradicts the text layer or ""):
-    header rows are mended (`_mend_header`), body rows whose text runs across a column line
-    become spanning cells (`_span_row`) unless they are half the body rows or more (text
-    running under the grid, not cells), other body rows move cut words whole (`_mend_row`)."""
+    header rows are mended (`_mend_header`), a body row whose text runs across a column line
+    becomes a spanning cell (`_span_row`) when it is a note (`_is_note`), the only such row
+    (`MAX_SPANNING`) and fewer than half the body rows (else text runs under the grid, not
+    cells), other body rows move cut words whole (`_mend_row`)."""
     heads = header_rows(grid)
     out: Grid = []
     mended = across = 0
@@ -217,7 +220,7 @@ def _mend(grid: Grid, layer: Counter[str]) -> tuple[Grid, int, str]:
             out.append(_span_row(row, cuts))
         else:
             out.append(_mend_row(row, cuts))
-    if across and 2 * across >= len(grid) - heads:
+    if across > MAX_SPANNING or (across and 2 * across >= len(grid) - heads):
         return grid, 0, "text runs across a column line"
     return out, mended, ""
 
