@@ -815,6 +815,63 @@ def boxed_sidebar(out_dir: Path) -> Path:
     return target
 
 
+CHECKLIST_ROWS = (
+    ("Criterion", "Result"),
+    ("1.1 Text alternatives for images", "No failure found"),
+    ("1.2 Captions for prerecorded video", "Not applicable"),
+    ("1.3 Information and relationships", "No failure found"),
+    ("1.4 Contrast of text (minimum)", "Failure found"),
+    ("2.1 Keyboard access to every function", "No failure found"),
+)
+#: The checklist's grid: left, right, the column line, the top and the row height (points).
+CHECKLIST_GRID = (72.0, 523.0, 330.0, 150.0, 26.0)
+#: A form's grid below it: labels on the left, empty fields on the right.
+FORM_LABELS = ("Name", "Address", "Town", "Date")
+FORM_TOP = 400.0
+
+
+def _ruled_grid(page: Any, rows: Sequence[Sequence[str]], top: float) -> pymupdf.Rect:
+    """`rows` of two cells in a grid drawn with thin filled rules at `top`; the grid's rect."""
+    left, right, middle, _, height = CHECKLIST_GRID
+    bottom = top + height * len(rows)
+    rules = [
+        pymupdf.Rect(left, top + height * i, right, top + height * i + 0.75)
+        for i in range(len(rows) + 1)
+    ]
+    rules += [pymupdf.Rect(x, top, x + 0.75, bottom) for x in (left, middle, right)]
+    for rule in rules:
+        page.draw_rect(rule, color=None, fill=(0, 0, 0), width=0)
+    for i, row in enumerate(rows):
+        for x, text in zip((left + 5, middle + 30), row, strict=True):
+            if text:
+                page.insert_text((x, top + height * i + 17), text, fontsize=10.5)
+        if i and row[1]:
+            centre = pymupdf.Point(middle + 15, top + height * i + 13)
+            page.draw_circle(centre, 9, color=None, fill=(0, 0.66, 0.07))
+            page.draw_polyline(
+                [centre + (-4, 0), centre + (-1, 4), centre + (5, -4)], color=(1, 1, 1), width=2
+            )
+    return pymupdf.Rect(left, top, right, bottom)
+
+
+def ruled_checklist(out_dir: Path) -> Path:
+    """A one-page audit: a heading, a paragraph, a two-column checklist in a grid drawn with
+    thin filled rules (criterion, result), and below it a form grid whose right-hand fields
+    are empty. Not in `SAMPLES`: the ruled-table tests generate it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_text((72, 90), "Audit findings", fontsize=20)
+    page.insert_text(
+        (72, 125), "The findings per success criterion are listed below.", fontsize=10.5
+    )
+    _ruled_grid(page, CHECKLIST_ROWS, CHECKLIST_GRID[3])
+    _ruled_grid(page, [(label, "") for label in FORM_LABELS], FORM_TOP)
+    doc.set_metadata({"creationDate": FIXED_DATE, "modDate": FIXED_DATE, "title": "Audit findings"})
+    target = out_dir / "ruled_checklist.pdf"
+    doc.save(target, garbage=3, deflate=True, no_new_id=True)
+    return target
+
+
 PASTURE_PARAGRAPHS = (
     "Common land in the valley has been grazed by the households of three villages for as long "
     "as records exist. Each household holds a number of grazing units, and a unit entitles its "

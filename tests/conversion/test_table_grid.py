@@ -61,6 +61,43 @@ def test_an_agreeing_table_is_unchanged_and_cut_words_are_counted() -> None:
     assert cut_words([[["LATEX"], ["JOBCTL"]]], layer) == (0, 2)
 
 
+REQUIREMENTS = [
+    "|Requirement|Testing|Guidance|",
+    "|---|---|---|",
+    "|1.1 Keep a list|1.1 Examine the list|A list shows<br>what runs|",
+    "|Note: rules 1.2 to 1.3 apply to web app<br>interfaces only|lications and their|Web apps face<br>more attacks|",
+    "|1.2 Escape output|1.2 Examine the code|Escaping stops<br>injection|",
+]
+REQUIREMENT_LAYER = words(
+    [
+        "Requirement Testing Guidance",
+        "1.1 Keep a list 1.1 Examine the list A list shows what runs",
+        "Note: rules 1.2 to 1.3 apply to web applications and their interfaces only",
+        "Web apps face more attacks",
+        "1.2 Escape output 1.2 Examine the code Escaping stops injection",
+    ]
+)
+
+
+def test_a_note_running_across_two_columns_is_one_spanning_cell_of_the_table() -> None:
+    checked = check_grid(parse(REQUIREMENTS), REQUIREMENT_LAYER)
+    assert not checked.reason and checked.changed
+    assert render(checked.grid).split("\n")[3] == (
+        "|Note: rules 1.2 to 1.3 apply to web applications and their interfaces only||"
+        "Web apps face more attacks|"
+    )
+
+
+def test_a_stray_line_across_figure_cells_reads_the_table_as_lines() -> None:
+    rows = [*REQUIREMENTS[:3], "|1.3 Log access|100<br>web app|100<br>lications|", REQUIREMENTS[4]]
+    assert check_grid(parse(rows), REQUIREMENT_LAYER).reason == "text runs across a column line"
+
+
+def test_text_running_across_column_lines_in_half_the_rows_reads_as_lines() -> None:
+    rows = [*REQUIREMENTS[:2], REQUIREMENTS[3], REQUIREMENTS[3], REQUIREMENTS[4]]
+    assert check_grid(parse(rows), REQUIREMENT_LAYER).reason == "text runs across a column line"
+
+
 @pytest.mark.corpus
 def test_a_statement_header_cut_through_words_stays_a_table(shared_dir: Path) -> None:
     pdf = shared_dir / "eval" / "dev2" / "pdfs" / "2023_Q3_AMZN.pdf"

@@ -48,3 +48,17 @@ def test_a_table_agreeing_with_the_text_layer_stays(tmp_path: Path) -> None:
     ctx = PassContext(ConvertOptions(), text_layer=layer)
     assert check_table_words([(1, table)], ctx) == [(1, table)]
     assert check_table_words([(1, table)], PassContext(ConvertOptions())) == [(1, table)]
+
+
+def test_pieces_of_a_word_printed_sideways_leave_the_table_a_table(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 100), "Element Stored", fontsize=11)
+    page.insert_text((72, 116), "Account Name Yes", fontsize=11)
+    page.insert_text((72, 132), "Code No", fontsize=11)
+    page.insert_text((50, 140), "Account", fontsize=11, rotate=90)
+    doc.save(tmp_path / "sideways.pdf")
+    layer = TextLayer.of_document(pymupdf.open(tmp_path / "sideways.pdf")).preload([1])
+    table = "||Element|Stored|\n|---|---|---|\n|Acc|Account Name|Yes|\n|ount|Code|No|"
+    [(_, text)] = check_table_words([(1, table)], PassContext(ConvertOptions(), text_layer=layer))
+    assert text == table

@@ -28,6 +28,7 @@ from .letterless import letterless_heads
 from .passguard import guarded
 from .reading_order import read_columns
 from .spans import drop_unreadable, join_subscripts
+from .tables.ruled import ruled_table_boxes
 from .tables.tablecheck import check_table_boxes
 
 log = logging.getLogger(__name__)
@@ -206,7 +207,13 @@ def check_tables(boxes: list[Any], page: LayoutPage) -> list[Any]:
     the text layer has whole is mended, and only a grid that contradicts the text layer is
     replaced by its lines (`tablecheck.check_table_boxes`, the rule: `tables.grid`)."""
     number = int(getattr(page.parsed, "page_number", 0) or 0)
-    return check_table_boxes(boxes, page.parsed.fulltext or [], number)
+    return check_table_boxes(boxes, page.parsed.fulltext or [], number, page.pdf_page)
+
+
+def ruled_tables(boxes: list[Any], page: LayoutPage) -> list[Any]:
+    """A grid drawn with rules that the layout model read as other boxes is one table box
+    whose cells hold the text-layer words inside them (`tables.ruled.ruled_table_boxes`)."""
+    return ruled_table_boxes(boxes, page.pdf_page, page.box_type)
 
 
 def order_columns(boxes: list[Any], page: LayoutPage) -> list[Any]:
@@ -224,6 +231,7 @@ def code_spaces(boxes: list[Any], page: LayoutPage) -> list[Any]:
 LAYOUT_PASSES: tuple[LayoutPass, ...] = (
     LayoutPass("unreadable-text", _boxes_only(drop_unreadable)),
     LayoutPass("read-once", _boxes_only(read_once)),
+    LayoutPass("ruled-tables", ruled_tables),
     LayoutPass("table-check", check_tables),
     LayoutPass("split-columns", _with_box_type(split_columns)),
     LayoutPass("column-order", order_columns),

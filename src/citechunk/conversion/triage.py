@@ -4,7 +4,7 @@ A page is plain running text, and takes the fast path (no layout model), when no
 holds; `model_reason` names the first that does:
 
 - "image": an image is placed on the page (figures, logos, scanned pages);
-- "drawings": the vector paths could draw a table or a figure (`_drawn_grid`): at least
+- "drawings": the vector paths could draw a table or a figure (`drawn_grid`): at least
   `MAX_RULES` + 1 horizontal rules, two vertical rules, or `MAX_SHAPES` + 1 other shapes
   (filled cells, charts, diagrams). A footnote separator, a header underline and a band
   behind the running header are allowed; so is a background filling the page;
@@ -59,7 +59,7 @@ def model_reason(page: Any, text: PageText, running: Mapping[str, int]) -> Reaso
     docstring); `running` holds the signatures of the page's running lines."""
     if page.get_image_info():
         return "image"
-    if _drawn_grid(page):
+    if drawn_grid(page):
         return "drawings"
     lines = [
         ln
@@ -75,7 +75,7 @@ def model_reason(page: Any, text: PageText, running: Mapping[str, int]) -> Reaso
     return None
 
 
-def _drawn_grid(page: Any) -> bool:
+def drawn_grid(page: Any) -> bool:
     """The page's vector paths exceed the rules and shapes plain text may draw (module
     docstring); a path covering 90% of the page is a background and does not count."""
     area = page.rect.width * page.rect.height

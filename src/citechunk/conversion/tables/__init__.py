@@ -4,6 +4,9 @@
   contradicts the text layer), on a grid of cells;
 * `header`: whether a table has a header row, from evidence (part of the rule: title rows
   become captions, a data first row gets an empty header row);
+* `cellwords`: a grid's cells read from the page's words by position, phrases whole;
+* `ruled`: grids drawn with rules that the layout model read as other boxes become table boxes
+  (layout pass `ruled-tables`);
 * `tablecheck`: the rule on the pymupdf layout path's table boxes (layout pass `table-check`);
 * `table_words`: the rule on every pipe table of the Markdown (structure pass `table-words`);
 * `captions`: table titles that are not sections (pass `table-titles`);

@@ -16,8 +16,12 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
 * Flattened (``Checked.reason`` says why), the table reads as lines, only when the grid
   contradicts the text layer: after mending, `MAX_CUT_WORDS` or more cell words are still
   pieces of a longer text-layer word and no cell word is missing from it for another reason
-  (`cut_words`), or a body row's cut joins cells of several printed lines (wrapped text running
-  across a column line). A table of one column stays a table.
+  (`cut_words`), or body rows have a cut joining cells of several printed lines (wrapped text
+  running across column lines) but for one note. A table of one column stays a table.
+* Spanning cells: one body row (`MAX_SPANNING`, and fewer than half the body rows) whose cut
+  joins cells of several printed lines, each line with a letter, holds one cell spanning the
+  cut columns (a note across the table): its text, line by line, in the first of them. Joined
+  cells with a line without a letter (figures a stray line crossed) flatten the table.
 * Stacked header rows (two or more header rows whose first cell is empty) are joined per
   column into one header row (`join_headers`), a spanning label repeated over each column the
   row below fills.
@@ -44,6 +48,8 @@ from .header import Cell, Grid, head, plain, take_title
 from .labels import is_table_label, is_unit_line
 
 MAX_CUT_WORDS = 2
+#: Body rows running across column lines a table may hold as spanning cells (notes).
+MAX_SPANNING = 1
 _WORD_RE = re.compile(r"[^\W_]+")
 _FIGURE_RE = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?!\w)")
 _YEAR_RE = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
@@ -159,15 +165,47 @@ def _mend_row(row: list[Cell], cuts: list[tuple[int, int]]) -> list[Cell]:
 
 def _runs_across(row: list[Cell], cuts: list[tuple[int, int]]) -> bool:
     """A body row's cut between cells of several lines: wrapped text runs across the column
-    line (a paragraph, not cells)."""
+    line (one cell spanning those columns, or a paragraph under a grid)."""
     return any(max(len(row[j]), len(row[j + 1])) > 1 for j, _ in cuts)
 
 
+def _is_note(row: list[Cell], cuts: list[tuple[int, int]]) -> bool:
+    """Every line of the cells a cut joins has a letter: running text (a note across the
+    table), not figures a stray line crossed."""
+    cells = {c for j, _ in cuts for c in (j, j + 1)}
+    lines = [strip_inline_markup(line) for c in cells for line in row[c]]
+    return all(_LETTER_RE.search(line) for line in lines if line.strip())
+
+
+def _span_row(row: list[Cell], cuts: list[tuple[int, int]]) -> list[Cell]:
+    """A body row whose text runs across column lines: each run of cells joined by cuts is
+    one cell spanning them, its text (`_span_text`) in the run's first cell, the others
+    empty."""
+    cut = set(cuts)
+    joined = {j for j, _ in cuts}
+    out = [list(c) for c in row]
+    j = 0
+    while j < len(row):
+        hi = j
+        while hi in joined:
+            hi += 1
+        if hi > j:
+            out[j] = [_span_text(row, j, hi, cut)]
+            for col in range(j + 1, hi + 1):
+                out[col] = []
+        j = hi + 1
+    return out
+
+
 def _mend(grid: Grid, layer: Counter[str]) -> tuple[Grid, int, str]:
-    """(mended grid, cut words mended, reason the grid contradicts the text layer or "")."""
+    """(mended grid, cut words mended, reason the grid contradicts the text layer or ""):
+    header rows are mended (`_mend_header`), a body row whose text runs across a column line
+    becomes a spanning cell (`_span_row`) when it is a note (`_is_note`), the only such row
+    (`MAX_SPANNING`) and fewer than half the body rows (else text runs under the grid, not
+    cells), other body rows move cut words whole (`_mend_row`)."""
     heads = header_rows(grid)
     out: Grid = []
-    mended = 0
+    mended = across = 0
     for i, row in enumerate(grid):
         cuts = _cuts(row, layer)
         mended += len(cuts)
@@ -175,10 +213,15 @@ def _mend(grid: Grid, layer: Counter[str]) -> tuple[Grid, int, str]:
             out.append(row)
         elif i < heads:
             out.append(_mend_header(row, cuts))
-        elif _runs_across(row, cuts):
+        elif _runs_across(row, cuts) and not _is_note(row, cuts):
             return grid, 0, "text runs across a column line"
+        elif _runs_across(row, cuts):
+            across += 1
+            out.append(_span_row(row, cuts))
         else:
             out.append(_mend_row(row, cuts))
+    if across > MAX_SPANNING or (across and 2 * across >= len(grid) - heads):
+        return grid, 0, "text runs across a column line"
     return out, mended, ""
 
 
@@ -212,13 +255,17 @@ def join_headers(grid: Grid) -> tuple[Grid, bool]:
     return [joined, *grid[heads:]], True
 
 
-def cut_words(grid: Grid, layer: Counter[str]) -> tuple[int, int]:
+def cut_words(grid: Grid, layer: Counter[str], sideways: Iterable[str] = ()) -> tuple[int, int]:
     """(cut, lost): cell words (with repeats) the text layer lacks, split into those that are
-    part of a longer text-layer word (cut by a column line) and the others."""
+    part of a longer text-layer word (cut by a column line) and the others; a piece of a word
+    in `sideways` (words printed sideways, which the row lines of any grid cut) is neither."""
     have = words(plain(c) for row in grid for c in row)
+    turned = [w for w in sideways if w]
     cut = lost = 0
     for w, n in have.items():
         extra = n - layer[w]
+        if extra > 0 and any(w in longer for longer in turned):
+            continue
         if extra > 0:
             if any(w in longer and w != longer for longer in layer):
                 cut += extra
@@ -227,12 +274,13 @@ def cut_words(grid: Grid, layer: Counter[str]) -> tuple[int, int]:
     return cut, lost
 
 
-def check_grid(grid: Grid, layer: Counter[str]) -> Checked:
-    """The table rule (module docstring) for one grid and its text layer's words."""
+def check_grid(grid: Grid, layer: Counter[str], sideways: Iterable[str] = ()) -> Checked:
+    """The table rule (module docstring) for one grid and its text layer's words (`sideways`:
+    the words the layer prints sideways, whose pieces are no cut words)."""
     mended_grid, mended, reason = _mend(grid, layer)
     if reason:
         return Checked(grid, reason=reason)
-    left, lost = cut_words(mended_grid, layer)
+    left, lost = cut_words(mended_grid, layer, sideways)
     if left >= MAX_CUT_WORDS and not lost:
         return Checked(grid, reason=f"{left} cut words left after mending")
     caption, labelled = take_captions(mended_grid)

@@ -2,7 +2,9 @@
 
 The pymupdf layout path applies the rule to its table boxes before rendering (`tablecheck`);
 tables from other paths (Docling, pymupdf4llm's own table finder, a table continued across
-pages) get it here, against the words of the page's text layer. A pipe table whose grid the
+pages) get it here, against the words of the page's text layer; the row lines of any grid
+cut a word printed sideways, so its pieces are no evidence of a column line cutting words
+(`grid.cut_words`). A pipe table whose grid the
 rule mends is rewritten mended (one line per cell: the lines of a cell are joined by a space);
 a pipe table whose grid contradicts the text layer is read as text instead, each printed line
 of a row (a cell's lines are split at ``<br>``) one line of its cells' text, two neighbouring pieces that make a word of the page's text layer, one of
@@ -76,13 +78,13 @@ def _tables(lines: list[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def _page(number: int, text: str, layer: Counter[str]) -> str:
+def _page(number: int, text: str, layer: Counter[str], sideways: Counter[str]) -> str:
     lines = text.split("\n")
     for start, end in reversed(_tables(lines)):
         grid = parse(lines[start:end])
         if not grid:
             continue
-        checked = check_grid(grid, layer)
+        checked = check_grid(grid, layer, sideways)
         if checked.reason:
             log.debug("table flattened: page %d: %s", number, checked.reason)
             lines[start:end] = _as_text(grid, layer)
@@ -103,8 +105,10 @@ def check_table_words(pages: Pages, ctx: PassContext) -> Pages:
     out = []
     for number, text in pages:
         if "|" in text:
-            layer = words(line.text for line in ctx.text_layer.page(number).lines)
-            run = functools.partial(_page, number, text, layer)
+            lines = ctx.text_layer.page(number).lines
+            layer = words(line.text for line in lines)
+            sideways = words(line.text for line in lines if line.vertical)
+            run = functools.partial(_page, number, text, layer, sideways)
             text = guarded(PASS_NAME, number, run, text, ctx.failures, ctx.source)
         out.append((number, text))
     return out
