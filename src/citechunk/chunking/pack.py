@@ -336,8 +336,9 @@ class Packer:
             if tokens <= self.max_tokens:
                 piece = Piece(start.offset, units[j - 1].end, start.header, body, tokens)
                 grown = self._grow(units, i, j, start, tokens)
-                piece, j = grown or self._fill_rows(units, i, j, start, piece)
-                return self._even_rows(units, i, j, start, piece)
+                if grown is not None:
+                    return self._rows_filled(units, i, grown[1], start, grown[0], fill=False)
+                return self._rows_filled(units, i, j, start, piece, fill=True)
             smaller = min(j - 1, self._greedy(units, i, start, self._target(SHRINK_TO))[0])
             smaller = self._keep_introduced(units, i, j, smaller)
             if smaller > i:
@@ -391,18 +392,22 @@ class Packer:
             k += 1
         return k - j
 
-    def _even_rows(
-        self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece
-    ) -> tuple[Piece, int]:
-        """The piece units[i:j], or fewer units when it ends inside a table (rows of it follow):
-        the table's rows from the piece's first row of it to the table's end are cut into
+    def _even_plan(
+        self, units: list[Unit], i: int, j: int, start: _Start, tokens: int
+    ) -> tuple[int, bool]:
+        """Where the piece units[i:j] ends when it ends inside a table (rows of it follow): the
+        table's rows from the piece's first row of it to the table's end are cut into
         near-equal groups (`even_share`; a later group, beside the header it repeats, holds
         what the window's estimate allows, and at least as much as this piece holds; the text
-        after the table, when it fits one, counts with the last group), never
-        ending on a row that labels the rows below. One exact count when the piece shrinks."""
+        after the table, when it fits one, counts with the last group), never ending on a row
+        that labels the rows below. Also whether that end is settled: more rows held by this
+        piece would not move it (the last two groups are shared, their cut falls before the
+        piece's last row, the text after the table counts alike, and the piece, of ``tokens``
+        exact tokens, cannot take all the rows left by the fill's own estimate), so filling
+        it further is work the even cut would undo."""
         rest = self._rows_after(units, j) if i < j < len(units) else 0
         if rest < 1 or start.overlap:
-            return piece, j
+            return j, False
         block, first = units[j - 1].block, j - 1
         while first > i and units[first - 1].block == block:
             first -= 1
@@ -415,23 +420,29 @@ class Packer:
         tail = sum(u.tokens + 1 for u in units[j + rest :])  # text after the table
         if 0 < tail < room:  # goes with the last group: its size counts
             sizes.append(tail)
-        end = first + even_share(sizes, held, room)
+        share = even_share(sizes, held, room)
+        end = first + share
         while end - 1 > first and self.splitter.introduces(units[end - 1]):
             end -= 1
-        if end >= j:
-            return piece, j
-        body, tokens = self.measure(start.offset, units[end - 1].end, start.header)
-        return Piece(start.offset, units[end - 1].end, start.header, body, tokens), end
+        left = sum(u.tokens * self.scale + 1 for u in units[j : j + rest])
+        settled = share < held and (tail == 0 or tail < room) and tokens + left > self.max_tokens
+        return end, settled
 
-    def _fill_rows(
-        self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece
+    def _rows_filled(
+        self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece, fill: bool
     ) -> tuple[Piece, int]:
-        """A piece ending inside a table grown by further rows of it, one exact count each,
-        while it stays within the limit (never ending on a row that labels the rows below):
-        what the window holds, before `_even_rows` evens the groups out."""
-        for _ in range(MAX_FILL):
+        """The piece units[i:j] when it ends inside a table: (with ``fill``) grown by further
+        rows of it, one exact count each, while it stays within the limit and never ending on
+        a row that labels the rows below (what the window holds), then cut back to the even
+        end (`_even_plan`; one exact count when it shrinks). The even end is checked first and
+        after each row: once it is settled, no row is added that it would take away again."""
+        for _ in range(MAX_FILL if fill else 0):
             rest = self._rows_after(units, j) if j < len(units) else 0
-            if rest < 1 or self.splitter.introduces(units[j]):
+            if (
+                rest < 1
+                or self.splitter.introduces(units[j])
+                or self._even_plan(units, i, j, start, piece.tokens)[1]
+            ):
                 break
             if piece.tokens + units[j].tokens * self.scale + 1 > self.max_tokens:
                 break
@@ -440,7 +451,11 @@ class Packer:
                 break
             piece = Piece(start.offset, units[j].end, start.header, body, tokens)
             j += 1
-        return piece, j
+        end = self._even_plan(units, i, j, start, piece.tokens)[0]
+        if end >= j:
+            return piece, j
+        body, tokens = self.measure(start.offset, units[end - 1].end, start.header)
+        return Piece(start.offset, units[end - 1].end, start.header, body, tokens), end
 
     def _estimate(self, units: list[Unit], i: int, j: int, start: _Start) -> int:
         est, prev_end = start.tokens, (start.offset if start.overlap else -1)
