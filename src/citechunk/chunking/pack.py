@@ -111,6 +111,7 @@ class Packer:
         pieces: list[Piece] = []
         units = list(units)
         i, first = 0, 0
+        firsts: list[int] = []  # the unit each piece starts at
         start = self._fresh(units[0]) if units else None
         while start is not None and i < len(units):
             target = self._target(FILL)
@@ -133,10 +134,100 @@ class Packer:
                 continue
             piece, nxt = fitted
             pieces.append(piece)
+            firsts.append(i)
             first, i = i, nxt
             if i < len(units):
                 start = self._overlap_start(units, first, i) or self._fresh(units[i])
+        if self.overlap == 0:
+            self._mend_fragments(units, pieces, firsts)
         return pieces
+
+    def _mend_fragments(self, units: list[Unit], pieces: list[Piece], firsts: list[int]) -> None:
+        """No piece is a fragment (its body under `LEAD_IN` of the budget) beside one it fits
+        with: measured exactly, where the size estimate ran high, a fragment joins the piece
+        before it (lines introducing what follows join the piece after it, unless that one
+        starts inside a table under a repeated header) when the joined piece fits the limit,
+        one exact count per try; a last piece that still is a fragment takes back units
+        (`_mend_tail`). ``firsts``: the unit each piece starts at."""
+        small, prefix = self.budget * LEAD_IN, self.max_tokens - self.budget
+        k = 0
+        while k < len(pieces) and len(pieces) > 1:
+            if pieces[k].tokens - prefix >= small:
+                k += 1
+                continue
+            lead = k + 1 < len(pieces) and self._all_lead(units, firsts[k], firsts[k + 1])
+            pairs = [(k, k + 1)] if lead else [(k - 1, k), (k, k + 1)]
+            for a, b in pairs:
+                if a < 0 or b >= len(pieces) or (b == k + 1 and pieces[b].header):
+                    continue
+                head, tail = pieces[a], pieces[b]
+                body, tokens = self.measure(head.start, tail.end, head.header)
+                if tokens <= self.max_tokens:
+                    pieces[a : b + 1] = [Piece(head.start, tail.end, head.header, body, tokens)]
+                    del firsts[b]
+                    k = a
+                    break
+            else:
+                k += 1
+        if len(pieces) > 1:
+            self._mend_tail(units, pieces, firsts[-2], firsts[-1])
+
+    def _mend_tail(self, units: list[Unit], pieces: list[Piece], prev: int, last: int) -> None:
+        """The last piece (from units[last]) made a fragment, its body under `LEAD_IN` of the
+        budget (`_balance_tail`'s rule, which works on estimates, met by exact counts): it
+        takes the last units of the piece before (from units[prev]) up to a clean cut (a
+        sentence end, or between lines, items or blocks; not after a line introducing what
+        follows; never inside a table's rows or a code block) while it stays within the limit
+        and the piece before keeps at least as much: whole units first, else the sentences of
+        the piece's last paragraph or list item. One exact count of each piece per try."""
+        small, prefix = self.budget * LEAD_IN, self.max_tokens - self.budget
+        if pieces[-1].tokens - prefix >= small:
+            return
+        best = self._take_back(units, pieces, prev, last, prev)
+        u = units[last - 1]
+        refinable = u.kind in ("para", "item", "list", "line") and u.tokens > 1
+        if best is None and refinable and not self.splitter.in_fence(u.start):
+            sub = [v.in_block(u.block) for v in self.splitter.refine(u, u.tokens - 1)]
+            if len(sub) > 1 and all(v.kind == "sentence" for v in sub):
+                if u.header:
+                    sub[0] = sub[0].with_header(u.header, u.header_tokens)
+                units[last - 1 : last] = sub
+                last += len(sub) - 1
+                best = self._take_back(units, pieces, prev, last, last - len(sub))
+        if best is not None:
+            pieces[-2:] = best
+
+    def _take_back(
+        self, units: list[Unit], pieces: list[Piece], prev: int, last: int, lo: int
+    ) -> tuple[Piece, Piece] | None:
+        """`_mend_tail`'s two pieces when the last one starts at units[c], the latest clean
+        cut with ``lo`` < c < ``last`` (and c > ``prev``) that makes it at least `LEAD_IN` of
+        the budget, else the earliest clean one that fits; None when none fits."""
+        small, prefix = self.budget * LEAD_IN, self.max_tokens - self.budget
+        best: tuple[Piece, Piece] | None = None
+        for c in range(last - 1, max(prev, lo), -1):
+            a, b = units[c - 1], units[c]
+            if {a.kind, b.kind} & {"row", "head"} or self.splitter.in_fence(b.start):
+                break
+            if self._estimate(units, c, last, self._fresh(b)) > self.budget:
+                break
+            if self._cut_level(a, b) != SENTENCE_CUT or self._all_lead(units, c - 1, c):
+                continue
+            start = self._fresh(b)
+            body, tokens = self.measure(start.offset, pieces[-1].end, start.header)
+            if tokens > self.max_tokens:
+                break
+            head = pieces[-2]
+            kept, kept_tokens = self.measure(head.start, a.end, head.header)
+            if kept_tokens < tokens:
+                break
+            best = (
+                Piece(head.start, a.end, head.header, kept, kept_tokens),
+                Piece(start.offset, pieces[-1].end, start.header, body, tokens),
+            )
+            if tokens - prefix >= small:
+                break
+        return best
 
     def _lead_in(self, units: list[Unit], j: int, est: float, start: _Start, i: int = -1) -> bool:
         """Split units[j] one ladder level down in place when the piece before it (estimated
