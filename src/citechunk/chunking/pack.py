@@ -12,6 +12,11 @@ header rows and first row) is never cut to fill a piece, and lines introducing i
 Row groups are as large as the window allows, except that the last two of a table share their
 rows near-evenly (`even_share`): no last group of a row or two after a full one.
 
+No fragment beside a piece it fits with: a piece whose body is under `LEAD_IN` of the budget
+(sized by estimates that ran high, or left over at a section's end) joins its neighbour when one
+exact count says the joined piece fits (`Packer._mend_fragments`); a last piece that still is a
+fragment takes back units of the piece before up to a clean cut (`Packer._mend_tail`).
+
 A piece that would end inside a block (a table's rows, a list's items, a paragraph's lines or
 sentences) while it holds the start of that block after other units ends before the block
 instead (with the lead-in line or caption before it), when what it keeps is at least `LEAD_IN`
