@@ -182,7 +182,7 @@ class Packer:
         budget (`_balance_tail`'s rule, which works on estimates, met by exact counts): it
         takes the last units of the piece before (from units[prev]) up to a clean cut (a
         sentence end, or between lines, items or blocks; not after a line introducing what
-        follows; never inside a table's rows or a code block) while it stays within the limit
+        follows; never moving a table, its caption or rows, nor code) while it stays within the limit
         and the piece before keeps at least as much: whole units first, else the sentences of
         the piece's last paragraph or list item. One exact count of each piece per try."""
         small, prefix = self.budget * LEAD_IN, self.max_tokens - self.budget
@@ -212,7 +212,9 @@ class Packer:
         best: tuple[Piece, Piece] | None = None
         for c in range(last - 1, max(prev, lo), -1):
             a, b = units[c - 1], units[c]
-            if {a.kind, b.kind} & {"row", "head"} or self.splitter.in_fence(b.start):
+            if {a.kind, b.kind} & {"row", "head", "table"} or self.splitter.in_fence(b.start):
+                break  # a table stays with the text before it (its lead-in, "The table below")
+            if c + 1 < last and self.splitter.captions(b, units[c + 1]):
                 break
             if self._estimate(units, c, last, self._fresh(b)) > self.budget:
                 break
