@@ -12,6 +12,11 @@ header rows and first row) is never cut to fill a piece, and lines introducing i
 Row groups are as large as the window allows, except that the last two of a table share their
 rows near-evenly (`even_share`): no last group of a row or two after a full one.
 
+No fragment beside a piece it fits with: a piece whose body is under `LEAD_IN` of the budget
+(sized by estimates that ran high, or left over at a section's end) joins its neighbour when one
+exact count says the joined piece fits (`Packer._mend_fragments`); a last piece that still is a
+fragment takes back units of the piece before up to a clean cut (`Packer._mend_tail`).
+
 A piece that would end inside a block (a table's rows, a list's items, a paragraph's lines or
 sentences) while it holds the start of that block after other units ends before the block
 instead (with the lead-in line or caption before it), when what it keeps is at least `LEAD_IN`
@@ -111,6 +116,7 @@ class Packer:
         pieces: list[Piece] = []
         units = list(units)
         i, first = 0, 0
+        firsts: list[int] = []  # the unit each piece starts at
         start = self._fresh(units[0]) if units else None
         while start is not None and i < len(units):
             target = self._target(FILL)
@@ -133,10 +139,102 @@ class Packer:
                 continue
             piece, nxt = fitted
             pieces.append(piece)
+            firsts.append(i)
             first, i = i, nxt
             if i < len(units):
                 start = self._overlap_start(units, first, i) or self._fresh(units[i])
+        if self.overlap == 0:
+            self._mend_fragments(units, pieces, firsts)
         return pieces
+
+    def _mend_fragments(self, units: list[Unit], pieces: list[Piece], firsts: list[int]) -> None:
+        """No piece is a fragment (its body under `LEAD_IN` of the budget) beside one it fits
+        with: measured exactly, where the size estimate ran high, a fragment joins the piece
+        before it (lines introducing what follows join the piece after it, unless that one
+        starts inside a table under a repeated header) when the joined piece fits the limit,
+        one exact count per try; a last piece that still is a fragment takes back units
+        (`_mend_tail`). ``firsts``: the unit each piece starts at."""
+        small, prefix = self.budget * LEAD_IN, self.max_tokens - self.budget
+        k = 0
+        while k < len(pieces) and len(pieces) > 1:
+            if pieces[k].tokens - prefix >= small:
+                k += 1
+                continue
+            lead = k + 1 < len(pieces) and self._all_lead(units, firsts[k], firsts[k + 1])
+            pairs = [(k, k + 1)] if lead else [(k - 1, k), (k, k + 1)]
+            for a, b in pairs:
+                if a < 0 or b >= len(pieces) or (b == k + 1 and pieces[b].header):
+                    continue
+                head, tail = pieces[a], pieces[b]
+                body, tokens = self.measure(head.start, tail.end, head.header)
+                if tokens <= self.max_tokens:
+                    pieces[a : b + 1] = [Piece(head.start, tail.end, head.header, body, tokens)]
+                    del firsts[b]
+                    k = a
+                    break
+            else:
+                k += 1
+        if len(pieces) > 1:
+            self._mend_tail(units, pieces, firsts[-2], firsts[-1])
+
+    def _mend_tail(self, units: list[Unit], pieces: list[Piece], prev: int, last: int) -> None:
+        """The last piece (from units[last]) made a fragment, its body under `LEAD_IN` of the
+        budget (`_balance_tail`'s rule, which works on estimates, met by exact counts): it
+        takes the last units of the piece before (from units[prev]) up to a clean cut (a
+        sentence end, or between lines, items or blocks; not after a line introducing what
+        follows; never moving a table, its caption or rows, nor code) while it stays within the limit
+        and the piece before keeps at least as much: whole units first, else the sentences of
+        the piece's last paragraph or list item. One exact count of each piece per try."""
+        small, prefix = self.budget * LEAD_IN, self.max_tokens - self.budget
+        if pieces[-1].tokens - prefix >= small:
+            return
+        best = self._take_back(units, pieces, prev, last, prev)
+        u = units[last - 1]
+        refinable = u.kind in ("para", "item", "list", "line") and u.tokens > 1
+        if best is None and refinable and not self.splitter.in_fence(u.start):
+            sub = [v.in_block(u.block) for v in self.splitter.refine(u, u.tokens - 1)]
+            if len(sub) > 1 and all(v.kind == "sentence" for v in sub):
+                if u.header:
+                    sub[0] = sub[0].with_header(u.header, u.header_tokens)
+                units[last - 1 : last] = sub
+                last += len(sub) - 1
+                best = self._take_back(units, pieces, prev, last, last - len(sub))
+        if best is not None:
+            pieces[-2:] = best
+
+    def _take_back(
+        self, units: list[Unit], pieces: list[Piece], prev: int, last: int, lo: int
+    ) -> tuple[Piece, Piece] | None:
+        """`_mend_tail`'s two pieces when the last one starts at units[c], the latest clean
+        cut with ``lo`` < c < ``last`` (and c > ``prev``) that makes it at least `LEAD_IN` of
+        the budget, else the earliest clean one that fits; None when none fits."""
+        small, prefix = self.budget * LEAD_IN, self.max_tokens - self.budget
+        best: tuple[Piece, Piece] | None = None
+        for c in range(last - 1, max(prev, lo), -1):
+            a, b = units[c - 1], units[c]
+            if {a.kind, b.kind} & {"row", "head", "table"} or self.splitter.in_fence(b.start):
+                break  # a table stays with the text before it (its lead-in, "The table below")
+            if c + 1 < last and self.splitter.captions(b, units[c + 1]):
+                break
+            if self._estimate(units, c, last, self._fresh(b)) > self.budget:
+                break
+            if self._cut_level(a, b) != SENTENCE_CUT or self._all_lead(units, c - 1, c):
+                continue
+            start = self._fresh(b)
+            body, tokens = self.measure(start.offset, pieces[-1].end, start.header)
+            if tokens > self.max_tokens:
+                break
+            head = pieces[-2]
+            kept, kept_tokens = self.measure(head.start, a.end, head.header)
+            if kept_tokens < tokens:
+                break
+            best = (
+                Piece(head.start, a.end, head.header, kept, kept_tokens),
+                Piece(start.offset, pieces[-1].end, start.header, body, tokens),
+            )
+            if tokens - prefix >= small:
+                break
+        return best
 
     def _lead_in(self, units: list[Unit], j: int, est: float, start: _Start, i: int = -1) -> bool:
         """Split units[j] one ladder level down in place when the piece before it (estimated
@@ -336,8 +434,9 @@ class Packer:
             if tokens <= self.max_tokens:
                 piece = Piece(start.offset, units[j - 1].end, start.header, body, tokens)
                 grown = self._grow(units, i, j, start, tokens)
-                piece, j = grown or self._fill_rows(units, i, j, start, piece)
-                return self._even_rows(units, i, j, start, piece)
+                if grown is not None:
+                    return self._rows_filled(units, i, grown[1], start, grown[0], fill=False)
+                return self._rows_filled(units, i, j, start, piece, fill=True)
             smaller = min(j - 1, self._greedy(units, i, start, self._target(SHRINK_TO))[0])
             smaller = self._keep_introduced(units, i, j, smaller)
             if smaller > i:
@@ -391,18 +490,22 @@ class Packer:
             k += 1
         return k - j
 
-    def _even_rows(
-        self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece
-    ) -> tuple[Piece, int]:
-        """The piece units[i:j], or fewer units when it ends inside a table (rows of it follow):
-        the table's rows from the piece's first row of it to the table's end are cut into
+    def _even_plan(
+        self, units: list[Unit], i: int, j: int, start: _Start, tokens: int
+    ) -> tuple[int, bool]:
+        """Where the piece units[i:j] ends when it ends inside a table (rows of it follow): the
+        table's rows from the piece's first row of it to the table's end are cut into
         near-equal groups (`even_share`; a later group, beside the header it repeats, holds
         what the window's estimate allows, and at least as much as this piece holds; the text
-        after the table, when it fits one, counts with the last group), never
-        ending on a row that labels the rows below. One exact count when the piece shrinks."""
+        after the table, when it fits one, counts with the last group), never ending on a row
+        that labels the rows below. Also whether that end is settled: more rows held by this
+        piece would not move it (the last two groups are shared, their cut falls before the
+        piece's last row, the text after the table counts alike, and the piece, of ``tokens``
+        exact tokens, cannot take all the rows left by the fill's own estimate), so filling
+        it further is work the even cut would undo."""
         rest = self._rows_after(units, j) if i < j < len(units) else 0
         if rest < 1 or start.overlap:
-            return piece, j
+            return j, False
         block, first = units[j - 1].block, j - 1
         while first > i and units[first - 1].block == block:
             first -= 1
@@ -415,23 +518,29 @@ class Packer:
         tail = sum(u.tokens + 1 for u in units[j + rest :])  # text after the table
         if 0 < tail < room:  # goes with the last group: its size counts
             sizes.append(tail)
-        end = first + even_share(sizes, held, room)
+        share = even_share(sizes, held, room)
+        end = first + share
         while end - 1 > first and self.splitter.introduces(units[end - 1]):
             end -= 1
-        if end >= j:
-            return piece, j
-        body, tokens = self.measure(start.offset, units[end - 1].end, start.header)
-        return Piece(start.offset, units[end - 1].end, start.header, body, tokens), end
+        left = sum(u.tokens * self.scale + 1 for u in units[j : j + rest])
+        settled = share < held and (tail == 0 or tail < room) and tokens + left > self.max_tokens
+        return end, settled
 
-    def _fill_rows(
-        self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece
+    def _rows_filled(
+        self, units: list[Unit], i: int, j: int, start: _Start, piece: Piece, fill: bool
     ) -> tuple[Piece, int]:
-        """A piece ending inside a table grown by further rows of it, one exact count each,
-        while it stays within the limit (never ending on a row that labels the rows below):
-        what the window holds, before `_even_rows` evens the groups out."""
-        for _ in range(MAX_FILL):
+        """The piece units[i:j] when it ends inside a table: (with ``fill``) grown by further
+        rows of it, one exact count each, while it stays within the limit and never ending on
+        a row that labels the rows below (what the window holds), then cut back to the even
+        end (`_even_plan`; one exact count when it shrinks). The even end is checked first and
+        after each row: once it is settled, no row is added that it would take away again."""
+        for _ in range(MAX_FILL if fill else 0):
             rest = self._rows_after(units, j) if j < len(units) else 0
-            if rest < 1 or self.splitter.introduces(units[j]):
+            if (
+                rest < 1
+                or self.splitter.introduces(units[j])
+                or self._even_plan(units, i, j, start, piece.tokens)[1]
+            ):
                 break
             if piece.tokens + units[j].tokens * self.scale + 1 > self.max_tokens:
                 break
@@ -440,7 +549,11 @@ class Packer:
                 break
             piece = Piece(start.offset, units[j].end, start.header, body, tokens)
             j += 1
-        return piece, j
+        end = self._even_plan(units, i, j, start, piece.tokens)[0]
+        if end >= j:
+            return piece, j
+        body, tokens = self.measure(start.offset, units[end - 1].end, start.header)
+        return Piece(start.offset, units[end - 1].end, start.header, body, tokens), end
 
     def _estimate(self, units: list[Unit], i: int, j: int, start: _Start) -> int:
         est, prev_end = start.tokens, (start.offset if start.overlap else -1)

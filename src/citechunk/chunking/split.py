@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -284,12 +284,15 @@ class Splitter:
             k = run
         return out
 
-    def _fit_header(self, parts: list[str], budget: int) -> tuple[str, int]:
+    def _fit_header(
+        self, parts: list[str], budget: int, size: Callable[[str], int] | None = None
+    ) -> tuple[str, int]:
         """``parts`` joined by blank lines, leading parts dropped while over half of
-        ``budget``; ("", 0) when even the last part is."""
+        ``budget`` (by ``size``, default `text_size`); ("", 0) when even the last part is."""
+        size = self.text_size if size is None else size
         while parts:
             text = "\n\n".join(parts)
-            tokens = self.text_size(text) + 1
+            tokens = size(text) + 1
             if tokens <= budget // 2:
                 return text, tokens
             parts = parts[1:]
@@ -403,7 +406,7 @@ class Splitter:
                 spans, child = self._line_spans(s, e, kind), "line"
             else:
                 spans, child = self._sentences(s, e), "sentence"
-            self._greedy_spans(spans, child, limit, out, "")
+            self._greedy_spans(spans, child, limit, out)
 
     def _greedy_spans(
         self,
@@ -411,18 +414,17 @@ class Splitter:
         kind: str,
         limit: int,
         out: list[tuple[int, int, str]],
-        header: str,
+        headers: Sequence[str] = (),
     ) -> None:
         """Greedy packing of consecutive spans; a span too long alone goes down the ladder.
-        ``header`` (if any) is repeated on every piece that does not start at spans[0]; no span
-        is in two pieces, and a piece of rows does not end on a label row while rows follow."""
+        A piece that starts at spans[i] (i > 0) repeats ``headers[i]`` (if any); no span is
+        in two pieces, and a piece of rows does not end on a label row while rows follow."""
         ends = [sp[1] for sp in spans]
-        room = limit - len(header) - 1
         i = 0
         while i < len(spans):
-            h = header if i > 0 else ""
+            h = headers[i] if 0 < i < len(headers) else ""
             s0 = spans[i][0]
-            j = bisect_right(ends, s0 + (room if h else limit), lo=i) - 1
+            j = bisect_right(ends, s0 + (limit - len(h) - 1 if h else limit), lo=i) - 1
             if j < i:
                 self._by_length(s0, ends[i], kind, limit, out)
                 i += 1
@@ -435,23 +437,17 @@ class Splitter:
     def _table_by_length(
         self, s: int, e: int, limit: int, out: list[tuple[int, int, str]], floor: int
     ) -> None:
-        """`_table` by length: the caption and header rows repeat while they take at most
-        half of ``limit``, else the header rows while they fit (a row too long to fit beside
-        them goes without)."""
+        """`_table` by length: each row after the table's head repeats the fullest of
+        `table_headers` (sized in characters against ``limit``) that fits beside it, or none
+        (a row too long to fit beside any goes down the ladder alone)."""
         rows = self._lines(s, e)
         first = self.table_head(rows)
-        header = ""
-        caption = self.table_caption(s, floor)
-        if first > 1 and self.has_header(rows):
-            head_rows = self.pages.text(rows[0][0], rows[first - 2][1])
-            joined = f"{caption}\n\n{head_rows}" if caption else ""
-            for header, room in ((joined, limit // 2), (head_rows, limit - 2), ("", 0)):
-                if header and len(header) + 1 <= room:
-                    break
-        elif caption and len(caption) + 1 <= limit // 2:
-            header = caption
+        headers = self.table_headers(rows, first, self.table_caption(s, floor), limit, len)
         spans = [(rows[0][0], rows[first - 1][1]), *rows[first:]]
-        self._greedy_spans(spans, "row", limit, out, header)
+        repeat = [""] + [
+            next((h for h, t in headers if re_ - rs <= limit - t), "") for rs, re_ in rows[first:]
+        ]
+        self._greedy_spans(spans, "row", limit, out, repeat)
 
     # -- span finders ----------------------------------------------------------------------
     def _fence_overlaps(self, start: int, end: int) -> bool:
@@ -625,16 +621,25 @@ class Splitter:
                 out[mark] = out[mark].with_header(fence, header_tokens)
 
     def table_headers(
-        self, rows: list[tuple[int, int]], first: int, caption: str, budget: int
+        self,
+        rows: list[tuple[int, int]],
+        first: int,
+        caption: str,
+        budget: int,
+        size: Callable[[str], int] | None = None,
     ) -> list[tuple[str, int]]:
         """What a row after a split table's head may repeat, fullest first, with its tokens:
         the caption above the header rows (header row, separator, column-header rows) while
         both take at most half of ``budget``; the header rows; the header row and separator
         alone. A table whose first row is no header (`has_header`) repeats only its caption,
         while that takes at most half of ``budget``. A row carries the first that fits beside
-        it: the header that names its columns is repeated whenever there is room for it."""
+        it: the header that names its columns is repeated whenever there is room for it.
+        Sizes are ``size`` (default `text_size`, tokens; `len` for the ladder by length, where
+        ``budget`` is characters) plus one for the newline after the header. The one choice
+        for both the unit ladder (`_table`) and the ladder by length (`_table_by_length`)."""
+        size = self.text_size if size is None else size
         if not (first > 1 and self.has_header(rows)):
-            alone = self._fit_header([caption], budget) if caption else ("", 0)
+            alone = self._fit_header([caption], budget, size) if caption else ("", 0)
             return [alone] if alone[0] else []
         texts = [self.pages.text(rows[0][0], rows[first - 2][1])]
         if first > 3:  # column-header rows after the separator: also without them
@@ -642,10 +647,10 @@ class Splitter:
         out: list[tuple[str, int]] = []
         if caption:
             joined = f"{caption}\n\n{texts[0]}"
-            tokens = self.text_size(joined) + 1
+            tokens = size(joined) + 1
             if tokens <= budget // 2:
                 out.append((joined, tokens))
-        out.extend((t, self.text_size(t) + 1) for t in texts)
+        out.extend((t, size(t) + 1) for t in texts)
         return [(h, t) for h, t in out if t < budget or self.fits_exactly(h, budget - 1)]
 
     def has_header(self, rows: list[tuple[int, int]]) -> bool:
