@@ -115,7 +115,7 @@ def test_a_page_table_is_checked_without_raising_or_losing_text(
     if ragged:  # a row as a page prints it: trailing empty cells left out
         table = [line.rstrip("|").rstrip() + "|" if line.count("|") > 2 else line for line in table]
     text = "Above the table.\n\n" + "\n".join(table) + "\n\nBelow it."
-    out = _page(3, text, _layer(grid, kind))
+    out = _page(3, text, _layer(grid, kind), Counter())
     assert not _lost(_chars([text]), _chars([out]))
     if out != text:
         assert out.startswith("Above the table.") and out.endswith("Below it.")

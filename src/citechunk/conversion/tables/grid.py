@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ...mdsyntax import TABLE_SEPARATOR_RE
@@ -132,20 +132,25 @@ def _span_text(row: list[Cell], lo: int, hi: int, cut: set[tuple[int, int]]) -> 
     return " ".join(t for t in lines if t)
 
 
-def _mend_header(row: list[Cell], cuts: list[tuple[int, int]]) -> list[Cell]:
-    cut = set(cuts)
+def _joined_runs(row: list[Cell], cuts: list[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """(first, last) column of each run of two or more cells that `cuts` join."""
     joined = {j for j, _ in cuts}
-    out = [list(c) for c in row]
     j = 0
     while j < len(row):
         hi = j
         while hi in joined:
             hi += 1
         if hi > j:
-            text = _span_text(row, j, hi, cut)
-            for col in range(j, hi + 1):
-                out[col] = [text]
+            yield j, hi
         j = hi + 1
+
+
+def _mend_header(row: list[Cell], cuts: list[tuple[int, int]]) -> list[Cell]:
+    out = [list(c) for c in row]
+    for lo, hi in _joined_runs(row, cuts):
+        text = _span_text(row, lo, hi, set(cuts))
+        for col in range(lo, hi + 1):
+            out[col] = [text]
     return out
 
 
@@ -181,19 +186,11 @@ def _span_row(row: list[Cell], cuts: list[tuple[int, int]]) -> list[Cell]:
     """A body row whose text runs across column lines: each run of cells joined by cuts is
     one cell spanning them, its text (`_span_text`) in the run's first cell, the others
     empty."""
-    cut = set(cuts)
-    joined = {j for j, _ in cuts}
     out = [list(c) for c in row]
-    j = 0
-    while j < len(row):
-        hi = j
-        while hi in joined:
-            hi += 1
-        if hi > j:
-            out[j] = [_span_text(row, j, hi, cut)]
-            for col in range(j + 1, hi + 1):
-                out[col] = []
-        j = hi + 1
+    for lo, hi in _joined_runs(row, cuts):
+        out[lo] = [_span_text(row, lo, hi, set(cuts))]
+        for col in range(lo + 1, hi + 1):
+            out[col] = []
     return out
 
 
