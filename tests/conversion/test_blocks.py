@@ -58,10 +58,14 @@ def _flag_fixed_pitch(pages: list[Any]) -> None:
                     span["flags"] = int(span.get("flags", 0)) | MONO
 
 
+#: The kinds pymupdf4llm writes in a form of their own, never as quotes.
+_OWN_FORM = frozenset({"title", "section-header", "list-item", "code"})
+
+
 def _quoted(block: Block) -> bool:
-    """pymupdf4llm writes the block as ``> `` quotes: a footnote, or a block opening with a
-    raised mark (not code)."""
-    raised = block.kind != "code" and bool(block.lines) and block.lines[0].raised_start
+    """pymupdf4llm writes the block as ``> `` quotes: a footnote, or a block of another kind
+    than `_OWN_FORM` opening with a raised mark."""
+    raised = block.kind not in _OWN_FORM and bool(block.lines) and block.lines[0].raised_start
     return block.kind == "footnote" or raised
 
 

@@ -218,8 +218,8 @@ def test_table_words_that_raises_on_a_page_leaves_only_that_page(
     before, _ = _printed(pdf, printed)
     real = table_words._page
 
-    def fails_on_page_2(number: int, text: str, layer: Any) -> str:
-        return real(number, text, layer) if number != 2 else text.split("\n")[99]
+    def fails_on_page_2(number: int, text: str, *layers: Any) -> str:
+        return real(number, text, *layers) if number != 2 else text.split("\n")[99]
 
     monkeypatch.setattr(table_words, "_page", fails_on_page_2)
     pages, ctx = _printed(pdf, printed)
