@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from citechunk.chunking import chunk_markdown
-from citechunk.chunking.navigation import chunk_role, entry
+from citechunk.chunking.navigation import Entry, chunk_role, entry
 from citechunk.config import ChunkOptions
 from citechunk.evaluation import load_chunk_set
 from citechunk.export import ChunkRecord, make_records, read_chunks, write_chunks
@@ -86,6 +86,8 @@ def test_entry_forms() -> None:
     assert entry("**Notices**. . . . . . . . . . . vii") is not None
     assert entry("|**What is cancer? ............ 4**|") is not None
     assert entry("| Revenue | 1,234 | 5,678 |") is None
+    assert entry("|1.2|Objeto ... 3|") == Entry(marked=True, page=3)  # number, title, page
+    assert entry("|4|Loops 2|") is None  # no leader: a number and a cell ending in a figure
     assert entry("Part II") is None  # a label's numeral, no leader: not a page
     assert entry("The total was 1,234.") is None
 

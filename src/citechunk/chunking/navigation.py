@@ -15,7 +15,8 @@ as its cells joined by spaces):
   it ends with page references — whole numbers of at most four digits (no thousands separator,
   decimal point or currency), lower-case roman numerals, or ranges and comma lists of them —
   after text holding a letter and at most 20 words. In a table row the references are its
-  whole last filled cell (or follow a leader in it) and no other cell is a number.
+  whole last filled cell (or follow a leader in it) and no other cell is a number but a
+  section number in the first cell before a title ("| 1.2 | Scope ... 3 |").
 * It is *marked* when a dot leader (three or more dots, spaced or not, or an ellipsis) or a
   comma (an index entry: "gawk, 23, 45-47") stands before the references, and *plain* otherwise
   ("Risk Factors 12", "| Item 1A. | Risk Factors | 12 |"); a plain entry's text does not end
@@ -103,8 +104,11 @@ def _row_text(cells: Sequence[str]) -> str | None:
 
 
 def _is_label_number(cell: str, filled: Sequence[str]) -> bool:
-    """A section number in the first cell ("1.2", "4") before a title cell is a label."""
-    return cell is filled[0] and len(filled) >= 3 and bool(_LETTER_RE.search(filled[1]))
+    """A section number in the first cell ("1.2", "4") before a title cell is a label: a cell
+    with a letter followed by the page cell, or holding its title, a leader and the page."""
+    if cell is not filled[0] or not _LETTER_RE.search(filled[1]):
+        return False
+    return len(filled) >= 3 or bool(_LEADER_RE.search(filled[1]))
 
 
 def entry(line: str) -> Entry | None:
