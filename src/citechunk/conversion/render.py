@@ -102,7 +102,7 @@ def _notes(block: Block) -> list[tuple[str, list[Line]]]:
     with a raised mark, and at a line opening with the number after the open note's number."""
     notes: list[tuple[str, list[Line]]] = []
     for line in block.lines:
-        mark = _opening(line)
+        mark = note_mark(line)
         following = bool(notes) and notes[-1][0].isdigit() and mark == str(int(notes[-1][0]) + 1)
         if not notes or line.raised_start or following:
             notes.append((mark, [line]))
@@ -111,7 +111,7 @@ def _notes(block: Block) -> list[tuple[str, list[Line]]]:
     return notes
 
 
-def _opening(line: Line) -> str:
+def note_mark(line: Line) -> str:
     """The number or footnote symbol opening the line, raised or not ("" without one)."""
     m = _OPENING_RE.match(line.shown)
     return m.group(1) if m else ""

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..blocks import Block
-from ..render import block_markdown
+from ..render import block_markdown, note_mark
 from ..repairs.sentences import runs_on
 from ..repairs.tidy import tidy_page
 from .common import MARGIN_KINDS, Pages
@@ -54,8 +54,6 @@ OVERLAP = 2.0
 _PASSED = MARGIN_KINDS | {"picture"}
 _BODY_KINDS = frozenset({"text", "list-item"})
 _MARK_RE = re.compile(r"^\s*(?:\[?\d{1,3}\]?|[*∗†‡§¶]+)")
-#: A note's opening number or symbol, set plain: "5. Jeffrie", "12 See", "† University".
-_OPENING_RE = re.compile(r"^\s*(\d{1,3}|[*∗†‡§¶]{1,3})(?=[.)]?(?:\s|$)|[A-Z“\"‘(\[_])")
 _CITED_SPLIT_RE = re.compile(r"[,\s–-]+")
 
 
@@ -141,11 +139,8 @@ def footnotes_before_run_on(pages: Pages) -> dict[int, tuple[Block, ...]]:
 
 def opening_mark(block: Block) -> str:
     """The mark `block` opens with: the number or footnote symbol opening its text, raised or
-    not ("" without one)."""
-    if not block.lines:
-        return ""
-    m = _OPENING_RE.match(block.lines[0].shown)
-    return m.group(1) if m else ""
+    not ("" without one: `render.note_mark`)."""
+    return note_mark(block.lines[0]) if block.lines else ""
 
 
 def cited_marks(blocks: Sequence[Block]) -> set[str]:
