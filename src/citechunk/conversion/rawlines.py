@@ -38,7 +38,7 @@ from typing import Any
 
 from .blocks import SUPERSCRIPT, Span
 from .furniture import NumberPlaces, numbered_spans, without_numbers
-from .spans import is_raised_mark
+from .spans import is_mark_text, is_raised_mark
 from .textlayer import union_box
 
 #: Pieces of one text-layer line this close (in font sizes) with no space between them are one
@@ -208,8 +208,8 @@ def _touching_same_style(s0: dict[str, Any], s1: dict[str, Any], rtl: bool) -> b
 
 def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Consecutive spans that are one word or touch in one style become one span (never a
-    spacing accent, never a raised mark: it is flagged superscript), with a space where they come from two text-layer lines (a span repeated
-    at the same place is kept once)."""
+    spacing accent, never a raised mark: it is flagged superscript), with a space where they
+    come from two text-layer lines (a span repeated at the same place is kept once)."""
     rtl = right_to_left("".join(s["text"] for s in line))
     out: list[dict[str, Any]] = []
     for span in line:
@@ -217,11 +217,12 @@ def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
         joins = last is not None and (
             _one_word(last, span) or _touching_same_style(last, span, rtl)
         )
-        if last is not None and is_raised_mark(_pair(last, span), 1):
+        pair = _mark_pair(last, span)
+        if pair is not None and is_raised_mark(pair, 1):
             span["flags"] |= SUPERSCRIPT
             out.append(span)
             continue
-        if len(out) == 1 and last is not None and is_raised_mark(_pair(last, span), 0, True):
+        if len(out) == 1 and pair is not None and is_raised_mark(pair, 0, True):
             out.append(span)  # the line opens with a raised mark: a note's number
             continue
         if last is None or _is_accent(span) or _is_accent(last) or not joins:
@@ -234,8 +235,12 @@ def _joined(line: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _pair(s0: dict[str, Any], s1: dict[str, Any]) -> tuple[Span, Span]:
-    return Span.of(s0), Span.of(s1)
+def _mark_pair(last: dict[str, Any] | None, span: dict[str, Any]) -> tuple[Span, Span] | None:
+    """`last` and `span` as `Span`s when either could be a raised mark (`spans.is_mark_text`),
+    else None: most pairs of a line hold no mark, and are not converted."""
+    if last is None or not (is_mark_text(span["text"]) or is_mark_text(last["text"])):
+        return None
+    return Span.of(last), Span.of(span)
 
 
 def _separator(s0: dict[str, Any], s1: dict[str, Any]) -> str:

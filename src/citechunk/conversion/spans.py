@@ -95,6 +95,12 @@ MARK_OVERLAP = 1.0
 _MARK_RE = re.compile(r"^(?:\d{1,3}(?:[,–-]\d{1,3})*|[*∗†‡§¶]{1,3})$")
 
 
+def is_mark_text(text: str) -> bool:
+    """The text (blanks aside) could be a footnote mark: one to three digits, a list or range
+    of them, or footnote symbols."""
+    return bool(_MARK_RE.match(text.strip()))
+
+
 def _against(spans: tuple[Span, ...], i: int, opening: bool) -> tuple[Span | None, bool]:
     """The visible span before span `i` in the line, else (in an `opening` line) the visible
     one after it; and whether it is the one before."""
@@ -116,7 +122,7 @@ def is_raised_mark(spans: tuple[Span, ...], i: int, opening: bool = False) -> bo
     figure is a power or an index: "Ag3", "37"); a span opening an `opening` line (a note's
     number) stands against the span after it."""
     span = spans[i]
-    if span.superscript or not _MARK_RE.match(span.text.strip()):
+    if span.superscript or not is_mark_text(span.text):
         return False
     other, before = _against(spans, i, opening)
     if other is None or other.size <= 0 or span.size > other.size * MARK_SMALLER:
