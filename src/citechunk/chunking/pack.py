@@ -147,6 +147,11 @@ class Packer:
             self._mend_fragments(units, pieces, firsts)
         return pieces
 
+    def _fragment(self, tokens: int) -> bool:
+        """A piece of `tokens` exact tokens is a fragment: its body (the tokens after the
+        heading prefix, ``max_tokens - budget``) is under `LEAD_IN` of the budget."""
+        return tokens - (self.max_tokens - self.budget) < self.budget * LEAD_IN
+
     def _mend_fragments(self, units: list[Unit], pieces: list[Piece], firsts: list[int]) -> None:
         """No piece is a fragment (its body under `LEAD_IN` of the budget) beside one it fits
         with: measured exactly, where the size estimate ran high, a fragment joins the piece
@@ -154,10 +159,9 @@ class Packer:
         starts inside a table under a repeated header) when the joined piece fits the limit,
         one exact count per try; a last piece that still is a fragment takes back units
         (`_mend_tail`). ``firsts``: the unit each piece starts at."""
-        small, prefix = self.budget * LEAD_IN, self.max_tokens - self.budget
         k = 0
         while k < len(pieces) and len(pieces) > 1:
-            if pieces[k].tokens - prefix >= small:
+            if not self._fragment(pieces[k].tokens):
                 k += 1
                 continue
             lead = k + 1 < len(pieces) and self._all_lead(units, firsts[k], firsts[k + 1])
@@ -185,8 +189,7 @@ class Packer:
         follows; never moving a table, its caption or rows, nor code) while it stays within the limit
         and the piece before keeps at least as much: whole units first, else the sentences of
         the piece's last paragraph or list item. One exact count of each piece per try."""
-        small, prefix = self.budget * LEAD_IN, self.max_tokens - self.budget
-        if pieces[-1].tokens - prefix >= small:
+        if not self._fragment(pieces[-1].tokens):
             return
         best = self._take_back(units, pieces, prev, last, prev)
         u = units[last - 1]
@@ -208,7 +211,6 @@ class Packer:
         """`_mend_tail`'s two pieces when the last one starts at units[c], the latest clean
         cut with ``lo`` < c < ``last`` (and c > ``prev``) that makes it at least `LEAD_IN` of
         the budget, else the earliest clean one that fits; None when none fits."""
-        small, prefix = self.budget * LEAD_IN, self.max_tokens - self.budget
         best: tuple[Piece, Piece] | None = None
         for c in range(last - 1, max(prev, lo), -1):
             a, b = units[c - 1], units[c]
@@ -232,7 +234,7 @@ class Packer:
                 Piece(head.start, a.end, head.header, kept, kept_tokens),
                 Piece(start.offset, pieces[-1].end, start.header, body, tokens),
             )
-            if tokens - prefix >= small:
+            if not self._fragment(tokens):
                 break
         return best
 
