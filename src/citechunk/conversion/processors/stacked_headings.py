@@ -22,7 +22,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
-from ..blocks import Block, Box, Kind, Line
+from ..blocks import Block, Kind, Line
+from ..textlayer import union_box
 from .common import Pages
 
 Style = tuple[int, bool]  # (size in whole points, bold)
@@ -93,18 +94,14 @@ def _body_style(pages: Pages) -> Style | None:
     return counts.most_common(1)[0][0] if counts else None
 
 
-def _box(lines: Sequence[Line]) -> Box:
-    return (
-        min(line.bbox[0] for line in lines),
-        min(line.bbox[1] for line in lines),
-        max(line.bbox[2] for line in lines),
-        max(line.bbox[3] for line in lines),
-    )
-
-
 def _part(block: Block, lines: tuple[Line, ...], kind: Kind, why: str) -> Block:
     return replace(
-        block, bbox=_box(lines), kind=kind, lines=lines, level=None, evidence=(*block.evidence, why)
+        block,
+        bbox=union_box(line.bbox for line in lines),
+        kind=kind,
+        lines=lines,
+        level=None,
+        evidence=(*block.evidence, why),
     )
 
 
