@@ -27,6 +27,22 @@ def test_a_header_on_one_page_names_no_section() -> None:
     assert sections({2: "Directors' report", 3: "Notes", 4: "Notes"}) == [Section(3, "Notes", 4)]
 
 
+def test_a_header_set_once_in_the_section_lines_place_names_a_one_page_section() -> None:
+    lines = {
+        2: "Directors' report",
+        3: "Directors' report",
+        4: "Cash flows",
+        5: "Notes",
+        6: "Notes",
+    }
+    assert sections(lines, once={4}) == [
+        Section(2, "Directors' report", 3),
+        Section(4, "Cash flows", 4),
+        Section(5, "Notes", 6),
+    ]
+    assert sections(lines) == [Section(2, "Directors' report", 3), Section(5, "Notes", 6)]
+
+
 def test_alternating_headers_name_no_section() -> None:
     lines = {n: "Chapter One" if n % 2 else "A Short History" for n in range(2, 12)}
     assert sections(lines) == []
@@ -67,7 +83,8 @@ def test_a_header_seen_only_over_drawings_names_no_section(tmp_path: Path) -> No
     pdf = report_pdf(tmp_path / "trust.pdf", header, frozenset({5, 6, 7}))
     with pymupdf.open(pdf) as doc:
         found = read_facts(pdf, doc, ConvertOptions()).sections
-    assert found == (Section(2, "Directors' report", 4),)
+    # page 8's "Notes" is set once where the running headers stand: a one-page section
+    assert found == (Section(2, "Directors' report", 4), Section(8, "Notes", 8))
 
 
 def _headings(markdown: str) -> list[str]:
@@ -90,6 +107,38 @@ def test_each_run_of_a_page_header_opens_one_section_at_one_level(tmp_path: Path
     assert markdown.count("Notes to the financial statements") == 1
     notes = markdown.index("Notes to the financial statements")
     assert markdown.index("<!-- page 5 -->") < notes < markdown.index("about leases")
+
+
+def _statements(page: int) -> str:
+    named = {5: "Statement of cash flows", 6: "Statement of financial position"}
+    return "Directors' report" if page <= 4 else named.get(page, "Notes to the accounts")
+
+
+def test_a_page_header_set_once_where_the_running_ones_stand_names_its_page(
+    tmp_path: Path,
+) -> None:
+    pdf = report_pdf(tmp_path / "trust.pdf", _statements)
+    with pymupdf.open(pdf) as doc:
+        found = read_facts(pdf, doc, ConvertOptions()).sections
+    assert found == (
+        Section(2, "Directors' report", 4),
+        Section(5, "Statement of cash flows", 5),
+        Section(6, "Statement of financial position", 6),
+        Section(7, "Notes to the accounts", 8),
+    )
+
+
+@pytest.mark.heavy
+def test_one_page_sections_in_a_row_each_open_at_the_top_level(tmp_path: Path) -> None:
+    markdown = convert(report_pdf(tmp_path / "trust.pdf", _statements)).markdown
+    headings = _headings(markdown)
+    assert [h.lstrip("# ") for h in headings] == [
+        "Directors' report",
+        "Statement of cash flows",
+        "Statement of financial position",
+        "Notes to the accounts",
+    ]
+    assert len({h.split()[0] for h in headings}) == 1
 
 
 @pytest.mark.heavy

@@ -219,9 +219,9 @@ def read_facts(
     label = pdf_label(pdf, path, layer, skip=frozenset(garbled))
     running = find_running(layer, toc)
     named: tuple[Section, ...] = ()
-    lines = {} if outline else section_lines(layer, running, pages)
+    lines, once = ({}, frozenset()) if outline else section_lines(layer, running, pages)
     if lines:
-        named = tuple(sections(lines, label.text, body_pages(layer, pages)))
+        named = tuple(sections(lines, label.text, body_pages(layer, pages), once))
     return PdfFacts(
         page_count=pdf.page_count,
         pages=tuple(pages),

@@ -3,25 +3,29 @@ opens a section where the body does not.
 
 The rule, over a document without an outline (the outline decides where there is one):
 
-- A page's *section line* is the first line in its top band (`runninglines.EDGE_BAND`), page
-  an edge line repeated on several pages) that is no page number, holds three letters or more
-  once a "(continued)" mark and the page number beside it are dropped, and is not the
-  document's constant header (a line on `CONSTANT_SHARE` or more of the pages that have a
-  header: the document's or the publisher's name); a continuation note ("continued from
-  previous page") is no header. Lines below it are subtitles.
+- A page that has a running line (`runninglines`: an edge line repeated on several pages) has
+  as its *section line* the first line in its top band (`runninglines.EDGE_BAND`) that is no
+  page number and not the document's constant header (a line on `CONSTANT_SHARE` or more of
+  the pages that have a header: the document's or the publisher's name), when that line holds
+  three letters or more once a "(continued)" mark and the page number beside it are dropped,
+  and is either a running line itself or set *once* in the size, weight and place (its top
+  within half its size) of a running section line: a section of one page names itself in the
+  same slot. A continuation note ("continued from previous page") is no header. Lines below
+  it are subtitles.
 - Pages without a section line are neutral; a *run* is a maximal sequence of pages whose
   section lines are the same (`outline.title_key`). A line that heads two runs apart
   alternates with another (verso and recto headers) and names no section. A run of
-  `MIN_RUN_PAGES` pages or more is a section, unless its words are in the document's title
-  (it names the document) or none of its pages has body text (`body_pages`: `MIN_BODY_WORDS`
-  words between the top and bottom bands set at the document's body size): a header that
-  names a section stands over the section's text, and one seen only over drawings, figures
-  or a form's boxes is the header of those sheets.
+  `MIN_RUN_PAGES` pages or more, or of lines set once, is a section, unless its words are in
+  the document's title (it names the document) or none of its pages has body text
+  (`body_pages`: `MIN_BODY_WORDS` words between the top and bottom bands set at the
+  document's body size): a header that names a section stands over the section's text, and
+  one seen only over drawings, figures or a form's boxes is the header of those sheets.
 - Each section opens at the document's top section level (the smallest level of a heading
-  after page 1, else 1), unless a body heading of that level opens a section on the run's
-  first page or the page before: the last body heading (or one-line paragraph) with the
-  header's words since the section before takes that level; without one, a heading block
-  with the header's text is put before the first block of the run's first page.
+  after page 1, else 1), unless a body heading of that level, as the document's headings were
+  leveled, opens a section on the run's first page or among the last `TOP_BLOCKS` blocks of
+  the page before: the last body heading whose words begin with the header's (or one-line
+  paragraph with its words) since the section before takes that level; without one, a heading
+  block with the header's text is put before the first block of the run's first page.
 """
 
 from __future__ import annotations
@@ -41,7 +45,8 @@ from .textlayer import PageText, TextLayer, body_size
 CONSTANT_SHARE = 0.8
 #: A section's run holds its header on this many pages at least.
 MIN_RUN_PAGES = 2
-#: A running header read as a heading is among a page's first blocks.
+#: A running header read as a heading is among a page's first blocks; a heading that opens the
+#: section a run of headers goes on with is among the last blocks of the page before the run.
 TOP_BLOCKS = 3
 #: A page has body text when this many words between its edge bands are set at the body size.
 MIN_BODY_WORDS = 20
@@ -66,31 +71,68 @@ def _header_text(text: str) -> str:
     return _CONTINUED_RE.sub("", _FOLIO_RE.sub("", text)).strip()
 
 
-def _top_lines(layer: TextLayer, running: RunningLines, number: int) -> list[tuple[str, bool]]:
+def _top_lines(layer: TextLayer, running: RunningLines, number: int) -> list[tuple[TextLine, bool]]:
     """Page `number`'s horizontal lines in the top band, top to bottom, page numbers left
-    out: each its header text and whether it is a running line."""
+    out: each with whether it is a running line."""
     page = layer.page(number)
     signatures = running.on_page(number)
     out = []
     for line in sorted(page.lines, key=lambda ln: (ln.box[1], ln.box[0])):
         if page.height and line.box[1] <= page.height * EDGE_BAND and not line.vertical:
             if not is_page_number(line.text):
-                out.append((_header_text(line.text), line_signature(line.text) in signatures))
+                out.append((line, line_signature(line.text) in signatures))
     return out
 
 
-def section_lines(layer: TextLayer, running: RunningLines, pages: Sequence[int]) -> dict[int, str]:
-    """Each page's section line (module docstring); pages without one are left out."""
+def _first_lines(
+    layer: TextLayer, running: RunningLines, pages: Sequence[int]
+) -> dict[int, tuple[TextLine, bool]]:
+    """Each page's first top-band line after the document's constant header, with whether
+    it is a running line, on the pages that have a running line (module docstring)."""
     tops = {n: _top_lines(layer, running, n) for n in pages}
     headed = [n for n in pages if any(is_running for _, is_running in tops[n])]
-    counts = Counter(key for n in headed for key in {title_key(t) for t, run in tops[n] if run})
+    counts = Counter(key for n in headed for key in {_top_key(ln) for ln, run in tops[n] if run})
     constant = {k for k, c in counts.items() if c >= CONSTANT_SHARE * len(headed)}
     out = {}
     for n in headed:
-        rest = [(t, run) for t, run in tops[n] if title_key(t) not in constant]
-        if rest and rest[0][1] and sum(ch.isalpha() for ch in rest[0][0]) >= 3:
-            out[n] = rest[0][0]
+        rest = [(ln, run) for ln, run in tops[n] if _top_key(ln) not in constant]
+        if rest:
+            out[n] = rest[0]
     return out
+
+
+def _top_key(line: TextLine) -> str:
+    return title_key(_header_text(line.text))
+
+
+def _names_something(line: TextLine) -> bool:
+    return sum(ch.isalpha() for ch in _header_text(line.text)) >= 3
+
+
+def _placed_like(line: TextLine, lines: Collection[TextLine]) -> bool:
+    """`line` is set in the size, weight and place on the page of one of `lines`."""
+    return any(
+        line.bold == ref.bold
+        and abs(line.size - ref.size) <= BODY_SIZE_TOLERANCE
+        and abs(line.box[1] - ref.box[1]) <= ref.size / 2
+        for ref in lines
+    )
+
+
+def section_lines(
+    layer: TextLayer, running: RunningLines, pages: Sequence[int]
+) -> tuple[dict[int, str], frozenset[int]]:
+    """Each page's section line (module docstring), pages without one left out; and the
+    pages whose section line is set once, in the place and style of the running ones."""
+    firsts = _first_lines(layer, running, pages)
+    named = {n: ln for n, (ln, run) in firsts.items() if run and _names_something(ln)}
+    once = frozenset(
+        n
+        for n, (ln, run) in firsts.items()
+        if not run and _names_something(ln) and _placed_like(ln, list(named.values()))
+    )
+    lines = {n: _header_text(firsts[n][0].text) for n in sorted({*named, *once})}
+    return lines, once
 
 
 def _inner_lines(page: PageText) -> list[TextLine]:
@@ -113,11 +155,15 @@ def body_pages(layer: TextLayer, pages: Sequence[int]) -> frozenset[int]:
 
 
 def sections(
-    lines: Mapping[int, str], title: str = "", bodied: Collection[int] | None = None
+    lines: Mapping[int, str],
+    title: str = "",
+    bodied: Collection[int] | None = None,
+    once: Collection[int] = (),
 ) -> list[Section]:
     """The sections the section lines of `lines` (page -> line) open (module docstring); a
     line whose words are in the document's `title` names the document, not a section, and a
-    run none of whose pages is in `bodied` (the pages with body text; None: all) none."""
+    run none of whose pages is in `bodied` (the pages with body text; None: all) none. A run
+    of the pages in `once` (lines set once in the section lines' place) needs no second page."""
     runs: list[tuple[str, list[int]]] = []
     for n in sorted(lines):
         key = title_key(lines[n])
@@ -130,7 +176,7 @@ def sections(
         Section(pages[0], lines[pages[0]], pages[-1])
         for key, pages in runs
         if heads[key] == 1
-        and len(pages) >= MIN_RUN_PAGES
+        and (len(pages) >= MIN_RUN_PAGES or all(n in once for n in pages))
         and _key(key) not in _key(title)
         and (bodied is None or any(n in bodied for n in pages))
     ]
@@ -161,9 +207,11 @@ def _key(text: str) -> str:
 
 
 def _names(block: Block, key: str) -> bool:
-    """A heading, or a one-line text block, whose words are the header's."""
-    one_line = block.kind == "text" and len(block.lines) == 1
-    return (block.is_heading or one_line) and _key(block.text) == key
+    """A heading whose words begin with the header's (a title over two lines, the header
+    holding the first), or a one-line text block whose words are the header's."""
+    if block.is_heading:
+        return _key(block.text).startswith(key)
+    return block.kind == "text" and len(block.lines) == 1 and _key(block.text) == key
 
 
 def _heading(section: Section, level: int, before: Block | None) -> Block:
@@ -205,8 +253,8 @@ def _repeats(blocks: Sequence[Block], key: str) -> tuple[Block, ...]:
 
 def _opened(pages: Mapping[int, Sequence[Block]], number: int, level: int, key: str) -> bool:
     """A body heading at `level` or above, other than the header's own words, opens a section
-    on page `number` or the one before."""
-    near = [*pages.get(number - 1, ()), *pages.get(number, ())]
+    on page `number` or among the last `TOP_BLOCKS` blocks of the page before."""
+    near = [*pages.get(number - 1, ())[-TOP_BLOCKS:], *pages.get(number, ())]
     return any(
         b.is_heading and b.level and b.level <= level and key not in _key(b.text) for b in near
     )
@@ -234,7 +282,7 @@ def open_sections(
         key = _key(section.text)
         opener = _named_at(pages, key, since, section.page)
         since = section.last + 1
-        if section.page not in out or _opened(out, section.page, level, key):
+        if section.page not in out or _opened(pages, section.page, level, key):
             continue
         for n in range(section.page - 1, section.last + 1):
             if n in out:
