@@ -46,7 +46,7 @@ from .pagelist import page_ranges
 from .passcontext import PassContext
 from .pipeline import run_passes
 from .runninglines import RunningLines, find_running
-from .runningsections import Section, body_pages, opening, section_lines, sections
+from .runningsections import Section, find_sections, opening
 from .textlayer import TextLayer
 from .title import TITLE_PAGES, pdf_label, title_page
 
@@ -218,10 +218,7 @@ def read_facts(
     outline = toc if options.outline_repair and lists_sections(toc) else []
     label = pdf_label(pdf, path, layer, skip=frozenset(garbled))
     running = find_running(layer, toc)
-    named: tuple[Section, ...] = ()
-    lines, once = ({}, frozenset()) if outline else section_lines(layer, running, pages)
-    if lines:
-        named = tuple(sections(lines, label.text, body_pages(layer, pages), once))
+    named = () if outline else find_sections(layer, running, pages, label.text)
     return PdfFacts(
         page_count=pdf.page_count,
         pages=tuple(pages),

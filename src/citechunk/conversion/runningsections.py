@@ -9,8 +9,9 @@ The rule, over a document without an outline (the outline decides where there is
   the pages that have a header: the document's or the publisher's name), when that line holds
   three letters or more once a "(continued)" mark and the page number beside it are dropped,
   and is either a running line itself or set *once* in the size, weight and place (its top
-  within half its size) of a running section line: a section of one page names itself in the
-  same slot. A continuation note ("continued from previous page") is no header. Lines below
+  within half its size) of a running line of a section (below): a section of one page names
+  itself in the slot where the document's sections of several pages name theirs. A line set once with a "(continued)" mark goes on with the section line of the
+  page before, and is left out where that page has none. A continuation note ("continued from previous page") is no header. Lines below
   it are subtitles.
 - Pages without a section line are neutral; a *run* is a maximal sequence of pages whose
   section lines are the same (`outline.title_key`). A line that heads two runs apart
@@ -101,6 +102,10 @@ def _first_lines(
     return out
 
 
+def _continued(text: str) -> bool:
+    return bool(_CONTINUED_RE.search(_FOLIO_RE.sub("", text)))
+
+
 def _top_key(line: TextLine) -> str:
     return title_key(_header_text(line.text))
 
@@ -119,20 +124,38 @@ def _placed_like(line: TextLine, lines: Collection[TextLine]) -> bool:
     )
 
 
-def section_lines(
-    layer: TextLayer, running: RunningLines, pages: Sequence[int]
-) -> tuple[dict[int, str], frozenset[int]]:
-    """Each page's section line (module docstring), pages without one left out; and the
-    pages whose section line is set once, in the place and style of the running ones."""
+def _once(
+    firsts: Mapping[int, tuple[TextLine, bool]], slots: Sequence[TextLine], lines: Mapping[int, str]
+) -> dict[int, str]:
+    """The section lines set once (module docstring): lines of `firsts` that are no running
+    line, set like one of `slots`; with a continuation mark, only after a page of `lines` with
+    the same words."""
+    once: dict[int, str] = {}
+    for n, (line, run) in sorted(firsts.items()):
+        if run or not _names_something(line) or not _placed_like(line, slots):
+            continue
+        text = _header_text(line.text)
+        before = once.get(n - 1, lines.get(n - 1, ""))
+        if not _continued(line.text) or title_key(before) == title_key(text):
+            once[n] = text
+    return once
+
+
+def find_sections(
+    layer: TextLayer, running: RunningLines, pages: Sequence[int], title: str = ""
+) -> tuple[Section, ...]:
+    """The sections the page headers of `pages` name (module docstring): those of the running
+    section lines, then again with the lines set once in the place of theirs."""
     firsts = _first_lines(layer, running, pages)
-    named = {n: ln for n, (ln, run) in firsts.items() if run and _names_something(ln)}
-    once = frozenset(
-        n
-        for n, (ln, run) in firsts.items()
-        if not run and _names_something(ln) and _placed_like(ln, list(named.values()))
-    )
-    lines = {n: _header_text(firsts[n][0].text) for n in sorted({*named, *once})}
-    return lines, once
+    repeated = {n: ln for n, (ln, run) in firsts.items() if run and _names_something(ln)}
+    lines = {n: _header_text(ln.text) for n, ln in repeated.items()}
+    bodied = body_pages(layer, pages) if lines else frozenset()
+    found = sections(lines, title, bodied)
+    slots = [repeated[n] for s in found for n in range(s.page, s.last + 1) if n in repeated]
+    once = _once(firsts, slots, lines)
+    if not once:
+        return tuple(found)
+    return tuple(sections({**lines, **once}, title, bodied, frozenset(once)))
 
 
 def _inner_lines(page: PageText) -> list[TextLine]:
