@@ -6,8 +6,12 @@ that need it skip the test cleanly when it is absent, so a clone without it stil
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import json
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -50,6 +54,23 @@ def wide_pdf(name: str) -> Path:
 def sample_pdfs() -> Path:
     """The folder of generated sample PDFs (always present in the repository)."""
     return SAMPLE_DIR
+
+
+@functools.cache
+def load_samples() -> ModuleType:
+    """``sample_pdfs/make_samples.py`` (the writers of the sample PDFs), imported once."""
+    spec = importlib.util.spec_from_file_location("make_samples", SAMPLE_DIR / "make_samples.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def make_samples() -> ModuleType:
+    """``sample_pdfs/make_samples.py`` as a module (`load_samples`)."""
+    return load_samples()
 
 
 @pytest.fixture(scope="session")

@@ -9,9 +9,7 @@ Latin letters; an English scan reads the same under both.
 from __future__ import annotations
 
 import difflib
-import importlib.util
 import re
-import sys
 import unicodedata
 from pathlib import Path
 from types import ModuleType
@@ -38,16 +36,6 @@ pytestmark = pytest.mark.heavy
 
 THAI = re.compile(r"[\u0e00-\u0e7f]")
 HAN = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture(scope="module")
-def samples(sample_pdfs: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_samples", sample_pdfs / "make_samples.py")
-    assert spec and spec.loader
-    module: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)
-    return module
 
 
 def _scan(samples: ModuleType, name: str, language: str, out: Path) -> tuple[Path, str]:
@@ -78,14 +66,14 @@ def _similarity(found: str, truth: str) -> float:
     [("thai_notice_scan.pdf", "tha", THAI, 0.9), ("chinese_notice_scan.pdf", "chi_sim", HAN, 0.8)],
 )
 def test_auto_reads_a_scan_in_its_own_script_and_eng_does_not(
-    samples: ModuleType,
+    make_samples: ModuleType,
     tmp_path: Path,
     name: str,
     language: str,
     script: re.Pattern[str],
     floor: float,
 ) -> None:
-    pdf, truth = _scan(samples, name, language, tmp_path)
+    pdf, truth = _scan(make_samples, name, language, tmp_path)
     auto = convert(pdf)
     assert auto.provenance.ocr_pages == (1,)
     assert _similarity(auto.markdown, truth) >= floor, auto.markdown
@@ -100,11 +88,13 @@ def _marks(text: str) -> bool:
     return sum(len(t) <= 2 for t in tokens) > len(tokens) / 2
 
 
-def test_thai_words_are_whole_and_mark_lines_are_gone(samples: ModuleType, tmp_path: Path) -> None:
+def test_thai_words_are_whole_and_mark_lines_are_gone(
+    make_samples: ModuleType, tmp_path: Path
+) -> None:
     """Tesseract's TSV gives Thai a word per character and reads stacked tone marks as lines
     of their own; the Markdown has the words as the text output spaces them, and (almost) no
     line of marks where the engine's own reading has several."""
-    pdf, _ = _scan(samples, "thai_notice_scan.pdf", "tha", tmp_path)
+    pdf, _ = _scan(make_samples, "thai_notice_scan.pdf", "tha", tmp_path)
     markdown = convert(pdf).markdown
     paragraphs = [p for p in markdown.split("\n\n") if THAI.search(p)]
     assert any("บริษัทขอเชิญผู้ถือหุ้นทุกท่าน" in p for p in paragraphs), markdown

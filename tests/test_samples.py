@@ -6,8 +6,6 @@ make_samples.py computed expected.json, so a wrong page, level or feature claim 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,16 +80,6 @@ def sections(lines: list[Line], headings: list[dict[str, Any]]) -> dict[str, lis
 
 def body_size(lines: list[Line]) -> float:
     return Counter(ln.size for ln in lines if not ln.footer).most_common(1)[0][0]
-
-
-@pytest.fixture(scope="module")
-def make_samples(sample_pdfs: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_samples", sample_pdfs / "make_samples.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")

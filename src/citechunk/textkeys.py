@@ -27,6 +27,8 @@ import unicodedata
 NO_SPACE_SCRIPTS = "\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 #: A word: one character of a `NO_SPACE_SCRIPTS` script, or a run of other letters and digits.
 WORD_RE = re.compile(rf"[{NO_SPACE_SCRIPTS}]|[^\W_{NO_SPACE_SCRIPTS}]+")
+#: A letter, in any script (not a digit, not ``_``): "does this text hold a letter?".
+LETTER_RE = re.compile(r"[^\W\d_]")
 
 
 def _folded(text: str) -> str:

@@ -6,18 +6,19 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from blockkit import block, row, text_line
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.blocks import SUPERSCRIPT, Block, Line, Span
+from citechunk.conversion.blocks import SUPERSCRIPT, Block, Span
 from citechunk.conversion.mdlines import heading_level, heading_text
 from citechunk.conversion.processors.author_lines import demote_author_lines, names
 from citechunk.conversion.pymupdf import layout_installed
 
 
 def _block(page: int, text: str, kind: str = "section-header", *marks: str) -> Block:
-    spans = (Span(text, size=14), *(Span(m, size=8, flags=SUPERSCRIPT) for m in marks))
-    return Block(page, (50.0, 60.0, 400.0, 74.0), kind, (Line((50.0, 60.0, 400.0, 74.0), spans),))  # type: ignore[arg-type]
+    raised = [Span(m, size=8, flags=SUPERSCRIPT) for m in marks]
+    return block(kind, text_line(text, row(60, 14), 14, boxed=False, after=raised), page=page)
 
 
 @pytest.mark.parametrize(

@@ -10,13 +10,19 @@ from typing import Any
 import pymupdf
 import pytest
 from pymupdf4llm.helpers import document_layout as dl
-from pymupdf4llm.helpers.document_layout import create_list_item_levels
 
 from citechunk.config import ConvertOptions
-from citechunk.conversion.blocks import Block, Layer, Line, Span, page_blocks
+from citechunk.conversion.blocks import Block, Layer, Line, Span
 from citechunk.conversion.glyphgaps import is_code_box
 from citechunk.conversion.layers import furniture_layer
-from citechunk.conversion.pymupdf import FEATURE_SETS, LayoutMeter, Model, _parse, layout_installed
+from citechunk.conversion.pymupdf import (
+    FEATURE_SETS,
+    LayoutMeter,
+    Model,
+    _parse,
+    _read_blocks,
+    layout_installed,
+)
 from citechunk.conversion.render import RenderedPage, _textlines, block_markdown, render_page
 
 needs_layout = pytest.mark.skipif(not layout_installed(), reason="pymupdf-layout not installed")
@@ -99,10 +105,7 @@ def _rendered_both_ways(pdf: Path, model: Model) -> list[tuple[int, str, str]]:
         pages = list(range(1, doc.page_count + 1))
         parsed = _parse(doc, pages, model, ConvertOptions(), LayoutMeter(), [])
         _flag_fixed_pitch(parsed.pages)
-        ours = [
-            _as_pymupdf4llm(page_blocks(page, create_list_item_levels(page.boxes)))
-            for page in parsed.pages
-        ]
+        ours = [_as_pymupdf4llm(blocks) for blocks in _read_blocks(parsed)]
         theirs = parsed.to_markdown(header=True, footer=True, page_chunks=True)
     out = []
     for number, mine, chunk in zip(pages, ours, theirs, strict=True):

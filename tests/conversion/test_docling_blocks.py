@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from citechunk.conversion.blocks import Block, Line, Span
+from blockkit import row, text_line
+
+from citechunk.conversion.blocks import Block, Line
 from citechunk.conversion.docling_blocks import split_list_item
 
 
 def _line(x0: float, y0: float, text: str) -> Line:
-    box = (x0, y0, 500.0, y0 + 12)
-    return Line(box, (Span(text, size=12.0, bbox=box),))
+    return text_line(text, row(y0, 12, x0, 500), 12)
 
 
 def test_lines_left_of_the_bullet_are_a_paragraph_after_the_item() -> None:

@@ -6,10 +6,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pymupdf
+from blockkit import block, line
 
-from citechunk.conversion.blocks import Block, Line, Span, as_box
+from citechunk.conversion.blocks import Block, Span
 from citechunk.conversion.processors.figure_tables import figure_tables, is_figure
 from citechunk.conversion.render import render_page
+from citechunk.conversion.textlayer import union_box
 
 COLUMNS = (420.0, 500.0)
 
@@ -55,21 +57,13 @@ def _line_blocks(path: Path) -> dict[int, tuple[Block, ...]]:
         data = doc[0].get_text("dict")
     rows: dict[int, list[Span]] = {}
     for raw in data["blocks"]:
-        for line in raw.get("lines", []):
-            for span in line["spans"]:
+        for read in raw.get("lines", []):
+            for span in read["spans"]:
                 rows.setdefault(round(span["origin"][1]), []).append(Span.of(span))
     blocks = []
     for _, spans in sorted(rows.items()):
         spans.sort(key=lambda s: s.bbox[0])
-        box = as_box(
-            (
-                min(s.bbox[0] for s in spans),
-                min(s.bbox[1] for s in spans),
-                max(s.bbox[2] for s in spans),
-                max(s.bbox[3] for s in spans),
-            )
-        )
-        blocks.append(Block(1, box, "text", (Line(box, tuple(spans)),)))
+        blocks.append(block("text", line(*spans, bbox=union_box(s.bbox for s in spans))))
     return {1: tuple(blocks)}
 
 

@@ -6,14 +6,14 @@ after a word, the notes at the page foot opening with the same raised numbers)."
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pymupdf
 import pytest
+from blockkit import block as _block
+from blockkit import line as _line
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
@@ -30,15 +30,6 @@ from citechunk.conversion.repairs.tidy import attach_footnotes, tidy_page
 def _span(text: str, x0: float, size: float = 11.0, base: float = 100.0, flags: int = 4) -> Span:
     x1 = x0 + 5.0 * len(text) * size / 11.0
     return Span(text, size=size, flags=flags, bbox=(x0, base - size, x1, base), origin=(x0, base))
-
-
-def _line(*spans: Span) -> Line:
-    return Line((spans[0].bbox[0], spans[0].bbox[1], spans[-1].bbox[2], spans[-1].bbox[3]), spans)
-
-
-def _block(kind: str, *lines: Line, page: int = 1) -> Block:
-    box = (lines[0].bbox[0], lines[0].bbox[1], lines[-1].bbox[2], lines[-1].bbox[3])
-    return Block(page, box, kind, lines)  # type: ignore[arg-type]
 
 
 def _cited(word: str, mark: str, base: float = 100.0) -> Line:
@@ -131,13 +122,8 @@ def test_a_rendered_footnote_moves_after_the_paragraph_citing_it() -> None:
 
 
 @pytest.fixture(scope="module")
-def ruling(sample_pdfs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    spec = importlib.util.spec_from_file_location("make_samples", sample_pdfs / "make_samples.py")
-    assert spec and spec.loader
-    samples: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = samples  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(samples)
-    path: Path = samples.write_ruling(tmp_path_factory.mktemp("ruling"))
+def ruling(make_samples: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path: Path = make_samples.write_ruling(tmp_path_factory.mktemp("ruling"))
     return path
 
 

@@ -4,17 +4,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from blockkit import block, row, text_line
 
 from citechunk.chunking import chunk_markdown
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.blocks import SUPERSCRIPT, Block, Line, Span
+from citechunk.conversion.blocks import SUPERSCRIPT, Block, Span
 from citechunk.conversion.processors import NAMES
 from citechunk.conversion.processors.footnotes import footnotes_before_run_on
 from citechunk.conversion.pymupdf import layout_installed
@@ -29,10 +28,8 @@ GOES_ON = "poorer ones, who depend on the common for most of their fodder."
 def _block(
     page: int, kind: str, text: str, top: float, size: float = 11.0, mark: str = ""
 ) -> Block:
-    spans = (Span(mark, size=size * 0.6, flags=SUPERSCRIPT),) if mark else ()
-    spans += (Span(text, size=size, bbox=(50, top, 400, top + size)),)
-    line = Line((50.0, top, 400.0, top + size), spans)
-    return Block(page, (50.0, top, 400.0, top + size), kind, (line,))  # type: ignore[arg-type]
+    marks = (Span(mark, size=size * 0.6, flags=SUPERSCRIPT),) if mark else ()
+    return block(kind, text_line(text, row(top, size), size, before=marks), page=page)
 
 
 def _pages(
@@ -106,14 +103,9 @@ def test_a_footnote_cited_by_the_page_s_last_paragraph_stays_before_it() -> None
 
 
 @pytest.fixture(scope="module")
-def pasture(sample_pdfs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    spec = importlib.util.spec_from_file_location("make_samples", sample_pdfs / "make_samples.py")
-    assert spec and spec.loader
-    samples: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = samples  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(samples)
+def pasture(make_samples: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("footnotes")
-    samples.generate(out, samples.FOOTNOTE_SAMPLES)
+    make_samples.generate(out, make_samples.FOOTNOTE_SAMPLES)
     return out / "pasture_rights.pdf"
 
 

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from blockkit import block, row, text_line
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.blocks import Block, Line, Span
+from citechunk.conversion.blocks import Block
 from citechunk.conversion.headings import level_headings
 from citechunk.conversion.mdlines import heading_level, heading_text
 from citechunk.conversion.pymupdf import layout_installed
@@ -19,8 +20,7 @@ from citechunk.conversion.triage import IMAGE_REASONS, model_reason
 
 
 def _block(page: int, kind: str, size: float) -> Block:
-    line = Line((0.0, 0.0, 100.0, size), (Span("Heading", size=size),))
-    return Block(page, (0.0, 0.0, 100.0, size), kind, (line,))  # type: ignore[arg-type]
+    return _titled(page, "Heading", size, kind)
 
 
 def test_levels_rank_sizes_over_all_pages_and_ignore_body_blocks() -> None:
@@ -101,9 +101,8 @@ def test_heading_levels_do_not_depend_on_the_model_that_read_the_page(tmp_path: 
     assert by_model["auto"]["Results"] < by_model["auto"]["Marsh plots"]
 
 
-def _titled(page: int, text: str, size: float) -> Block:
-    line = Line((0.0, 0.0, 100.0, size), (Span(text, size=size),))
-    return Block(page, (0.0, 0.0, 100.0, size), "section-header", (line,))
+def _titled(page: int, text: str, size: float, kind: str = "section-header") -> Block:
+    return block(kind, text_line(text, row(0, size, 0, 100), size, boxed=False), page=page)
 
 
 def test_a_deeper_number_of_one_size_is_a_level_below() -> None:

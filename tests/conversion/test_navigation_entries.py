@@ -5,11 +5,12 @@ sets one entry, "nonempty 92", as a heading)."""
 from __future__ import annotations
 
 import pytest
+from blockkit import block, row, text_line
 
 from citechunk import ChunkOptions, chunk_markdown
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.blocks import Block, Line, Span
+from citechunk.conversion.blocks import Block
 from citechunk.conversion.processors import NAMES
 from citechunk.conversion.processors.navigation_entries import (
     demote_navigation_entries,
@@ -33,12 +34,8 @@ PROSE = [
 
 
 def _block(page: int, kind: str, lines: list[str], top: float = 100.0) -> Block:
-    rows = tuple(
-        Line((50.0, top + 14 * k, 400.0, top + 14 * k + 11), (Span(text, size=11.0),))
-        for k, text in enumerate(lines)
-    )
-    box = (50.0, top, 400.0, top + 14 * len(lines))
-    return Block(page, box, kind, rows)  # type: ignore[arg-type]
+    rows = (text_line(text, row(top + 14 * k, 11), boxed=False) for k, text in enumerate(lines))
+    return block(kind, *rows, page=page, bbox=row(top, 14 * len(lines)))
 
 
 def _kinds(pages: dict[int, tuple[Block, ...]]) -> dict[str, str]:

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from blockkit import block, line, one_line
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.blocks import BOLD, ITALIC, Block, Line, Span
+from citechunk.conversion.blocks import BOLD, ITALIC, Block, Span
 from citechunk.conversion.headings import level_headings
 from citechunk.conversion.mdlines import heading_level, heading_text
 from citechunk.conversion.processors import PROCESSORS, run
@@ -27,9 +28,7 @@ from citechunk.conversion.render import render_page
 def _block(
     page: int, kind: str, text: str, top: float, size: float = 11, bold: bool = False
 ) -> Block:
-    span = Span(text, size=size, flags=BOLD if bold else 0, bbox=(50, top, 400, top + size))
-    line = Line((50.0, top, 400.0, top + size), (span,))
-    return Block(page, (50.0, top, 400.0, top + size), kind, (line,))  # type: ignore[arg-type]
+    return one_line(kind, text, top, size, BOLD if bold else 0, page)
 
 
 def _heading(page: int, text: str, top: float, size: float = 16, bold: bool = True) -> Block:
@@ -171,9 +170,7 @@ def test_a_period_set_in_small_caps_is_judged_as_rendered() -> None:
     glued "Fortheyearsended"."""
     words = ("For", "the", "years", "ended November 30")
     spans = tuple(Span(w, size=8, flags=BOLD, bbox=(50, 90, 400, 98)) for w in words)
-    period = Block(
-        1, (50.0, 90.0, 400.0, 98.0), "section-header", (Line((50, 90, 400, 98), spans),)
-    )
+    period = block("section-header", line(*spans))
     statement = _heading(1, "Statements of Comprehensive Income", 60)
     out = demote_table_labels({1: (statement, period)})[1]
     assert period.text != period.shown == "For the years ended November 30"
@@ -225,9 +222,7 @@ def test_the_same_title_lower_where_its_section_starts_stays_a_heading() -> None
 
 
 def _italic(page: int, text: str, top: float, kind: str = "text", size: float = 11) -> Block:
-    span = Span(text, size=size, flags=ITALIC, bbox=(50, top, 400, top + size))
-    line = Line((50.0, top, 400.0, top + size), (span,))
-    return Block(page, (50.0, top, 400.0, top + size), kind, (line,))  # type: ignore[arg-type]
+    return one_line(kind, text, top, size, ITALIC, page)
 
 
 def test_a_numbered_label_set_like_three_headings_of_its_label_is_a_heading() -> None:

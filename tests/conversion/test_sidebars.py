@@ -4,29 +4,23 @@ a section's body, the body going on below it) and on blocks."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pymupdf
 import pytest
+from blockkit import block, text_line
 
 from citechunk import ChunkOptions, chunk_markdown
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.blocks import Block, Line, Span
+from citechunk.conversion.blocks import Block
 from citechunk.conversion.sidebars import BOX_LEVEL, page_rects, scope_boxes
 
 
 @pytest.fixture(scope="module")
-def sidebar(sample_pdfs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    spec = importlib.util.spec_from_file_location("make_samples", sample_pdfs / "make_samples.py")
-    assert spec and spec.loader
-    samples: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = samples  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(samples)
-    path: Path = samples.boxed_sidebar(tmp_path_factory.mktemp("boxes"))
+def sidebar(make_samples: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path: Path = make_samples.boxed_sidebar(tmp_path_factory.mktemp("boxes"))
     return path
 
 
@@ -57,8 +51,8 @@ def test_a_white_frame_is_no_box_but_a_coloured_or_stroked_one_is() -> None:
 
 
 def _block(kind: str, bbox: tuple[float, float, float, float], text: str) -> Block:
-    line = Line(bbox, (Span(text, size=14 if kind == "section-header" else 10, bbox=bbox),))
-    return Block(1, bbox, kind, (line,), level=2 if kind == "section-header" else None)  # type: ignore[arg-type]
+    heading = kind == "section-header"
+    return block(kind, text_line(text, bbox, 14 if heading else 10), level=2 if heading else None)
 
 
 PAGE = (

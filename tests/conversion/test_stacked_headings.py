@@ -3,6 +3,8 @@ of its text, in a style of its own is cut in two."""
 
 from __future__ import annotations
 
+from blockkit import block, row, text_line
+
 from citechunk.conversion.blocks import BOLD, Block, Line, Span
 from citechunk.conversion.headings import level_headings
 from citechunk.conversion.processors.stacked_headings import line_style, split_stacked_headings
@@ -10,17 +12,15 @@ from citechunk.conversion.processors.stacked_headings import line_style, split_s
 BODY = "The survey recorded the staff on duty and the patients seen on every ward."
 
 
-def _line(text: str, top: float, size: float, bold: bool) -> Line:
-    span = Span(text, size=size, flags=BOLD if bold else 0, bbox=(50, top, 400, top + size))
-    return Line((50.0, top, 400.0, top + size), (span,))
-
-
 def _block(kind: str, top: float, *lines: tuple[str, float, bool]) -> Block:
-    made = tuple(
-        _line(text, top + 16 * i, size, bold) for i, (text, size, bold) in enumerate(lines)
+    """A block of (text, size, bold) lines, one every 16 points from `top`."""
+    return block(
+        kind,
+        *(
+            text_line(text, row(top + 16 * i, size), size, BOLD if bold else 0)
+            for i, (text, size, bold) in enumerate(lines)
+        ),
     )
-    box = (50.0, top, 400.0, made[-1].bbox[3])
-    return Block(1, box, kind, made)  # type: ignore[arg-type]
 
 
 def _page(stacked: Block) -> dict[int, tuple[Block, ...]]:

@@ -4,9 +4,6 @@ across a page break (`sample_pdfs/make_samples.py`, `canteen_prices`)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -152,14 +149,9 @@ def test_row_groups_of_a_headerless_table_repeat_no_row() -> None:
 
 
 @pytest.fixture(scope="module")
-def canteen(sample_pdfs: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
-    spec = importlib.util.spec_from_file_location("make_samples", sample_pdfs / "make_samples.py")
-    assert spec and spec.loader
-    samples: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = samples  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(samples)
+def canteen(make_samples: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> str:
     out = tmp_path_factory.mktemp("tables")
-    samples.generate(out, samples.TABLE_SAMPLES)
+    make_samples.generate(out, make_samples.TABLE_SAMPLES)
     return convert(out / "canteen_prices.pdf", ConvertOptions(backend="pymupdf")).markdown
 
 

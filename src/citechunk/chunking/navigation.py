@@ -38,6 +38,7 @@ from typing import Literal
 
 from ..markers import MARKER_RE
 from ..mdsyntax import EMPTY_TABLE_ROW_RE, HEADING_RE, TABLE_SEPARATOR_RE
+from ..textkeys import LETTER_RE
 
 Role = Literal["content", "navigation"]
 ROLES: tuple[Role, ...] = ("content", "navigation")
@@ -62,7 +63,6 @@ _LIST_MARK_RE = re.compile(r"^\s*(?:[-*+•]\s+|>\s*)")
 _LINK_RE = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS_RE = re.compile(r"[*_`]{1,3}(?=\S)|(?<=\S)[*_`]{1,3}")
 _NUMBER_CELL_RE = re.compile(r"^[-+(]?[$€£]?\s*\d[\d,.]*\s*%?\)?$")
-_LETTER_RE = re.compile(r"[^\W\d_]")
 _ROMAN_RE = re.compile(r"^[ivxlc]+$")
 
 
@@ -106,7 +106,7 @@ def _row_text(cells: Sequence[str]) -> str | None:
 def _is_label_number(cell: str, filled: Sequence[str]) -> bool:
     """A section number in the first cell ("1.2", "4") before a title cell is a label: a cell
     with a letter followed by the page cell, or holding its title, a leader and the page."""
-    if cell is not filled[0] or not _LETTER_RE.search(filled[1]):
+    if cell is not filled[0] or not LETTER_RE.search(filled[1]):
         return False
     return len(filled) >= 3 or bool(_LEADER_RE.search(filled[1]))
 
@@ -124,7 +124,7 @@ def entry(line: str) -> Entry | None:
     if m is None:
         return None
     before = m.group("text").rstrip(" .,:;")
-    if not _LETTER_RE.search(before) or len(before.split()) > MAX_ENTRY_WORDS:
+    if not LETTER_RE.search(before) or len(before.split()) > MAX_ENTRY_WORDS:
         return None
     sep = m.group("sep").strip()
     if not sep and _NUMBER_END_RE.search(before):

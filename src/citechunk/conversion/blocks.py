@@ -202,6 +202,17 @@ def as_box(value: Sequence[Any]) -> Box:
     return (x0, y0, x1, y1)
 
 
+def layout_box(box: Any) -> Box:
+    """A layout box's rectangle (pymupdf4llm's ``LayoutBox``: ``x0``, ``y0``, ``x1``, ``y1``) as
+    a `Box`."""
+    return as_box((box.x0, box.y0, box.x1, box.y1))
+
+
+def box_area(box: Box) -> float:
+    """The area of `box` (0.0 for an empty or inverted box)."""
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
 def _lines(textlines: Sequence[Mapping[str, Any]] | None) -> tuple[Line, ...]:
     return tuple(
         Line(as_box(line["bbox"]), tuple(Span.of(s) for s in line.get("spans", ())))
@@ -242,7 +253,7 @@ def page_blocks(page: Any, depths: Mapping[int, int]) -> tuple[Block, ...]:
         blocks.append(
             Block(
                 page=int(page.page_number),
-                bbox=as_box((box.x0, box.y0, box.x1, box.y1)),
+                bbox=layout_box(box),
                 kind=kind,
                 lines=() if kind == "table" else lines,
                 table=_table(box, ocr) if kind == "table" else None,

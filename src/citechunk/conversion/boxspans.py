@@ -12,13 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-
-def _rect(box: Any) -> tuple[float, float, float, float]:
-    return (float(box.x0), float(box.y0), float(box.x1), float(box.y1))
-
-
-def _area(r: tuple[float, float, float, float]) -> float:
-    return max(0.0, r[2] - r[0]) * max(0.0, r[3] - r[1])
+from .blocks import box_area, layout_box
 
 
 def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -51,11 +45,13 @@ def read_once(boxes: list[Any]) -> list[Any]:
     texts = [b for b in boxes if getattr(b, "textlines", None)]
     emptied: set[int] = set()
     for box in texts:
-        rect = _rect(box)
+        rect = layout_box(box)
         held = [
             s
             for o in texts
-            if o is not box and _area(_rect(o)) < _area(rect) and _overlap(_rect(o), rect)
+            if o is not box
+            and box_area(layout_box(o)) < box_area(rect)
+            and _overlap(layout_box(o), rect)
             for s in _spans(o)
         ]
         if not held:

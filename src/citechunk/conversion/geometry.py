@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import Enum
 from statistics import median
 
+from ..textkeys import LETTER_RE
 from .numbers import bare_number, opens_with_number
 
 # A line at least this much larger than the body text is a heading candidate.
@@ -46,7 +47,6 @@ _BULLET_RE = re.compile(
     r"^\s*[\u2022\u25aa\u25e6\u25cf\u25cb\u25a0\u25a1\u2023\u2043\u2219\u00b7\u27a2\u25ba\u2013\u2014*-]\s"
 )
 _ENUM_RE = re.compile(r"^\s*(\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\))\s")
-_LETTER_RE = re.compile(r"[^\W\d_]")
 LEADER_RE = re.compile(r"(\.\s?){4,}")  # dot leaders of a table of contents line
 
 Span = tuple[float, float]
@@ -613,7 +613,7 @@ def is_heading(block: list[Fragment], text: str, body_size: float) -> bool:
     at body size, or are one numbered line in capitals or italics ("IV. TEXT DATA"); never a
     sentence of 8+ words ending in a period, a line with "=" (a displayed formula), nor a line
     with dot leaders (a contents entry)."""
-    letters = _LETTER_RE.findall(text)
+    letters = LETTER_RE.findall(text)
     if len(letters) < 3 or len(block) > 3 or len(text) > MAX_HEADING_CHARS:
         return False
     if text.rstrip().endswith(".") and len(text.split()) >= 8:

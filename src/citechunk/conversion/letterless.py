@@ -11,15 +11,13 @@ stays: it is a chapter label, which the numbering and outline repairs join to it
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
+from ..textkeys import LETTER_RE
 from .captionheads import HEADING_CLASSES, box_text
 from .numbers import chapter_label
 
 log = logging.getLogger(__name__)
-
-_LETTER_RE = re.compile(r"[^\W\d_]")
 
 
 def _chapter_label(text: str, after: Any) -> bool:
@@ -38,7 +36,7 @@ def letterless_heads(boxes: list[Any]) -> list[Any]:
             continue
         text = box_text(box).strip()
         after = boxes[i + 1] if i + 1 < len(boxes) else None
-        if not _LETTER_RE.search(text) and not _chapter_label(text, after):
+        if not LETTER_RE.search(text) and not _chapter_label(text, after):
             log.debug("heading without a letter read as text: %s", text[:40])
             box.boxclass = "text"
     return boxes

@@ -18,7 +18,7 @@ text-layer check, the passes and the provenance are shared):
    soon as ``pymupdf.layout`` is imported (``import pymupdf`` does that when pymupdf-layout is
    installed) and the only way pymupdf4llm reaches a model: the layout path installs the
    chosen analyzer for the call only, timed (`LayoutMeter`), and puts the previous value back
-   afterwards, under a lock (`_layout`), so citechunk leaves that global as it found it; the
+   afterwards, under a lock (`_parse`), so citechunk leaves that global as it found it; the
    fast path leaves it alone (PyMuPDF's table finder consults the model whenever it is
    installed; on plain pages of ``layout = "auto"`` no table is looked for). On the layout path the parsed boxes are
    fixed by the layout passes (`layoutpasses.LAYOUT_PASSES`, listed by ``citechunk passes``
@@ -257,7 +257,7 @@ def _extract(
     for model in FEATURE_SETS:
         group = [p for p in rest if page_model(p, reasons or {}, options, layer) == model]
         if group:
-            done = _layout(doc, group, model, options, meter, failures, places)
+            done = _read_blocks(_parse(doc, group, model, options, meter, failures, places))
             read.update(zip(group, done, strict=True))
     ordered = {p: read[p] for p in pages if p in read}
     read = level_headings(run_processors(ordered, options.skip_passes, failures))
@@ -279,21 +279,12 @@ def _drawn_rects(doc: Any, read: Mapping[int, Sequence[Block]]) -> dict[int, tup
     }
 
 
-def _layout(
-    doc: Any,
-    pages: Sequence[int],
-    model: Model,
-    options: ConvertOptions,
-    meter: LayoutMeter,
-    failures: list[PassFailure],
-    places: NumberPlaces | None = None,
-) -> list[tuple[Block, ...]]:
-    """The layout model path: the pages parsed (`_parse`) and read once as blocks
+def _read_blocks(parsed: Any) -> list[tuple[Block, ...]]:
+    """The layout model path: the pages `_parse` gave read once as blocks
     (`blocks.page_blocks`), per page; their heading levels are set later, over the document
     (`headings.level_headings`)."""
     from pymupdf4llm.helpers.document_layout import create_list_item_levels
 
-    parsed = _parse(doc, pages, model, options, meter, failures, places)
     return [page_blocks(page, create_list_item_levels(page.boxes)) for page in parsed.pages]
 
 

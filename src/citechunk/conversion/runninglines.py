@@ -52,6 +52,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..textkeys import LETTER_RE
 from . import furniture
 from .outline import OutlineEntry, title_key
 from .pagelist import page_ranges
@@ -78,7 +79,6 @@ RUN_STEP = 2
 DISPLAY_RATIO = 1.15
 
 _DIGITS_RE = re.compile(r"\d+")
-_LETTER_RE = re.compile(r"[^\W\d_]")
 _PAGE_NUMBER_RE = re.compile(
     r"^\s*(?:page\s*)?(?:\d+|[ivxlc]+)(?:\s*(?:of|/)\s*\d+)?\s*$", re.IGNORECASE
 )
@@ -234,7 +234,7 @@ def spread_lines(page: PageText) -> list[Line]:
         if line.box[0] > left + slack or line.box[2] < right - slack:
             continue
         parts = _parts(line, page.words)
-        lettered = sum(any(_LETTER_RE.search(w.text) for w in part) for part in parts)
+        lettered = sum(any(LETTER_RE.search(w.text) for w in part) for part in parts)
         if len(parts) >= 3 and lettered >= 2:
             found.append(line)
     return found

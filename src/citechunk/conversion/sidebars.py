@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from .blocks import Block, Box, Layer
+from .blocks import Block, Box, Layer, box_area
 from .layers import RUNNING_KINDS
 
 log = logging.getLogger(__name__)
@@ -88,10 +88,6 @@ def _inside(box: Box, rect: Box) -> bool:
     )
 
 
-def _area(box: Box) -> float:
-    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
-
-
 def _body(block: Block) -> bool:
     return block.kind not in RUNNING_KINDS and block.layer is not Layer.FURNITURE
 
@@ -114,7 +110,7 @@ def _is_box(blocks: Sequence[Block], rect: Box) -> frozenset[int]:
     if all(blocks[i].is_heading for i in held):
         return frozenset()
     tables = [blocks[i] for i in held if blocks[i].kind == "table"]
-    if any(_area(t.bbox) > _area(rect) / 2 for t in tables):
+    if any(box_area(t.bbox) > box_area(rect) / 2 for t in tables):
         return frozenset()
     total = sum(_chars(blocks[i]) for i in body)
     if sum(_chars(blocks[i]) for i in held) > MAX_SHARE * total:
@@ -126,7 +122,7 @@ def find_boxes(blocks: Sequence[Block], rects: Sequence[Box]) -> list[tuple[Box,
     """Each box of the page (its rectangle, the indexes of its blocks), outermost first, in
     the order of their first block; a block is in one box at most."""
     found = [(rect, held) for rect in rects if (held := _is_box(blocks, rect))]
-    found.sort(key=lambda f: -_area(f[0]))
+    found.sort(key=lambda f: -box_area(f[0]))
     out: list[tuple[Box, frozenset[int]]] = []
     taken: set[int] = set()
     for rect, held in found:

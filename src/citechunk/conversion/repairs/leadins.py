@@ -37,10 +37,9 @@ from typing import NamedTuple
 
 from ...textkeys import words_key
 from ..mdlines import (
-    HEADING_RE,
     heading_lines,
-    iter_unfenced,
     make_heading,
+    page_lines,
     split_pages,
     strip_inline_markup,
 )
@@ -91,13 +90,11 @@ def _candidates(pages: Sequence[tuple[int, str]]) -> tuple[Counter[tuple[str, in
     keys: Counter[tuple[str, int]] = Counter()
     titles: Counter[str] = Counter()
     for _, text in pages:
-        lines = text.split("\n")
-        for i, inside in iter_unfenced(lines):
-            if not inside and (i == 0 or not lines[i - 1].strip()):
-                lead = _leadin(lines[i])
-                if lead and not lead.plain:
-                    keys[lead.number.key] += 1
-                    titles[_title_key(lead.title)] += 1
+        for line in page_lines(text.split("\n")):
+            lead = _leadin(line.text) if line.opens else None
+            if lead and not lead.plain:
+                keys[lead.number.key] += 1
+                titles[_title_key(lead.title)] += 1
     return keys, titles
 
 
@@ -160,12 +157,10 @@ class _Promoter:
     def page(self, text: str) -> str:
         lines = text.split("\n")
         new: list[str] = []
-        for i, inside in iter_unfenced(lines):
-            line = lines[i]
-            heading = None if inside else HEADING_RE.match(line)
-            if heading:
-                self.see_heading(len(heading.group(1)), heading.group(2))
-            lead = None if inside or heading or (i and lines[i - 1].strip()) else _leadin(line)
+        for line in page_lines(lines):
+            if line.heading:
+                self.see_heading(len(line.heading.group(1)), line.heading.group(2))
+            lead = _leadin(line.text) if line.opens else None
             level = self.level_for(lead) if lead else None
             if lead and level:
                 new += [
@@ -175,10 +170,10 @@ class _Promoter:
                 self.see_heading(level, lead.title)
                 self.promoted += 1
             else:
-                listed = None if inside or heading else plain_number(line)
+                listed = None if line.inside or line.heading else plain_number(line.text)
                 if listed:
                     self.listed.add(listed)
-                new.append(line)
+                new.append(line.text)
         return "\n".join(new)
 
 

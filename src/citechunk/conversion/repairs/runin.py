@@ -18,11 +18,7 @@ import logging
 import re
 from collections.abc import Sequence
 
-from ..mdlines import (
-    HEADING_RE,
-    iter_unfenced,
-    make_heading,
-)
+from ..mdlines import make_heading, page_lines
 
 log = logging.getLogger(__name__)
 
@@ -36,17 +32,15 @@ def promote_run_in_labels(pages: Sequence[tuple[int, str]]) -> list[tuple[int, s
     for number, text in pages:
         lines = text.split("\n")
         new: list[str] = []
-        for i, inside in iter_unfenced(lines):
-            line = lines[i]
-            heading = None if inside else HEADING_RE.match(line)
-            if heading:
-                level = len(heading.group(1))
-            label = None if inside or heading else _LABEL_RE.match(line)
-            if label and (i == 0 or not lines[i - 1].strip()):
+        for line in page_lines(lines):
+            if line.heading:
+                level = len(line.heading.group(1))
+            label = _LABEL_RE.match(line.text) if line.opens else None
+            if label:
                 new += [make_heading(level + 1, label.group(1)), "", label.group(2)]
                 promoted += 1
             else:
-                new.append(line)
+                new.append(line.text)
         out.append((number, "\n".join(new)))
     log.debug("run-in labels promoted to headings: %d", promoted)
     return out

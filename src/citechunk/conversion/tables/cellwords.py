@@ -9,16 +9,16 @@ merged-away cell, None, is empty): no column line cuts a word or a phrase.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
+
+from ...textkeys import LETTER_RE
 
 Box = tuple[float, float, float, float]
 #: A PyMuPDF "words" entry: x0, y0, x1, y1, text, block, line, word number.
 PageWord = tuple[Any, ...]
 #: Neighbouring words of a line at most this many times their height apart are one phrase.
 WORD_GAP = 0.6
-_LETTER_RE = re.compile(r"[^\W\d_]")
 
 
 def _cell_of(word: PageWord, cells: Sequence[Sequence[Box | None]]) -> tuple[int, int] | None:
@@ -47,7 +47,7 @@ def phrases(words: Sequence[PageWord]) -> list[PageWord]:
 def _close(a: PageWord, b: PageWord) -> bool:
     """`b` follows `a` on its line a word space apart, both with a letter."""
     height = max(a[3] - a[1], b[3] - b[1])
-    lettered = _LETTER_RE.search(str(a[4])) and _LETTER_RE.search(str(b[4]))
+    lettered = LETTER_RE.search(str(a[4])) and LETTER_RE.search(str(b[4]))
     return bool(lettered) and 0 <= b[0] - a[2] <= WORD_GAP * height
 
 

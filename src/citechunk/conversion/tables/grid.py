@@ -42,7 +42,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ...mdsyntax import TABLE_SEPARATOR_RE
-from ...textkeys import compact_key
+from ...textkeys import LETTER_RE, compact_key
 from ..mdlines import strip_inline_markup
 from .header import Cell, Grid, head, plain, take_title
 from .labels import is_table_label, is_unit_line
@@ -53,7 +53,6 @@ MAX_SPANNING = 1
 _WORD_RE = re.compile(r"[^\W_]+")
 _FIGURE_RE = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?!\w)")
 _YEAR_RE = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
-_LETTER_RE = re.compile(r"[^\W\d_]")
 _PIPE_RE = re.compile(r"(?<!\\)\|")
 
 
@@ -78,7 +77,7 @@ def words(texts: Iterable[str]) -> Counter[str]:
 def _is_cut(left: str, right: str, layer: Counter[str]) -> bool:
     a, b = compact_key(left), compact_key(right)
     whole = a + b
-    if not a or not b or not _LETTER_RE.search(whole) or not layer[whole]:
+    if not a or not b or not LETTER_RE.search(whole) or not layer[whole]:
         return False
     return not (layer[a] and layer[b])
 
@@ -179,7 +178,7 @@ def _is_note(row: list[Cell], cuts: list[tuple[int, int]]) -> bool:
     table), not figures a stray line crossed."""
     cells = {c for j, _ in cuts for c in (j, j + 1)}
     lines = [strip_inline_markup(line) for c in cells for line in row[c]]
-    return all(_LETTER_RE.search(line) for line in lines if line.strip())
+    return all(LETTER_RE.search(line) for line in lines if line.strip())
 
 
 def _span_row(row: list[Cell], cuts: list[tuple[int, int]]) -> list[Cell]:

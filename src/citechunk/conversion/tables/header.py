@@ -46,7 +46,7 @@ import re
 import statistics
 from dataclasses import dataclass
 
-from ...textkeys import compact_key
+from ...textkeys import LETTER_RE, compact_key
 from ..mdlines import strip_inline_markup
 
 Cell = list[str]
@@ -60,7 +60,6 @@ _AMOUNT_RE = re.compile(
 )
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 _DASH_RE = re.compile(r"[-−–—]+|n/?a|nil", re.IGNORECASE)
-_LETTER_RE = re.compile(r"[^\W\d_]")
 _PAGE_END_RE = re.compile(r"(?:\.\s*){2,}\s*\d{1,4}$|…\s*\d{1,4}$")
 _DIGITS_RE = re.compile(r"\d+")
 _FIGURE_RE = re.compile(r"\d")
@@ -168,7 +167,7 @@ def _long_over_long(text: str, column: list[str]) -> bool:
 
 def _repeats(text: str, column: list[str]) -> bool:
     key = compact_key(text)
-    if len(text) < 2 or not _LETTER_RE.search(text) or not key:
+    if len(text) < 2 or not LETTER_RE.search(text) or not key:
         return False
     return any(compact_key(t) == key for t in column if t)
 
@@ -182,7 +181,7 @@ def _repeated_header(first: list[str], body: list[list[str]]) -> bool:
 
 
 def _contents_entry(text: str) -> bool:
-    return bool(_PAGE_END_RE.search(text)) and bool(_LETTER_RE.search(text))
+    return bool(_PAGE_END_RE.search(text)) and bool(LETTER_RE.search(text))
 
 
 def _contents_over_contents(text: str, column: list[str]) -> bool:
@@ -201,7 +200,7 @@ def _enumerated(text: str, column: list[str]) -> bool:
     "Week 2", "Week 3")."""
     below = [t for t in column if t]
     stem = _stem(text)
-    if not _DIGITS_RE.search(text) or not _LETTER_RE.search(stem) or len(below) < 2:
+    if not _DIGITS_RE.search(text) or not LETTER_RE.search(stem) or len(below) < 2:
         return False
     same = sum(_stem(t) == stem and t != text and bool(_DIGITS_RE.search(t)) for t in below)
     return same * 2 > len(below)

@@ -23,7 +23,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from ..blocks import Box, as_box
+from ..blocks import Box, as_box, layout_box
 from ..furniture import centred_in
 from ..plaintext import grid
 from ..triage import drawn_grid
@@ -96,10 +96,6 @@ def _at(row: Sequence[str], j: int) -> str:
     return row[j] if j < len(row) else ""
 
 
-def _box(b: Any) -> Box:
-    return (float(b.x0), float(b.y0), float(b.x1), float(b.y1))
-
-
 def _inside_share(inner: Box, outer: Box) -> float:
     """The share of `inner`'s area inside `outer` (1.0 for a box without area)."""
     w = min(inner[2], outer[2]) - max(inner[0], outer[0])
@@ -114,16 +110,18 @@ def _taken(boxes: Sequence[Any], bbox: Box) -> set[int]:
     """Indexes of the boxes the grid replaces: those centred inside it, other than tables and
     running lines; empty when one of them reaches out of the grid."""
     taken = {
-        i for i, b in enumerate(boxes) if b.boxclass not in _KEEP and centred_in(_box(b), bbox)
+        i
+        for i, b in enumerate(boxes)
+        if b.boxclass not in _KEEP and centred_in(layout_box(b), bbox)
     }
-    if any(_inside_share(_box(boxes[i]), bbox) < INSIDE for i in taken):
+    if any(_inside_share(layout_box(boxes[i]), bbox) < INSIDE for i in taken):
         return set()
     return taken
 
 
 def _overlaps_table(boxes: Sequence[Any], bbox: Box) -> bool:
     """A table box of the layout model overlaps the grid."""
-    return any(b.boxclass == "table" and _inside_share(_box(b), bbox) > 0 for b in boxes)
+    return any(b.boxclass == "table" and _inside_share(layout_box(b), bbox) > 0 for b in boxes)
 
 
 def _text_elsewhere(boxes: Sequence[Any], taken: set[int], bbox: Box) -> bool:
