@@ -48,7 +48,6 @@ from .repairs.numbering import repair_numbering
 from .repairs.outline import apply_outline
 from .repairs.pagebreaks import join_page_hyphens, join_page_tables
 from .repairs.restore import restore_dropped_lines
-from .repairs.runin import promote_run_in_labels
 from .repairs.running import strip_running_lines
 from .repairs.sentences import join_broken_sentences
 from .repairs.siblings import level_numbered_siblings
@@ -166,7 +165,6 @@ PASSES: tuple[Pass, ...] = (
     Pass("contents", "structure", level_contents),
     Pass("second-documents", "structure", _pages_only(split_second_documents)),
     Pass("cover-headings", "structure", raise_below_cover),
-    Pass("run-in-labels", "structure", _pages_only(promote_run_in_labels)),
     Pass("restore-text", "structure", restore_dropped_lines, option="restore_text"),
     Pass("glyphs", "structure", repair_glyphs),
     Pass("list-wraps", "structure", _pages_only(join_list_wraps)),

@@ -28,6 +28,7 @@ from .label_headings import demote_label_headings
 from .navigation_entries import demote_navigation_entries
 from .peer_headings import promote_peer_headings
 from .raised_marks import flag_raised_marks
+from .run_in_labels import promote_run_in_labels
 from .running_titles import demote_running_titles
 from .sentence_headings import demote_sentence_headings
 from .stacked_headings import split_stacked_headings
@@ -57,6 +58,7 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("aside-headings", demote_aside_headings),
     Processor("author-lines", demote_author_lines),
     Processor("peer-headings", promote_peer_headings),
+    Processor("run-in-labels", promote_run_in_labels),
     Processor("raised-marks", flag_raised_marks),
     Processor("footnote-blocks", footnote_blocks),
     Processor("footnotes-before-run-on", footnotes_before_run_on),
