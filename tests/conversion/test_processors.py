@@ -118,6 +118,7 @@ def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> No
         "sentence-headings",
         "aside-headings",
         "author-lines",
+        "list-heads",
         "peer-headings",
         "run-in-labels",
         "raised-marks",

@@ -72,7 +72,9 @@ def test_run_in_labels_of_a_notice_become_sibling_sections_below_its_heading(
         "### DATES",
     ]
     off = ConvertOptions(skip_passes=("run-in-labels",))
-    assert [ln for ln in convert(path, off).markdown.splitlines() if ln.startswith("#")] == heads[:2]
+    assert [ln for ln in convert(path, off).markdown.splitlines() if ln.startswith("#")] == heads[
+        :2
+    ]
 
 
 def test_mixed_case_labels_datelines_and_sentences_are_no_titles() -> None:

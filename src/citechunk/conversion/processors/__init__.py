@@ -25,6 +25,7 @@ from .common import Pages
 from .figure_tables import figure_tables
 from .footnotes import footnote_blocks, footnotes_before_run_on
 from .label_headings import demote_label_headings
+from .list_heads import demote_list_heads
 from .navigation_entries import demote_navigation_entries
 from .peer_headings import promote_peer_headings
 from .raised_marks import flag_raised_marks
@@ -57,6 +58,7 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("sentence-headings", demote_sentence_headings),
     Processor("aside-headings", demote_aside_headings),
     Processor("author-lines", demote_author_lines),
+    Processor("list-heads", demote_list_heads),
     Processor("peer-headings", promote_peer_headings),
     Processor("run-in-labels", promote_run_in_labels),
     Processor("raised-marks", flag_raised_marks),

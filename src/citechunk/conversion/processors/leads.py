@@ -17,8 +17,8 @@ from ..textlayer import union_box
 
 @dataclass(frozen=True)
 class Lead:
-    """A block cut after its opening bold run: ``lead`` and ``rest`` as (line index, span) in
-    reading order."""
+    """A block cut after a bold run: ``lead`` (the run, from where it was looked for) and
+    ``rest`` (every span after it) as (line index, span) in reading order."""
 
     block: Block
     lead: tuple[tuple[int, Span], ...]
@@ -41,16 +41,10 @@ def _spans(block: Block) -> list[tuple[int, Span]]:
     return [(i, s) for i, line in enumerate(block.lines) for s in line.spans]
 
 
-def cut(block: Block, at: int) -> Lead:
-    """`block` cut before its span number `at` (counted over all its lines)."""
-    spans = _spans(block)
-    return Lead(block, tuple(spans[:at]), tuple(spans[at:]))
-
-
 def bold_lead(block: Block, start: int = 0) -> Lead | None:
-    """`block` cut after the bold run that opens its text at span `start` and later (a run of
-    bold spans showing text; blanks between them join the run); None when the span showing
-    text first is not bold."""
+    """`block` cut after the bold run that opens its text from span `start` on (counted over
+    all its lines; a run of bold spans showing text, blanks between them joining it); None when
+    the first span showing text there is not bold."""
     spans = _spans(block)
     end = start
     while end < len(spans) and not spans[end][1].text.strip():
@@ -64,7 +58,7 @@ def bold_lead(block: Block, start: int = 0) -> Lead | None:
             if not span.bold:
                 break
             last = k
-    return cut(block, last + 1)
+    return Lead(block, tuple(spans[start : last + 1]), tuple(spans[last + 1 :]))
 
 
 def first_shown(block: Block) -> int | None:
