@@ -41,7 +41,6 @@ from .repairs.cover import raise_below_cover
 from .repairs.documents import split_second_documents
 from .repairs.glyphs import repair_glyphs
 from .repairs.leaders import shorten_leaders
-from .repairs.leadins import promote_numbered_leadins
 from .repairs.listwraps import join_list_wraps
 from .repairs.numbering import repair_numbering
 from .repairs.outline import apply_outline
@@ -150,7 +149,6 @@ PASSES: tuple[Pass, ...] = (
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
     Pass("page-tables", "document", _texts_only(join_page_tables)),
     Pass(TABLE_WORDS, "structure", check_table_words),
-    Pass("numbered-leadins", "structure", _pages_only(promote_numbered_leadins)),
     Pass("numbered-siblings", "structure", _pages_only(level_numbered_siblings)),
     Pass("outline", "structure", apply_outline, option="outline_repair", outline="present"),
     Pass(

@@ -27,6 +27,7 @@ from .footnotes import footnote_blocks, footnotes_before_run_on
 from .label_headings import demote_label_headings
 from .list_heads import demote_list_heads
 from .navigation_entries import demote_navigation_entries
+from .numbered_leadins import promote_numbered_leadins
 from .peer_headings import promote_peer_headings
 from .raised_marks import flag_raised_marks
 from .run_in_labels import promote_run_in_labels
@@ -64,6 +65,7 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("raised-marks", flag_raised_marks),
     Processor("footnote-blocks", footnote_blocks),
     Processor("footnotes-before-run-on", footnotes_before_run_on),
+    Processor("numbered-leadins", promote_numbered_leadins),
 )
 NAMES = frozenset(p.name for p in PROCESSORS)
 

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
-from ..blocks import BOLD, Block
+from ..blocks import BOLD, INDENT_SLACK, Block
 from .common import Pages, demoted, edited, in_order
 from .leads import bold_lead
 
@@ -33,8 +33,6 @@ log = logging.getLogger(__name__)
 
 _NUMBERED_RE = re.compile(r"(\d{1,2})([.)]?)\s+\S.*")
 _BODY_KINDS = frozenset({"text", "list-item", "caption"})
-#: Points a line of a list-item block begins left of the line before to open an item.
-INDENT_SLACK = 2
 
 
 def _openings(block: Block) -> Iterator[int]:
