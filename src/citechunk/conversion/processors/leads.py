@@ -61,11 +61,6 @@ def bold_lead(block: Block, start: int = 0) -> Lead | None:
     return Lead(block, tuple(spans[start : last + 1]), tuple(spans[last + 1 :]))
 
 
-def first_shown(block: Block) -> int | None:
-    """The index of the block's first span showing text (None: none does)."""
-    return next((k for k, (_, s) in enumerate(_spans(block)) if s.text.strip()), None)
-
-
 def _lines(block: Block, spans: tuple[tuple[int, Span], ...]) -> tuple[Line, ...]:
     """`spans` regrouped by the block lines they came from, each line boxed by its spans."""
     lines = []

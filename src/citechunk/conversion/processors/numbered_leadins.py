@@ -27,8 +27,9 @@ only where its number's level is known: a heading of its pattern exists, or an o
 number is a prefix of its own. It is a list item instead when the number before its own opened
 a plain numbered paragraph since the last heading.
 
-Only text blocks and list items written without a bullet (their first word a number and a
-period) are paragraphs here: bulleted list items, tables, headings and code are never lead-ins.
+Only text blocks, page headers and footers (a running one, repeated, is no lead-in) and list
+items written without a bullet (their first word a number and a period) are paragraphs here:
+bulleted list items, tables, headings and code are never lead-ins.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from ...textkeys import words_key
 from ..blocks import Block, Span
 from ..headings import MAX_LEVEL, level_headings
 from ..numbers import HeadingNumber, heading_number, next_in_pattern, plain_number, previous
-from .common import Pages, in_order
+from .common import MARGIN_KINDS, Pages, in_order
 from .leads import Lead, bold_lead, split, trim_title
 
 log = logging.getLogger(__name__)
@@ -67,11 +68,12 @@ class Leadin:
 
 
 def _paragraph(block: Block) -> bool:
-    """The block is written as a paragraph: a text block, or a list item whose first word is a
-    number and a period (written without a bullet)."""
+    """The block is written as a paragraph: a text block, a page header or footer (one that is
+    no running line stays in the body), or a list item whose first word is a number and a
+    period (written without a bullet)."""
     if block.kind == "list-item" and block.lines and block.lines[0].spans:
         return bool(_BARE_ITEM_RE.match(block.lines[0].spans[0].text.strip()))
-    return block.kind == "text"
+    return block.kind == "text" or block.kind in MARGIN_KINDS
 
 
 def _opening(block: Block) -> tuple[int, Span] | None:
@@ -115,11 +117,6 @@ def leadin(block: Block) -> Leadin | None:
     return Leadin(title, number, lead, plain)
 
 
-def _title_key(title: str) -> str:
-    """Letters and digits of a title, case-folded: "1.3. STETIGKEIT" is "1 3 stetigkeit"."""
-    return words_key(title)
-
-
 class _Promoter:
     """Walks the document's blocks, keeping the open headings, and decides each lead-in's
     level."""
@@ -131,13 +128,13 @@ class _Promoter:
         repeated: Counter[str] = Counter()
         for _, _, block in in_order(pages):
             if block.is_heading:
-                self.titles.add(_title_key(block.shown))
+                self.titles.add(words_key(block.shown))
                 number = heading_number(block.shown)
                 if number:
                     levels.setdefault(number.key, Counter())[block.level or MAX_LEVEL] += 1
             elif (lead := leadin(block)) and not lead.plain:
                 keys[lead.number.key] += 1
-                repeated[_title_key(lead.title)] += 1
+                repeated[words_key(lead.title)] += 1
         self.levels = {key: c.most_common(1)[0][0] for key, c in levels.items()}
         self.runs = {k for k, n in keys.items() if n >= MIN_RUN}
         self.titles |= {t for t, n in repeated.items() if n > 1}  # repeated: a running title
@@ -164,7 +161,7 @@ class _Promoter:
     def level_for(self, lead: Leadin) -> int | None:
         title, number = lead.title, lead.number
         last = self.last.get(number.key)
-        if _title_key(title) in self.titles or not next_in_pattern(last, number):
+        if words_key(title) in self.titles or not next_in_pattern(last, number):
             return None
         if lead.plain and number.decimal and previous(number.decimal) in self.listed:
             return None
