@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from ..blocks import Block, Line, Span
+from ..blocks import Block, Kind, Line, Span
 from ..textlayer import union_box
 
 
@@ -91,33 +91,19 @@ def trim_rest(spans: tuple[tuple[int, Span], ...], chars: str) -> tuple[tuple[in
     return _edge(spans, shown[0], spans[shown[0]][1].text.lstrip(" " + chars)) if shown else spans
 
 
+def _part(block: Block, spans: tuple[tuple[int, Span], ...], kind: Kind, why: str) -> Block:
+    lines = _lines(block, spans)
+    box = union_box(line.bbox for line in lines)
+    evidence = (*block.evidence, why)
+    return replace(block, kind=kind, bbox=box, lines=lines, level=None, depth=0, evidence=evidence)
+
+
 def split(
     lead: Lead, title: tuple[tuple[int, Span], ...], rest: tuple[tuple[int, Span], ...], why: str
 ) -> tuple[Block, ...]:
     """The paragraph as a section-header block of the spans `title` (its level left to the
     heading stage) and, when `rest` shows text, a text block of `rest`; `why` on both."""
-    block = lead.block
-    evidence = (*block.evidence, why)
-    head_lines = _lines(block, title)
-    head = replace(
-        block,
-        kind="section-header",
-        bbox=union_box(line.bbox for line in head_lines),
-        lines=head_lines,
-        level=None,
-        depth=0,
-        evidence=evidence,
-    )
+    head = _part(lead.block, title, "section-header", why)
     if not any(s.text.strip() for _, s in rest):
         return (head,)
-    body_lines = _lines(block, rest)
-    body = replace(
-        block,
-        kind="text",
-        bbox=union_box(line.bbox for line in body_lines),
-        lines=body_lines,
-        level=None,
-        depth=0,
-        evidence=evidence,
-    )
-    return (head, body)
+    return (head, _part(lead.block, rest, "text", why))
