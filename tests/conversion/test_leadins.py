@@ -1,4 +1,5 @@
-"""Pass `numbered-leadins`: a bold numbered clause title opening a paragraph is a heading."""
+"""Processor `numbered-leadins`: a bold numbered clause title opening a paragraph is a heading
+(conversion/processors/numbered_leadins.py)."""
 
 from __future__ import annotations
 
@@ -7,69 +8,100 @@ from pathlib import Path
 import pymupdf
 import pytest
 
+from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
+from citechunk.conversion.blocks import BOLD, Block, Line, Span
+from citechunk.conversion.headings import level_headings
 from citechunk.conversion.numbers import heading_number, next_in_pattern
-from citechunk.conversion.repairs.leadins import promote_numbered_leadins
+from citechunk.conversion.processors.numbered_leadins import promote_numbered_leadins
+from citechunk.conversion.render import render_page
 
-TERMS = [
-    (
-        1,
-        "# Terms of Service\n\n## 5. Accounts\n\nKeep your password safe.\n\n"
-        "## 6. Fees and Taxes\n\nYou pay the fees.\n\n"
-        "**7. App Stores.** You may get the app from a store.\n\n"
-        "**8. Indemnification.** You will defend us.",
-    ),
-    (2, "**9. Changes** We may change these terms.\n\n**1.** Preheat the oven."),
-]
+Run = tuple[str, bool]  # (text, bold)
+
+
+def _block(kind: str, *runs: Run, size: float = 10, top: float = 0) -> Block:
+    spans = tuple(
+        Span(
+            text,
+            size=size,
+            flags=BOLD if bold else 0,
+            bbox=(50 + 40 * i, top, 90 + 40 * i, top + 9),
+        )
+        for i, (text, bold) in enumerate(runs)
+    )
+    return Block(1, (50, top, 400, top + 9), kind, (Line((50, top, 400, top + 9), spans),))  # type: ignore[arg-type]
+
+
+def _head(text: str, size: float = 14) -> Block:
+    return _block("section-header", (text, True), size=size)
+
+
+def _text(*runs: Run) -> Block:
+    return _block("text", *runs)
+
+
+def _markdown(*blocks: Block) -> str:
+    """The blocks as one page after the processor and the heading stage."""
+    out = level_headings(promote_numbered_leadins({1: blocks}))
+    return render_page(out[1]).text.replace("**", "")
 
 
 def test_leadins_in_a_document_numbered_that_way_become_headings() -> None:
-    out = promote_numbered_leadins(TERMS)
-    assert out[0][1].endswith(
-        "## 7. App Stores\n\nYou may get the app from a store.\n\n"
-        "## 8. Indemnification\n\nYou will defend us."
+    page = _markdown(
+        _head("Terms of Service", 20),
+        _head("5. Accounts"),
+        _text(("Keep your password safe.", False)),
+        _head("6. Fees and Taxes"),
+        _text(("You pay the fees.", False)),
+        _text(("7. App Stores.", True), ("You may get the app from a store.", False)),
+        _text(("8. Indemnification.", True), ("You will defend us.", False)),
+        _text(("1.", True), ("Preheat the oven.", False)),
     )
-    assert out[1][1] == "## 9. Changes\n\nWe may change these terms.\n\n**1.** Preheat the oven."
+    assert page.endswith(
+        "## 7. App Stores \n\nYou may get the app from a store. \n\n"
+        "## 8. Indemnification \n\nYou will defend us. \n\n1. Preheat the oven. \n\n"
+    )
 
 
 def test_subclauses_go_below_the_heading_whose_number_prefixes_theirs() -> None:
-    pages = [
-        (
-            1,
-            "# Version 3.2\n\n## 1. Scope\n\n**1.1 Purpose.** This covers.\n\n**1.2 Terms:** These.",
-        )
-    ]
-    (out,) = promote_numbered_leadins(pages)
-    assert "### 1.1 Purpose\n\nThis covers.\n\n### 1.2 Terms\n\nThese." in out[1]
+    page = _markdown(
+        _head("Version 3.2", 20),
+        _head("1. Scope"),
+        _text(("1.1 Purpose.", True), ("This covers.", False)),
+        _text(("1.2 Terms:", True), ("These.", False)),
+    )
+    assert "### 1.1 Purpose \n\nThis covers. \n\n### 1.2 Terms \n\nThese." in page
 
 
 def test_a_run_of_leadins_without_numbered_headings_nests_under_the_heading_before() -> None:
-    body = "\n\n".join(f"**{i}. Clause {i}.** Text {i}." for i in range(1, 4))
-    (out,) = promote_numbered_leadins([(1, f"# Agreement\n\n{body}")])
-    assert out[1].count("\n## ") == 3 and "## 3. Clause 3\n\nText 3." in out[1]
-    (few,) = promote_numbered_leadins([(1, "# Agreement\n\n**1. Clause one.** Text.")])
-    assert few[1] == "# Agreement\n\n**1. Clause one.** Text."  # one is no numbering
+    clauses = [_text((f"{i}. Clause {i}.", True), (f"Text {i}.", False)) for i in range(1, 4)]
+    page = _markdown(_head("Agreement", 20), *clauses)
+    assert page.count("## ") == 3 and "## 3. Clause 3 \n\nText 3." in page
+    assert _markdown(_head("Agreement", 20), clauses[0]).count("#") == 1  # one is no numbering
 
 
 @pytest.mark.parametrize(
-    "line",
+    "block",
     [
-        "**7. App Stores.** text",  # out of sequence after 5.
-        "**5. Accounts** text",  # repeats a heading: a running title
-        "**6 Contents entry 12**",  # a contents line with its page
-        "- **6. Listed.** item",  # a list item
-        "| **6. Cell.** | x |",
+        _text(("7. App Stores.", True), ("text", False)),  # out of sequence after 5.
+        _text(("5. Accounts", True), ("text", False)),  # repeats a heading: a running title
+        _text(("6 Contents entry 12", True)),  # a contents line with its page
+        _block("list-item", ("• 6. Listed.", True), ("item", False)),  # a bulleted list item
+        _block("table", ("6. Cell.", True), ("x", False)),
     ],
 )
-def test_not_leadins(line: str) -> None:
-    pages = [(1, f"## 4. Start\n\nx\n\n## 5. Accounts\n\nx\n\n{line}")]
+def test_not_leadins(block: Block) -> None:
+    pages = {1: (_head("4. Start"), _text(("x", False)), _head("5. Accounts"), block)}
     assert promote_numbered_leadins(pages) == pages
 
 
-def test_a_bold_line_alone_is_a_leadin_when_numbered_in_sequence() -> None:
-    pages = [(1, "## Item 1. Legal\n\nx\n\n**Item 2. Unregistered Sales**\n\nNone.")]
-    assert promote_numbered_leadins(pages)[0][1].endswith("## Item 2. Unregistered Sales\n\nNone.")
-    repeated = [(1, "## 1 Intro\n\nx\n\n**2 Running Title**\n\ny"), (2, "**2 Running Title**\n\nz")]
+def test_a_bold_paragraph_alone_is_a_leadin_when_numbered_in_sequence() -> None:
+    page = _markdown(
+        _head("Item 1. Legal"), _text(("x", False)), _text(("Item 2. Unregistered Sales", True))
+    )
+    assert page.endswith("\n\n# Item 2. Unregistered Sales \n\n")
+    running = _text(("2 Running Title", True))
+    repeated = {1: (_head("1 Intro"), _text(("x", False)), running, running)}
     assert promote_numbered_leadins(repeated) == repeated
 
 
@@ -95,22 +127,26 @@ def test_next_in_pattern(prev: str | None, title: str, ok: bool) -> None:
 
 
 def test_a_plain_number_with_a_bold_title_continues_the_numbered_headings() -> None:
-    pages = [
-        (
-            1,
-            "# Services Agreement\n\n## 2. Services\n\nx\n\n## 3. Ownership Of Work\n\ny\n\n"
-            "4. **Payment.** The Client pays.\n\n5. **Term.** One year.",
-        )
-    ]
-    (out,) = promote_numbered_leadins(pages)
-    assert out[1].endswith("## 4. Payment\n\nThe Client pays.\n\n## 5. Term\n\nOne year.")
+    page = _markdown(
+        _head("Services Agreement", 20),
+        _head("2. Services"),
+        _text(("x", False)),
+        _head("3. Ownership Of Work"),
+        _text(("y", False)),
+        _block("list-item", ("4.", False), ("Payment.", True), ("The Client pays.", False)),
+        _text(("5.", False), ("Term.", True), ("One year.", False)),
+    )
+    assert page.endswith("## 4. Payment \n\nThe Client pays. \n\n## 5. Term \n\nOne year. \n\n")
 
 
 def test_a_numbered_list_with_bold_terms_stays_a_list() -> None:
-    body = "1. **Cost** is low.\n\n2. **Speed** is high.\n\n3. **Scale** is wide."
-    pages = [(1, f"## 1 Scope\n\nx\n\n## 2 Methods\n\n{body}")]
+    items = [
+        _text((f"{n}.", False), (term, True), ("is fine.", False))
+        for n, term in ((1, "Cost"), (2, "Speed"), (3, "Scale"))
+    ]
+    pages = {1: (_head("1 Scope"), _text(("x", False)), _head("2 Methods"), *items)}
     assert promote_numbered_leadins(pages) == pages  # 3. follows "2 Methods" but 2. was a list
-    alone = [(1, "# Notes\n\n1. **Cost** is low.\n\n2. **Speed** is high.\n\n3. **Scale** is.")]
+    alone = {1: (_head("Notes"), *items)}
     assert promote_numbered_leadins(alone) == alone  # no numbered heading gives the level
 
 
@@ -133,9 +169,8 @@ def test_a_services_agreement_pdf_keeps_every_clause_a_section(tmp_path: Path) -
         y += 80
     path = tmp_path / "agreement.pdf"
     doc.save(path)
-    markdown = convert(path).markdown
-    heads = [ln for ln in markdown.splitlines() if ln.startswith("## ")]
-    assert heads == [
-        f"## {n}. {t}"
-        for n, t in enumerate(["Definitions", "Services", "Ownership", "Payment", "Term"], 1)
-    ]
+    titles = ["Definitions", "Services", "Ownership", "Payment", "Term"]
+    heads = [ln for ln in convert(path).markdown.splitlines() if ln.startswith("## ")]
+    assert heads == [f"## {n}. {t}" for n, t in enumerate(titles, 1)]
+    off = ConvertOptions(skip_passes=("numbered-leadins",))
+    assert len([ln for ln in convert(path, off).markdown.splitlines() if ln.startswith("## ")]) == 3

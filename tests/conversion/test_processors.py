@@ -117,10 +117,13 @@ def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> No
         "sentence-headings",
         "aside-headings",
         "author-lines",
+        "list-heads",
         "peer-headings",
+        "run-in-labels",
         "raised-marks",
         "footnote-blocks",
         "footnotes-before-run-on",
+        "numbered-leadins",
     ]
     assert run(pages, skip=("running-titles",)) == pages
     failures: list = []

@@ -1,34 +1,84 @@
-"""Run-in upper-case labels as headings (conversion/runin.py) on hand-made pages."""
+"""Processor `run-in-labels`: a paragraph opening with a bold upper-case label and a colon is a
+section (conversion/processors/run_in_labels.py)."""
 
 from __future__ import annotations
 
-from citechunk.conversion.repairs.runin import promote_run_in_labels
+from pathlib import Path
+
+import pymupdf
+
+from citechunk.config import ConvertOptions
+from citechunk.conversion import convert
+from citechunk.conversion.blocks import BOLD, Block, Line, Span
+from citechunk.conversion.processors.label_headings import is_label_title
+from citechunk.conversion.processors.run_in_labels import promote_run_in_labels
+
+TEXT = "The FAA must receive comments on this proposed airworthiness directive by May 1, 2025."
 
 
-def test_caps_labels_become_sibling_headings_below_the_current_section() -> None:
-    pages = [
-        (1, "# Proposed Rules\n\n### Airworthiness Directives\n\n**AGENCY:** FAA, DOT."),
-        (2, "**DATES:** The FAA must receive comments by May 1.\n\n### Background\n\ntext"),
-    ]
-    out = promote_run_in_labels(pages)
-    assert out[0][1].endswith("### Airworthiness Directives\n\n#### AGENCY\n\nFAA, DOT.")
-    assert out[1][1].startswith("#### DATES\n\nThe FAA must receive comments by May 1.\n\n")
-    assert [p for p, _ in out] == [1, 2]
-
-
-def test_other_bold_labels_stay_body_text() -> None:
-    text = (
-        "## save()\n\n**Return type:** int\n\n**Note 1 to paragraph (g):** Guidance.\n\n"
-        "- **NOTE:** a list item\n\n|**TOTAL:** 3|x|\n\nText then\n**DATES:** mid-paragraph\n\n"
-        "```\n**CODE:** kept\n```\n\n**FIGURE 1.** no colon"
+def _paragraph(*runs: tuple[str, bool], kind: str = "text") -> Block:
+    spans = tuple(
+        Span(text, size=10, flags=BOLD if bold else 0, bbox=(50 + 60 * i, 100, 110 + 60 * i, 110))
+        for i, (text, bold) in enumerate(runs)
     )
-    assert promote_run_in_labels([(1, text)]) == [(1, text)]
+    return Block(1, (50, 100, 400, 110), kind, (Line((50, 100, 400, 110), spans),))  # type: ignore[arg-type]
+
+
+def test_a_caps_label_opening_a_paragraph_is_cut_off_as_a_heading_block() -> None:
+    out = promote_run_in_labels({1: (_paragraph(("DATES:", True), (TEXT, False)),)})
+    head, body = out[1]
+    assert (head.kind, head.shown, head.level) == ("section-header", "DATES", None)
+    assert (body.kind, body.shown) == ("text", TEXT)
+    assert head.bbox[2] <= body.bbox[0] and "colon" in head.evidence[-1]
+    apart = promote_run_in_labels({1: (_paragraph(("ADDRESSES", True), (": " + TEXT, False)),)})
+    assert [b.shown for b in apart[1]] == ["ADDRESSES", TEXT]  # the colon after the bold
+
+
+def test_other_bold_openings_stay_body_text() -> None:
+    kept = [
+        _paragraph(("Return type:", True), ("int", False)),  # mixed case
+        _paragraph(("Note 1 to paragraph (g):", True), (TEXT, False)),
+        _paragraph(("NOTE:", True), (TEXT, False), kind="list-item"),
+        _paragraph(("FIGURE 1:", True), (TEXT, False), kind="caption"),
+        _paragraph(("FIGURE 1.", True), (TEXT, False)),  # no colon
+        _paragraph(("DATES:", True)),  # nothing after the label
+        _paragraph(("Text then ", False), ("DATES:", True), (TEXT, False)),
+    ]
+    pages = {1: tuple(kept)}
+    assert promote_run_in_labels(pages) == pages
+
+
+def test_run_in_labels_of_a_notice_become_sibling_sections_below_its_heading(
+    tmp_path: Path,
+) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Proposed Rules", fontsize=20, fontname="hebo")
+    page.insert_text((72, 110), "Airworthiness Directives", fontsize=14, fontname="hebo")
+    y = 140
+    for label in ("AGENCY", "ACTION", "DATES"):
+        page.insert_text((72, y), f"{label}:", fontsize=10, fontname="hebo")
+        page.insert_text((130, y), TEXT[:60], fontsize=10, fontname="helv")
+        page.insert_text((72, y + 13), TEXT[60:] + " " + TEXT, fontsize=10, fontname="helv")
+        y += 50
+    page.insert_text((72, y), "Return type: int, a mixed-case label.", fontsize=10, fontname="hebo")
+    path = tmp_path / "notice.pdf"
+    doc.save(path)
+    heads = [ln for ln in convert(path).markdown.splitlines() if ln.startswith("#")]
+    assert heads[1:] == [
+        "## Airworthiness Directives",
+        "### AGENCY",
+        "### ACTION",
+        "### DATES",
+    ]
+    off = ConvertOptions(skip_passes=("run-in-labels",))
+    assert [ln for ln in convert(path, off).markdown.splitlines() if ln.startswith("#")] == heads[
+        :2
+    ]
 
 
 def test_mixed_case_labels_datelines_and_sentences_are_no_titles() -> None:
     """`processors.label_headings.is_label_title` (the block rule: test_processors)."""
-    from citechunk.conversion.processors.label_headings import is_label_title
-
     assert is_label_title("Parameters:") and not is_label_title("SUPPLEMENTARY INFORMATION:")
     for date in ("February 2024", "Thursday, August 6, 2020", "6 Aug. 2020", "June 2023"):
         assert is_label_title(date), date

@@ -51,6 +51,8 @@ CHAR_BOLD = 8
 CHAR_FILLED = 16
 CHAR_STROKED = 32
 OCR_FONT = "GlyphLessFont"  # the font of Tesseract's invisible text layer
+#: Points a line may start left of a list item's line before and still go on with its item.
+INDENT_SLACK = 2.0
 
 
 class Layer(Enum):
@@ -162,8 +164,10 @@ class Line:
 @dataclass(frozen=True)
 class Block:
     """One region of a page (module docstring). ``level``: heading level 1-6 (title and
-    section-header blocks), None until decided; ``depth``: a list item's nesting (1 = top);
-    ``layer``: None until decided; ``evidence``: why a stage decided what it did."""
+    section-header blocks), None until decided; ``settled``: a processor set ``level`` from
+    the levels of the document's other headings, and the heading stage keeps it; ``depth``: a
+    list item's nesting (1 = top); ``layer``: None until decided; ``evidence``: why a stage
+    decided what it did."""
 
     page: int
     bbox: Box
@@ -174,6 +178,7 @@ class Block:
     depth: int = 0
     layer: Layer | None = None
     evidence: tuple[str, ...] = ()
+    settled: bool = False
 
     @property
     def text(self) -> str:

@@ -36,6 +36,7 @@ from typing import Any
 from .blocks import (
     BOLD,
     CHAR_FILLED,
+    INDENT_SLACK,
     ITALIC,
     KINDS,
     MONOSPACED,
@@ -52,7 +53,6 @@ from .tables.grid import Grid, render
 
 _ALIASES = {"paragraph": "text", "reference": "text", "chart": "picture", "document_index": "table"}
 _LISTS = frozenset({"list", "ordered_list"})
-INDENT_SLACK = 2.0  # points a line may start left of a list item's first line and stay in it
 MIN_OVERLAP = 0.9  # share of the larger box two boxes must share to be one cluster's
 
 

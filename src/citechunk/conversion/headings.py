@@ -9,7 +9,9 @@ styles of every heading block of the document, larger size first, then shallower
 engine reads no font) takes no place in the scale and keeps the level its reader gave it.
 The scale is read once over all pages, whichever parse, model or
 page group read them, so headings set alike are peers wherever they stand, and a heading's
-level never depends on which model read its page. The Markdown passes after rendering
+level never depends on which model read its page. A heading whose level a processor settled
+from the other headings' levels (`blocks.Block.settled`: a numbered lead-in takes its pattern's
+level) keeps it and takes no place in the scale. The Markdown passes after rendering
 (outline, numbering) still repair levels where the document says more.
 """
 
@@ -28,7 +30,11 @@ Style = tuple[int, int]  # (-size, number depth): sorts as the levels go
 
 def styles(blocks: Sequence[Block]) -> dict[int, Style]:
     """Each heading block's style, by its position in `blocks` (module docstring)."""
-    depths = {i: number_depth(b.text) for i, b in enumerate(blocks) if b.is_heading and b.size}
+    depths = {
+        i: number_depth(b.text)
+        for i, b in enumerate(blocks)
+        if b.is_heading and b.size and not b.settled
+    }
     shallowest: dict[int, int] = {}
     for i, depth in depths.items():
         if depth is not None:

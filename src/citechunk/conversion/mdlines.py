@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 
 from ..mdsyntax import HEADING_RE, fenced_lines
 
@@ -81,28 +80,6 @@ def iter_unfenced(lines: Sequence[str]) -> Iterator[tuple[int, bool]]:
     """(index, inside_fence) for each line; fence delimiter lines count as inside
     (`mdsyntax.fenced_lines`)."""
     return fenced_lines(lines)
-
-
-@dataclass(frozen=True)
-class PageLine:
-    """A Markdown line as the line repairs walk a page: ``heading`` its ATX heading match (None
-    inside a code fence), ``opens``: it opens a paragraph (outside fences, no heading, the
-    first line or after a blank one)."""
-
-    index: int
-    text: str
-    inside: bool
-    heading: re.Match[str] | None
-    opens: bool
-
-
-def page_lines(lines: Sequence[str]) -> Iterator[PageLine]:
-    """Each of `lines` (a page's Markdown) read as a `PageLine`, in order."""
-    for i, inside in iter_unfenced(lines):
-        line = lines[i]
-        heading = None if inside else HEADING_RE.match(line)
-        after_blank = i == 0 or not lines[i - 1].strip()
-        yield PageLine(i, line, inside, heading, not inside and not heading and after_blank)
 
 
 def map_unfenced(text: str, edit: Callable[[str], str]) -> str:

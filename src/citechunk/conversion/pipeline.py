@@ -41,14 +41,11 @@ from .repairs.cover import raise_below_cover
 from .repairs.documents import split_second_documents
 from .repairs.glyphs import repair_glyphs
 from .repairs.leaders import shorten_leaders
-from .repairs.leadins import promote_numbered_leadins
-from .repairs.lists import demote_list_heads
 from .repairs.listwraps import join_list_wraps
 from .repairs.numbering import repair_numbering
 from .repairs.outline import apply_outline
 from .repairs.pagebreaks import join_page_hyphens, join_page_tables
 from .repairs.restore import restore_dropped_lines
-from .repairs.runin import promote_run_in_labels
 from .repairs.running import strip_running_lines
 from .repairs.sentences import join_broken_sentences
 from .repairs.siblings import level_numbered_siblings
@@ -152,8 +149,6 @@ PASSES: tuple[Pass, ...] = (
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
     Pass("page-tables", "document", _texts_only(join_page_tables)),
     Pass(TABLE_WORDS, "structure", check_table_words),
-    Pass("list-heads", "structure", _pages_only(demote_list_heads)),
-    Pass("numbered-leadins", "structure", _pages_only(promote_numbered_leadins)),
     Pass("numbered-siblings", "structure", _pages_only(level_numbered_siblings)),
     Pass("outline", "structure", apply_outline, option="outline_repair", outline="present"),
     Pass(
@@ -166,7 +161,6 @@ PASSES: tuple[Pass, ...] = (
     Pass("contents", "structure", level_contents),
     Pass("second-documents", "structure", _pages_only(split_second_documents)),
     Pass("cover-headings", "structure", raise_below_cover),
-    Pass("run-in-labels", "structure", _pages_only(promote_run_in_labels)),
     Pass("restore-text", "structure", restore_dropped_lines, option="restore_text"),
     Pass("glyphs", "structure", repair_glyphs),
     Pass("list-wraps", "structure", _pages_only(join_list_wraps)),

@@ -25,9 +25,12 @@ from .common import Pages
 from .figure_tables import figure_tables
 from .footnotes import footnote_blocks, footnotes_before_run_on
 from .label_headings import demote_label_headings
+from .list_heads import demote_list_heads
 from .navigation_entries import demote_navigation_entries
+from .numbered_leadins import promote_numbered_leadins
 from .peer_headings import promote_peer_headings
 from .raised_marks import flag_raised_marks
+from .run_in_labels import promote_run_in_labels
 from .running_titles import demote_running_titles
 from .sentence_headings import demote_sentence_headings
 from .stacked_headings import split_stacked_headings
@@ -56,10 +59,13 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("sentence-headings", demote_sentence_headings),
     Processor("aside-headings", demote_aside_headings),
     Processor("author-lines", demote_author_lines),
+    Processor("list-heads", demote_list_heads),
     Processor("peer-headings", promote_peer_headings),
+    Processor("run-in-labels", promote_run_in_labels),
     Processor("raised-marks", flag_raised_marks),
     Processor("footnote-blocks", footnote_blocks),
     Processor("footnotes-before-run-on", footnotes_before_run_on),
+    Processor("numbered-leadins", promote_numbered_leadins),
 )
 NAMES = frozenset(p.name for p in PROCESSORS)
 

@@ -37,7 +37,8 @@ def demoted(block: Block, why: str, kind: Kind = "text", plain: bool = False) ->
     """`block` as a block of `kind` (a "text" block renders bold where its spans are bold;
     with `plain` its bold is dropped: a body line), no level, `why` added to its evidence."""
     lines = tuple(_unbolded(line) for line in block.lines) if plain else block.lines
-    return replace(block, kind=kind, level=None, lines=lines, evidence=(*block.evidence, why))
+    evidence = (*block.evidence, why)
+    return replace(block, kind=kind, level=None, settled=False, lines=lines, evidence=evidence)
 
 
 def edited(pages: Pages, changes: Mapping[tuple[int, int], Block]) -> dict[int, tuple[Block, ...]]:

@@ -2,7 +2,7 @@
 rule).
 
 `demote_label_headings(pages)`: a heading block whose text as rendered (`blocks.Block.shown`)
-`repairs.runin.is_label_title` finds a label, a date or a sentence becomes a text block (bold where its spans are): a
+`is_label_title` finds a label, a date or a sentence becomes a text block (bold where its spans are): a
 mixed-case title ending with a colon ("Parameters:", "On Windows, you have two options:")
 introduces what follows inside the current section; a bare date ("February 2024") is a
 title page's dateline; a sentence (ending with a period, six words or more) is body text set
