@@ -1099,6 +1099,32 @@ def write_ruling(out_dir: Path) -> Path:
     return path
 
 
+SYMBOLS_TITLE = "Spectra of the Silver Trimer"
+#: Paragraphs with raised numbers set by HTML ``<sup>`` (the text layer flags them superscript):
+#: term symbols and an isotope (the number apart from the word before, glued to the letter
+#: after), powers of a one-letter italic symbol, and two footnote marks after words.
+SYMBOLS_PARAGRAPHS = (
+    "The higher <sup>2</sup><i>E</i> states split more, as the survey found.<sup>3</sup> So",
+    "it is with the <sup>13</sup>C shift, which is small in the trimer.",
+    "The valence keeps the 4<i>d</i><sup>10</sup> 5<i>s</i><sup>1</sup> shells of each atom.",
+)
+
+
+def write_symbols(out_dir: Path) -> Path:
+    """Write ``silver_symbols.pdf`` into `out_dir`: one page, a title and `SYMBOLS_PARAGRAPHS`
+    set as HTML. Not in `SAMPLES`: the symbol-digit tests write it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_text((72, 90), SYMBOLS_TITLE, fontsize=18, fontname="tibo")
+    body = "".join(f"<p>{p}</p>" for p in SYMBOLS_PARAGRAPHS)
+    html = f'<div style="font-family:serif;font-size:11pt">{body}</div>'
+    page.insert_htmlbox(pymupdf.Rect(72, 120, PAGE.width - 72, 400), html)
+    doc.set_metadata({"title": SYMBOLS_TITLE, "creationDate": FIXED_DATE, "modDate": FIXED_DATE})
+    path = out_dir / "silver_symbols.pdf"
+    path.write_bytes(doc.tobytes(garbage=4, deflate=True, no_new_id=1))
+    return path
+
+
 # ---------------------------------------------------------------- rendering
 
 

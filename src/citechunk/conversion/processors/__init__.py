@@ -31,6 +31,7 @@ from .raised_marks import flag_raised_marks
 from .running_titles import demote_running_titles
 from .sentence_headings import demote_sentence_headings
 from .stacked_headings import split_stacked_headings
+from .symbol_digits import symbol_digits
 from .table_labels import demote_table_labels
 from .table_titles import demote_table_titles
 
@@ -57,6 +58,7 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("aside-headings", demote_aside_headings),
     Processor("author-lines", demote_author_lines),
     Processor("peer-headings", promote_peer_headings),
+    Processor("symbol-digits", symbol_digits),
     Processor("raised-marks", flag_raised_marks),
     Processor("footnote-blocks", footnote_blocks),
     Processor("footnotes-before-run-on", footnotes_before_run_on),
