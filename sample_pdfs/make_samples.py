@@ -1125,6 +1125,38 @@ def write_symbols(out_dir: Path) -> Path:
     return path
 
 
+QUOTING_TITLE = "Ruling on the Sale Agreement"
+#: A judgment's paragraphs around a quotation set in from both margins, its opening quotation
+#: mark hung left of its lines, and a bulleted list whose item opens with a quotation.
+QUOTING_HTML = (
+    '<div style="font-family:serif;font-size:11pt">'
+    "<p>12. The court has considered the letters exchanged by the parties before the sale was"
+    " agreed, and the words they used. Templeman LJ went on to say:</p>"
+    '<p style="margin-left:36pt;margin-right:36pt;text-indent:-5pt;font-size:10pt">'
+    "\u201cThe meaning of that phrase is well known. What it means is that neither party"
+    " intends to be bound either in law or in equity unless and until a formal contract is"
+    " made, and that each party reserves the right to withdraw until such time as a contract"
+    " is made.\u201d</p>"
+    "<p>13. The letters were marked subject to contract throughout, and no contract came"
+    " about. The fields to note are:</p>"
+    "<ul><li>\u201cSubject to contract\u201d is written on every letter.</li>"
+    "<li>The deposit was never paid.</li></ul></div>"
+)
+
+
+def write_quoting(out_dir: Path) -> Path:
+    """Write ``sale_ruling.pdf`` into `out_dir`: one page, a title and `QUOTING_HTML`. Not in
+    `SAMPLES`: the quoted-items tests write it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_text((72, 90), QUOTING_TITLE, fontsize=16, fontname="tibo")
+    page.insert_htmlbox(pymupdf.Rect(72, 120, PAGE.width - 72, 500), QUOTING_HTML)
+    doc.set_metadata({"title": QUOTING_TITLE, "creationDate": FIXED_DATE, "modDate": FIXED_DATE})
+    path = out_dir / "sale_ruling.pdf"
+    path.write_bytes(doc.tobytes(garbage=4, deflate=True, no_new_id=1))
+    return path
+
+
 # ---------------------------------------------------------------- rendering
 
 

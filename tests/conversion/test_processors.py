@@ -119,6 +119,7 @@ def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> No
         "aside-headings",
         "author-lines",
         "peer-headings",
+        "quoted-items",
         "symbol-digits",
         "raised-marks",
         "footnote-blocks",

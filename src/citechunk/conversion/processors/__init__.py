@@ -27,6 +27,7 @@ from .footnotes import footnote_blocks, footnotes_before_run_on
 from .label_headings import demote_label_headings
 from .navigation_entries import demote_navigation_entries
 from .peer_headings import promote_peer_headings
+from .quoted_items import quoted_items
 from .raised_marks import flag_raised_marks
 from .running_titles import demote_running_titles
 from .sentence_headings import demote_sentence_headings
@@ -58,6 +59,7 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("aside-headings", demote_aside_headings),
     Processor("author-lines", demote_author_lines),
     Processor("peer-headings", promote_peer_headings),
+    Processor("quoted-items", quoted_items),
     Processor("symbol-digits", symbol_digits),
     Processor("raised-marks", flag_raised_marks),
     Processor("footnote-blocks", footnote_blocks),
