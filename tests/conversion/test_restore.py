@@ -84,6 +84,14 @@ def test_running_lines_are_not_restored() -> None:
     assert ctx.restored == {}
 
 
+def test_a_page_whose_only_text_is_its_running_lines_stays_empty() -> None:
+    layer = _layer(lines("Acme Report 2024", "17"))
+    running = RunningLines({1: {"acme report #": 1, "#": 1}})
+    ctx = PassContext(options=ConvertOptions(), text_layer=layer, running=running)
+    assert restore_dropped_lines([(1, "")], ctx) == [(1, "")]
+    assert ctx.restored == {}
+
+
 def test_pass_is_off_without_a_text_layer() -> None:
     ctx = PassContext(options=ConvertOptions())
     assert restore_dropped_lines([(1, "")], ctx) == [(1, "")]

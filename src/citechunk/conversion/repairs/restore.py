@@ -8,8 +8,10 @@ table cell glued: the line is there); consecutive dropped lines with a real word
 (`_worth_restoring`) come back as plain paragraphs (one per PDF text block), placed after the
 Markdown block that holds the layer line read just before them (or before the block of the
 line read just after them; else at the end of the page), so they keep the PDF's reading
-order. A page with text never ends up empty: when its Markdown has no letter or digit left,
-all its lines come back, running lines included. The count of restored lines per page is
+order. A page with body text never ends up empty: when its Markdown has no letter or digit
+left, all its lines come back, running lines included; a page whose only text is its running
+lines (a page of figures under the document's running footer) stays empty, since a chunk of
+page furniture alone is no text of the document. The count of restored lines per page is
 recorded in `PassContext.restored` (the provenance's ``restored_lines``).
 """
 
@@ -46,10 +48,11 @@ def restore_dropped_lines(pages: Pages, ctx: PassContext) -> Pages:
     out = []
     for number, text in pages:
         all_lines = list(ctx.text_layer.page(number).lines)
-        if not any(ch.isalnum() for ch in text) and any(ln.text.strip() for ln in all_lines):
+        body = body_lines(all_lines, ctx.running.on_page(number))
+        if not any(ch.isalnum() for ch in text) and any(ln.text.strip() for ln in body):
             lines, lost = all_lines, list(range(len(all_lines)))
         else:
-            lines = body_lines(all_lines, ctx.running.on_page(number))
+            lines = body
             key = compact_key(text)
             lost = [
                 i
