@@ -1110,19 +1110,24 @@ SYMBOLS_PARAGRAPHS = (
 )
 
 
-def write_symbols(out_dir: Path) -> Path:
-    """Write ``silver_symbols.pdf`` into `out_dir`: one page, a title and `SYMBOLS_PARAGRAPHS`
-    set as HTML. Not in `SAMPLES`: the symbol-digit tests write it."""
+def _html_page(out_dir: Path, name: str, title: str, html: str) -> Path:
+    """Write `name` into `out_dir`: one page, `title` in 16 pt bold and `html` set below it."""
     doc = pymupdf.open()
     page = doc.new_page(width=PAGE.width, height=PAGE.height)
-    page.insert_text((72, 90), SYMBOLS_TITLE, fontsize=18, fontname="tibo")
-    body = "".join(f"<p>{p}</p>" for p in SYMBOLS_PARAGRAPHS)
-    html = f'<div style="font-family:serif;font-size:11pt">{body}</div>'
-    page.insert_htmlbox(pymupdf.Rect(72, 120, PAGE.width - 72, 400), html)
-    doc.set_metadata({"title": SYMBOLS_TITLE, "creationDate": FIXED_DATE, "modDate": FIXED_DATE})
-    path = out_dir / "silver_symbols.pdf"
+    page.insert_text((72, 90), title, fontsize=16, fontname="tibo")
+    page.insert_htmlbox(pymupdf.Rect(72, 120, PAGE.width - 72, 500), html)
+    doc.set_metadata({"title": title, "creationDate": FIXED_DATE, "modDate": FIXED_DATE})
+    path = out_dir / name
     path.write_bytes(doc.tobytes(garbage=4, deflate=True, no_new_id=1))
     return path
+
+
+def write_symbols(out_dir: Path) -> Path:
+    """Write ``silver_symbols.pdf`` into `out_dir`: a title and `SYMBOLS_PARAGRAPHS`. Not in
+    `SAMPLES`: the symbol-digit tests write it."""
+    body = "".join(f"<p>{p}</p>" for p in SYMBOLS_PARAGRAPHS)
+    html = f'<div style="font-family:serif;font-size:11pt">{body}</div>'
+    return _html_page(out_dir, "silver_symbols.pdf", SYMBOLS_TITLE, html)
 
 
 QUOTING_TITLE = "Ruling on the Sale Agreement"
@@ -1145,16 +1150,9 @@ QUOTING_HTML = (
 
 
 def write_quoting(out_dir: Path) -> Path:
-    """Write ``sale_ruling.pdf`` into `out_dir`: one page, a title and `QUOTING_HTML`. Not in
-    `SAMPLES`: the quoted-items tests write it."""
-    doc = pymupdf.open()
-    page = doc.new_page(width=PAGE.width, height=PAGE.height)
-    page.insert_text((72, 90), QUOTING_TITLE, fontsize=16, fontname="tibo")
-    page.insert_htmlbox(pymupdf.Rect(72, 120, PAGE.width - 72, 500), QUOTING_HTML)
-    doc.set_metadata({"title": QUOTING_TITLE, "creationDate": FIXED_DATE, "modDate": FIXED_DATE})
-    path = out_dir / "sale_ruling.pdf"
-    path.write_bytes(doc.tobytes(garbage=4, deflate=True, no_new_id=1))
-    return path
+    """Write ``sale_ruling.pdf`` into `out_dir`: a title and `QUOTING_HTML`. Not in `SAMPLES`:
+    the quoted-items tests write it."""
+    return _html_page(out_dir, "sale_ruling.pdf", QUOTING_TITLE, QUOTING_HTML)
 
 
 # ---------------------------------------------------------------- rendering

@@ -6,8 +6,11 @@ that need it skip the test cleanly when it is absent, so a clone without it stil
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -56,6 +59,22 @@ def sample_pdfs() -> Path:
 def sample_expected() -> dict[str, Any]:
     """sample_pdfs/expected.json without its ``_about`` note: file name -> ground truth."""
     return _load_expected()
+
+
+def load_make_samples() -> ModuleType:
+    """``sample_pdfs/make_samples.py`` loaded as a module (its writers of single PDFs)."""
+    spec = importlib.util.spec_from_file_location("make_samples", SAMPLE_DIR / "make_samples.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def make_samples() -> ModuleType:
+    """``sample_pdfs/make_samples.py`` as a module (`load_make_samples`)."""
+    return load_make_samples()
 
 
 @pytest.fixture(scope="session")

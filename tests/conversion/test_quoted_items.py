@@ -5,8 +5,6 @@ bulleted item opening with a quotation) and on blocks."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,29 +13,19 @@ import pytest
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
 from citechunk.conversion.blocks import Block, Line, Span
-from citechunk.conversion.processors import NAMES
 from citechunk.conversion.processors.quoted_items import quoted_items
 from citechunk.conversion.pymupdf import layout_installed
 
 
 @pytest.fixture(scope="module")
-def quoting(sample_pdfs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    spec = importlib.util.spec_from_file_location("make_samples", sample_pdfs / "make_samples.py")
-    assert spec and spec.loader
-    samples: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = samples  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(samples)
-    path: Path = samples.write_quoting(tmp_path_factory.mktemp("quoting"))
+def quoting(make_samples: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path: Path = make_samples.write_quoting(tmp_path_factory.mktemp("quoting"))
     return path
 
 
 def _markdown(pdf: Path, skip: tuple[str, ...] = ()) -> str:
     options = ConvertOptions(backend="pymupdf", layout="always", skip_passes=skip)
     return convert(pdf, options).markdown
-
-
-def test_the_rule_is_a_named_processor() -> None:
-    assert "quoted-items" in NAMES
 
 
 @pytest.mark.slow

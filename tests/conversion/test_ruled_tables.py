@@ -5,9 +5,6 @@ published audit whose ruled table the model reads as a picture."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from types import ModuleType
 from typing import Any
 
 import pymupdf
@@ -16,19 +13,9 @@ import pytest
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
 from citechunk.conversion.tables.ruled import ruled_table_boxes
-from conftest import SAMPLE_DIR, wide_pdf
+from conftest import load_make_samples, wide_pdf
 
-
-def _samples() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_samples", SAMPLE_DIR / "make_samples.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(module)
-    return module
-
-
-samples = _samples()
+samples = load_make_samples()
 
 LEFT, RIGHT, _, TOP, HEIGHT = samples.CHECKLIST_GRID
 BOTTOM = TOP + HEIGHT * len(samples.CHECKLIST_ROWS)

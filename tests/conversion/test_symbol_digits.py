@@ -5,8 +5,6 @@ on blocks."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,28 +13,18 @@ import pytest
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
 from citechunk.conversion.blocks import SUPERSCRIPT, Block, Line, Span
-from citechunk.conversion.processors import NAMES
 from citechunk.conversion.processors.symbol_digits import symbol_digits
 
 
 @pytest.fixture(scope="module")
-def symbols(sample_pdfs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    spec = importlib.util.spec_from_file_location("make_samples", sample_pdfs / "make_samples.py")
-    assert spec and spec.loader
-    samples: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = samples  # dataclasses resolve annotations through sys.modules
-    spec.loader.exec_module(samples)
-    path: Path = samples.write_symbols(tmp_path_factory.mktemp("symbols"))
+def symbols(make_samples: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path: Path = make_samples.write_symbols(tmp_path_factory.mktemp("symbols"))
     return path
 
 
 def _markdown(pdf: Path, skip: tuple[str, ...] = ()) -> str:
     options = ConvertOptions(backend="pymupdf", layout="never", skip_passes=skip)
     return convert(pdf, options).markdown
-
-
-def test_the_rule_is_a_named_processor() -> None:
-    assert "symbol-digits" in NAMES
 
 
 def test_a_real_pdf_s_symbols_keep_their_raised_numbers(symbols: Path) -> None:
