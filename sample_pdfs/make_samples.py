@@ -1155,6 +1155,23 @@ def write_quoting(out_dir: Path) -> Path:
     return _html_page(out_dir, "sale_ruling.pdf", QUOTING_TITLE, QUOTING_HTML)
 
 
+PUNCTUATION_TITLE = "Weekly Monitoring Summary"
+#: Bold and italic phrases with punctuation glued to them, and a bracket around an italic
+#: symbol.
+PUNCTUATION_HTML = (
+    '<div style="font-family:serif;font-size:11pt">'
+    "<p>The number of new cases over the last 7 days was <b>144 cases</b>, with a"
+    " <b>stable national trend</b>. The effective reproduction number (<i>Rt</i>) was"
+    " <b>under 1</b>; the ratio of hospital cases to infections was <b>0.19</b>.</p></div>"
+)
+
+
+def write_punctuation(out_dir: Path) -> Path:
+    """Write ``weekly_summary.pdf`` into `out_dir`: a title and `PUNCTUATION_HTML`. Not in
+    `SAMPLES`: the glued-punctuation tests write it."""
+    return _html_page(out_dir, "weekly_summary.pdf", PUNCTUATION_TITLE, PUNCTUATION_HTML)
+
+
 # ---------------------------------------------------------------- rendering
 
 

@@ -122,6 +122,7 @@ def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> No
         "quoted-items",
         "symbol-digits",
         "raised-marks",
+        "glued-punctuation",
         "footnote-blocks",
         "footnotes-before-run-on",
     ]

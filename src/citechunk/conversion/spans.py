@@ -133,3 +133,18 @@ def is_raised_mark(spans: tuple[Span, ...], i: int, opening: bool = False) -> bo
     if before and (apart or other.text.rstrip()[-1:].isdigit()):
         return False  # a prefix set apart ("²A"), or a power or index after a figure
     return other.origin[1] - span.origin[1] >= other.size * RAISED
+
+
+#: The widest gap between two glued spans, as a share of the larger size (a word space is
+#: about a quarter of it).
+GLUE = 0.12
+
+
+def glued(left: Span, right: Span) -> bool:
+    """`right` follows `left` without a blank: no blank ends or opens them and the gap
+    between their boxes is at most `GLUE` of the larger size (or an overlap of at most
+    `MARK_OVERLAP` pt)."""
+    if not left.text or not right.text or left.text[-1].isspace() or right.text[0].isspace():
+        return False
+    gap = right.bbox[0] - left.bbox[2]
+    return -MARK_OVERLAP <= gap <= GLUE * max(left.size, right.size)

@@ -24,6 +24,7 @@ from .author_lines import demote_author_lines
 from .common import Pages
 from .figure_tables import figure_tables
 from .footnotes import footnote_blocks, footnotes_before_run_on
+from .glued_punctuation import glued_punctuation
 from .label_headings import demote_label_headings
 from .navigation_entries import demote_navigation_entries
 from .peer_headings import promote_peer_headings
@@ -62,6 +63,7 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("quoted-items", quoted_items),
     Processor("symbol-digits", symbol_digits),
     Processor("raised-marks", flag_raised_marks),
+    Processor("glued-punctuation", glued_punctuation),
     Processor("footnote-blocks", footnote_blocks),
     Processor("footnotes-before-run-on", footnotes_before_run_on),
 )

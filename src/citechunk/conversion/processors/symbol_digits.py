@@ -14,11 +14,11 @@ set at most `spans.MARK_SMALLER` of its neighbour's size with its baseline at le
 `spans.RAISED` of that size higher) and
 - is glued to the span after it, which opens with a symbol of one or two letters ("E",
   "Pb", "A1"; a word is no symbol), and not to the span before it
-  (a blank or a gap wider than `GLUE` of the size between them), or
+  (a blank or a gap wider than `spans.GLUE` of the size between them), or
 - is glued to the span before it, which ends with a word of one letter,
 becomes superscript digits (²) joined to that neighbour's text, in that neighbour's style.
-Glued: no blank between the two spans and a gap of at most `GLUE` of the larger size (or an
-overlap of at most `spans.MARK_OVERLAP` pt).
+Glued: `spans.glued` (no blank between the two spans, and a gap of at most `spans.GLUE` of
+the larger size).
 """
 
 from __future__ import annotations
@@ -28,31 +28,17 @@ import re
 from dataclasses import replace
 
 from ..blocks import Block, Line, Span
-from ..spans import MARK_OVERLAP, MARK_SMALLER, RAISED
+from ..spans import MARK_SMALLER, RAISED, glued
 from .common import Pages
 
 log = logging.getLogger(__name__)
 
-#: The widest gap between two glued spans, as a share of the larger size (a word space is
-#: about a quarter of it).
-GLUE = 0.12
-#: Blocks of running text; a footnote block is left alone: run-in notes open with glued
-#: numbers ("²Ibid.").
 _KINDS = frozenset({"text", "list-item", "caption", "title", "section-header"})
 _DIGITS_RE = re.compile(r"^\d{1,3}$")
 _ONE_LETTER_END_RE = re.compile(r"(?:^|[^\w])[^\W\d_]$")
 #: A symbol after its raised number: one or two letters, then no letter ("E", "Pb", "A1").
 _SYMBOL_RE = re.compile(r"^[^\W\d_]{1,2}(?![^\W\d_])")
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def glued(left: Span, right: Span) -> bool:
-    """`right` follows `left` without a blank: no blank ends or opens them and the gap
-    between their boxes is at most `GLUE` of the larger size."""
-    if not left.text or not right.text or left.text[-1].isspace() or right.text[0].isspace():
-        return False
-    gap = right.bbox[0] - left.bbox[2]
-    return -MARK_OVERLAP <= gap <= GLUE * max(left.size, right.size)
 
 
 def _raised(span: Span, other: Span) -> bool:
