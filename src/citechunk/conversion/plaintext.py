@@ -23,8 +23,9 @@ are the layout path's (`blocks.Block`), so the same heading stage levels them
 - otherwise a line starting with a bullet glyph starts a "list-item" (depth 1), the lines
   after it until the next bullet continuing it; lines before the first bullet are "text";
 - a text-layer block whose first line goes on the last line of the block before it (one
-  row, meeting end to start: a PDF may start a block at a raised footnote mark) is joined to
-  that block (`rejoined`), so the mark marks the word it follows;
+  row, meeting end to start) and opens with a raised span (a PDF may start a block at a
+  raised footnote mark or ordinal suffix) is joined to that block (`rejoined`), so the mark
+  marks the word it follows;
 - running lines (`runninglines`) are left out, as the layout path cuts page-header/-footer
   boxes, and so are the spans of line numbers (`furniture`); each block's lines are read as
   the layout path reads a box's (`rawlines.raw_lines`: sideways, invisible and blank spans
@@ -44,7 +45,7 @@ from .geometry import LEADER_RE
 from .rawlines import raw_lines
 from .reading_order import read_columns
 from .runninglines import line_signature
-from .spans import readable
+from .spans import MARK_SMALLER, RAISED, readable
 from .tables.grid import render as render_grid
 from .textlayer import PageText
 
@@ -188,17 +189,24 @@ def running_places(
 
 def _goes_on(last: Mapping[str, Any], first: Mapping[str, Any]) -> bool:
     """Line `first` goes on line `last` of the block before: the same row, starting where
-    `last` ends (within `MEET` of its size, or overlapping it by at most a point)."""
+    `last` ends (within `MEET` of its size, or overlapping it by at most a point), with a
+    raised span (at most `spans.MARK_SMALLER` of the size of `last`'s last span, its baseline
+    at least `spans.RAISED` of that size higher: a footnote mark, an ordinal's "th")."""
     if not last.get("spans") or not first.get("spans"):
         return False
+    word, mark = last["spans"][-1], first["spans"][0]
+    size = float(word["size"])
+    smaller = float(mark["size"]) <= MARK_SMALLER * size
+    raised = float(word["origin"][1]) - float(mark["origin"][1]) >= RAISED * size
     gap = first["bbox"][0] - last["bbox"][2]
-    size = max(float(s["size"]) for s in last["spans"])
-    return _same_row(last["bbox"], first["bbox"]) and -1.0 <= gap <= MEET * size
+    meets = _same_row(last["bbox"], first["bbox"]) and -1.0 <= gap <= MEET * size
+    return meets and smaller and raised
 
 
 def rejoined(found: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The page's text-layer blocks with each block whose first line goes on the last line of
-    the block before it (`_goes_on`: one row, meeting end to start) joined to that block: a
+    the block before it (`_goes_on`: one row, meeting end to start, opening raised) joined to
+    that block: a
     PDF may start a new block at a raised footnote mark, which then opens a paragraph of its
     own ("Engineering" | "1 require.") instead of marking the word it follows."""
     out: list[dict[str, Any]] = []
