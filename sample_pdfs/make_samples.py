@@ -1102,11 +1102,13 @@ def write_ruling(out_dir: Path) -> Path:
 SYMBOLS_TITLE = "Spectra of the Silver Trimer"
 #: Paragraphs with raised numbers set by HTML ``<sup>`` (the text layer flags them superscript):
 #: term symbols and an isotope (the number apart from the word before, glued to the letter
-#: after), powers of a one-letter italic symbol, and two footnote marks after words.
+#: after), powers of a one-letter italic symbol, and footnote marks after words (a list of
+#: citations set with a semicolon, a range).
 SYMBOLS_PARAGRAPHS = (
     "The higher <sup>2</sup><i>E</i> states split more, as the survey found.<sup>3</sup> So",
     "it is with the <sup>13</sup>C shift, which is small in the trimer.",
     "The valence keeps the 4<i>d</i><sup>10</sup> 5<i>s</i><sup>1</sup> shells of each atom.",
+    "Wetting is tuned in sensors<sup>5;12</sup> and in lenses.<sup>7-9</sup> It is fast.",
 )
 
 

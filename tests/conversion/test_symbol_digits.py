@@ -33,6 +33,7 @@ def test_a_real_pdf_s_symbols_keep_their_raised_numbers(symbols: Path) -> None:
     assert "the ¹³C shift" in markdown  # an isotope
     assert "4 _d¹⁰_ 5 _s¹_ shells" in markdown  # powers of a one-letter symbol
     assert "as the survey found. [3] So" in markdown  # a footnote mark stays one
+    assert "in sensors [5;12] and in lenses. [7-9] It" in markdown  # lists of marks too
     assert "[2]" not in markdown and "[13]" not in markdown and "[10]" not in markdown
 
 

@@ -92,12 +92,12 @@ MARK_SMALLER = 0.8
 MARK_TOUCH = 0.25
 #: or an overlap of at most this many points.
 MARK_OVERLAP = 1.0
-_MARK_RE = re.compile(r"^(?:\d{1,3}(?:[,–-]\d{1,3})*|[*∗†‡§¶]{1,3})$")
+_MARK_RE = re.compile(r"^(?:\d{1,3}(?:[,;–-]\d{1,3})*|[*∗†‡§¶]{1,3})$")
 
 
 def is_mark_text(text: str) -> bool:
     """The text (blanks aside) could be a footnote mark: one to three digits, a list or range
-    of them, or footnote symbols."""
+    of them (commas or semicolons between: "56;62", "44–46;57"), or footnote symbols."""
     return bool(_MARK_RE.match(text.strip()))
 
 
