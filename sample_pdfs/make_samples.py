@@ -1063,10 +1063,11 @@ _RULING_LEADING = 14.0
 
 
 def _ruling_line(page: pymupdf.Page, y: float, line: str) -> None:
-    """One body line at baseline `y`, each "^N" a smaller digit 4.5 pt above the baseline
-    (MuPDF reads it as a line of its own, not flagged superscript)."""
+    """One body line at baseline `y`, each "^N" (a digit, or one or two small letters) set
+    smaller 4.5 pt above the baseline (MuPDF reads it as a line of its own, not flagged
+    superscript)."""
     x = 72.0
-    for i, part in enumerate(re.split(r"\^(\d)", line)):
+    for i, part in enumerate(re.split(r"\^(\d|[a-z]{1,2})", line)):
         size, rise = (5.5, 4.5) if i % 2 else (_RULING_SIZE, 0.0)
         page.insert_text((x, y - rise), part, fontsize=size, fontname="tiro")
         x += pymupdf.get_text_length(part, fontname="tiro", fontsize=size)
@@ -1172,6 +1173,29 @@ def write_punctuation(out_dir: Path) -> Path:
     """Write ``weekly_summary.pdf`` into `out_dir`: a title and `PUNCTUATION_HTML`. Not in
     `SAMPLES`: the glued-punctuation tests write it."""
     return _html_page(out_dir, "weekly_summary.pdf", PUNCTUATION_TITLE, PUNCTUATION_HTML)
+
+
+LETTER_TITLE = "Notice of Award"
+#: A letter's lines with ordinals whose suffix is raised by its baseline ("17^th").
+LETTER_LINES = (
+    "The defendant wrote to the plaintiff on 17^th July 2015 with the notice of award,",
+    "and the plaintiff replied on the 1^st of August that it accepted the terms.",
+)
+
+
+def write_letter(out_dir: Path) -> Path:
+    """Write ``notice_of_award.pdf`` into `out_dir`: one page, a title and `LETTER_LINES` set
+    as one paragraph, each raised suffix a smaller run 4.5 pt above the baseline. Not in
+    `SAMPLES`: the text-layer tests write it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_text((72, 90), LETTER_TITLE, fontsize=18, fontname="tibo")
+    for i, line in enumerate(LETTER_LINES):
+        _ruling_line(page, 130.0 + i * _RULING_LEADING, line)
+    doc.set_metadata({"title": LETTER_TITLE, "creationDate": FIXED_DATE, "modDate": FIXED_DATE})
+    path = out_dir / "notice_of_award.pdf"
+    path.write_bytes(doc.tobytes(garbage=4, deflate=True, no_new_id=1))
+    return path
 
 
 # ---------------------------------------------------------------- rendering
