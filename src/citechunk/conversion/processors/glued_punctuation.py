@@ -22,7 +22,7 @@ from dataclasses import replace
 from ..blocks import Block, Line, Span
 from ..rawlines import right_to_left
 from ..spans import glued
-from .common import Pages
+from .common import Pages, changed_blocks, lines_mapped
 
 log = logging.getLogger(__name__)
 
@@ -68,19 +68,9 @@ def _line(line: Line) -> Line:
     return replace(line, spans=tuple(s for s in spans if s.text))
 
 
-def _block(block: Block) -> Block:
-    if block.kind not in _KINDS:
-        return block
-    lines = tuple(_line(line) for line in block.lines)
-    if all(a is b for a, b in zip(lines, block.lines, strict=True)):
-        return block
-    return replace(block, lines=lines, evidence=(*block.evidence, "glued punctuation kept"))
-
-
 def glued_punctuation(pages: Pages) -> dict[int, tuple[Block, ...]]:
     """Punctuation glued to a word in another style moves into that word's span (module
     docstring)."""
-    out = {n: tuple(_block(b) for b in blocks) for n, blocks in pages.items()}
-    changed = sum(a is not b for n in out for a, b in zip(out[n], pages[n], strict=True))
-    log.debug("glued punctuation moved in %d blocks", changed)
+    out = lines_mapped(pages, _KINDS, _line, "glued punctuation kept")
+    log.debug("glued punctuation moved in %d blocks", changed_blocks(pages, out))
     return out

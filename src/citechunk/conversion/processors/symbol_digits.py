@@ -29,7 +29,7 @@ from dataclasses import replace
 
 from ..blocks import Block, Line, Span
 from ..spans import MARK_SMALLER, RAISED, glued
-from .common import Pages
+from .common import Pages, changed_blocks, lines_mapped
 
 log = logging.getLogger(__name__)
 
@@ -99,19 +99,9 @@ def _joined(base: Span, text: str, digits: Span) -> Span:
     return replace(base, text=text, bbox=box)
 
 
-def _block(block: Block) -> Block:
-    if block.kind not in _KINDS:
-        return block
-    lines = tuple(_line(line) for line in block.lines)
-    if all(a is b for a, b in zip(lines, block.lines, strict=True)):
-        return block
-    return replace(block, lines=lines, evidence=(*block.evidence, "symbol digits joined"))
-
-
 def symbol_digits(pages: Pages) -> dict[int, tuple[Block, ...]]:
     """Raised numbers that belong to a symbol are written in it as superscript digits (module
     docstring)."""
-    out = {n: tuple(_block(b) for b in blocks) for n, blocks in pages.items()}
-    changed = sum(a is not b for n in out for a, b in zip(out[n], pages[n], strict=True))
-    log.debug("symbol digits joined in %d blocks", changed)
+    out = lines_mapped(pages, _KINDS, _line, "symbol digits joined")
+    log.debug("symbol digits joined in %d blocks", changed_blocks(pages, out))
     return out
