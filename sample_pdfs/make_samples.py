@@ -1063,10 +1063,11 @@ _RULING_LEADING = 14.0
 
 
 def _ruling_line(page: pymupdf.Page, y: float, line: str) -> None:
-    """One body line at baseline `y`, each "^N" a smaller digit 4.5 pt above the baseline
-    (MuPDF reads it as a line of its own, not flagged superscript)."""
+    """One body line at baseline `y`, each "^N" (a digit, or one or two small letters) set
+    smaller 4.5 pt above the baseline (MuPDF reads it as a line of its own, not flagged
+    superscript)."""
     x = 72.0
-    for i, part in enumerate(re.split(r"\^(\d)", line)):
+    for i, part in enumerate(re.split(r"\^(\d|[a-z]{1,2})", line)):
         size, rise = (5.5, 4.5) if i % 2 else (_RULING_SIZE, 0.0)
         page.insert_text((x, y - rise), part, fontsize=size, fontname="tiro")
         x += pymupdf.get_text_length(part, fontname="tiro", fontsize=size)
@@ -1095,6 +1096,104 @@ def write_ruling(out_dir: Path) -> Path:
         page.insert_text((after, base), text, fontsize=NOTE_SIZE, fontname="tiro")
     doc.set_metadata({"title": RULING_TITLE, "creationDate": FIXED_DATE, "modDate": FIXED_DATE})
     path = out_dir / "tender_ruling.pdf"
+    path.write_bytes(doc.tobytes(garbage=4, deflate=True, no_new_id=1))
+    return path
+
+
+SYMBOLS_TITLE = "Spectra of the Silver Trimer"
+#: Paragraphs with raised numbers set by HTML ``<sup>`` (the text layer flags them superscript):
+#: term symbols and an isotope (the number apart from the word before, glued to the letter
+#: after), powers of a one-letter italic symbol, and footnote marks after words (a list of
+#: citations set with a semicolon, a range).
+SYMBOLS_PARAGRAPHS = (
+    "The higher <sup>2</sup><i>E</i> states split more, as the survey found.<sup>3</sup> So",
+    "it is with the <sup>13</sup>C shift, which is small in the trimer.",
+    "The valence keeps the 4<i>d</i><sup>10</sup> 5<i>s</i><sup>1</sup> shells of each atom.",
+    "Wetting is tuned in sensors<sup>5;12</sup> and in lenses.<sup>7-9</sup> It is fast.",
+)
+
+
+def _html_page(out_dir: Path, name: str, title: str, html: str) -> Path:
+    """Write `name` into `out_dir`: one page, `title` in 16 pt bold and `html` set below it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_text((72, 90), title, fontsize=16, fontname="tibo")
+    page.insert_htmlbox(pymupdf.Rect(72, 120, PAGE.width - 72, 500), html)
+    doc.set_metadata({"title": title, "creationDate": FIXED_DATE, "modDate": FIXED_DATE})
+    path = out_dir / name
+    path.write_bytes(doc.tobytes(garbage=4, deflate=True, no_new_id=1))
+    return path
+
+
+def write_symbols(out_dir: Path) -> Path:
+    """Write ``silver_symbols.pdf`` into `out_dir`: a title and `SYMBOLS_PARAGRAPHS`. Not in
+    `SAMPLES`: the symbol-digit tests write it."""
+    body = "".join(f"<p>{p}</p>" for p in SYMBOLS_PARAGRAPHS)
+    html = f'<div style="font-family:serif;font-size:11pt">{body}</div>'
+    return _html_page(out_dir, "silver_symbols.pdf", SYMBOLS_TITLE, html)
+
+
+QUOTING_TITLE = "Ruling on the Sale Agreement"
+#: A judgment's paragraphs around a quotation set in from both margins, its opening quotation
+#: mark hung left of its lines, and a bulleted list whose item opens with a quotation.
+QUOTING_HTML = (
+    '<div style="font-family:serif;font-size:11pt">'
+    "<p>12. The court has considered the letters exchanged by the parties before the sale was"
+    " agreed, and the words they used. Templeman LJ went on to say:</p>"
+    '<p style="margin-left:36pt;margin-right:36pt;text-indent:-5pt;font-size:10pt">'
+    "\u201cThe meaning of that phrase is well known. What it means is that neither party"
+    " intends to be bound either in law or in equity unless and until a formal contract is"
+    " made, and that each party reserves the right to withdraw until such time as a contract"
+    " is made.\u201d</p>"
+    "<p>13. The letters were marked subject to contract throughout, and no contract came"
+    " about. The fields to note are:</p>"
+    "<ul><li>\u201cSubject to contract\u201d is written on every letter.</li>"
+    "<li>The deposit was never paid.</li></ul></div>"
+)
+
+
+def write_quoting(out_dir: Path) -> Path:
+    """Write ``sale_ruling.pdf`` into `out_dir`: a title and `QUOTING_HTML`. Not in `SAMPLES`:
+    the quoted-items tests write it."""
+    return _html_page(out_dir, "sale_ruling.pdf", QUOTING_TITLE, QUOTING_HTML)
+
+
+PUNCTUATION_TITLE = "Weekly Monitoring Summary"
+#: Bold and italic phrases with punctuation glued to them, and a bracket around an italic
+#: symbol.
+PUNCTUATION_HTML = (
+    '<div style="font-family:serif;font-size:11pt">'
+    "<p>The number of new cases over the last 7 days was <b>144 cases</b>, with a"
+    " <b>stable national trend</b>. The effective reproduction number (<i>Rt</i>) was"
+    " <b>under 1</b>; the ratio of hospital cases to infections was <b>0.19</b>.</p></div>"
+)
+
+
+def write_punctuation(out_dir: Path) -> Path:
+    """Write ``weekly_summary.pdf`` into `out_dir`: a title and `PUNCTUATION_HTML`. Not in
+    `SAMPLES`: the glued-punctuation tests write it."""
+    return _html_page(out_dir, "weekly_summary.pdf", PUNCTUATION_TITLE, PUNCTUATION_HTML)
+
+
+LETTER_TITLE = "Notice of Award"
+#: A letter's lines with ordinals whose suffix is raised by its baseline ("17^th").
+LETTER_LINES = (
+    "The defendant wrote to the plaintiff on 17^th July 2015 with the notice of award,",
+    "and the plaintiff replied on the 1^st of August that it accepted the terms.",
+)
+
+
+def write_letter(out_dir: Path) -> Path:
+    """Write ``notice_of_award.pdf`` into `out_dir`: one page, a title and `LETTER_LINES` set
+    as one paragraph, each raised suffix a smaller run 4.5 pt above the baseline. Not in
+    `SAMPLES`: the text-layer tests write it."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=PAGE.width, height=PAGE.height)
+    page.insert_text((72, 90), LETTER_TITLE, fontsize=18, fontname="tibo")
+    for i, line in enumerate(LETTER_LINES):
+        _ruling_line(page, 130.0 + i * _RULING_LEADING, line)
+    doc.set_metadata({"title": LETTER_TITLE, "creationDate": FIXED_DATE, "modDate": FIXED_DATE})
+    path = out_dir / "notice_of_award.pdf"
     path.write_bytes(doc.tobytes(garbage=4, deflate=True, no_new_id=1))
     return path
 

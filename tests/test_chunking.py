@@ -338,6 +338,15 @@ def test_long_paragraph_without_newlines_splits_at_sentence_ends(tokenizer: str)
     assert " ".join(c.body for c in chunks) == sentences(60)
 
 
+def test_a_footnote_mark_after_a_sentence_end_stays_with_that_sentence() -> None:
+    marked = " ".join(
+        f"Sentence {i} says that the retry policy applies. [{i + 1}]" for i in range(60)
+    )
+    chunks = run("# Policy\n\n" + marked + "\n", embedder=APPROX, max_tokens=64)
+    assert len(chunks) > 3
+    assert all(re.fullmatch(r"Sentence .*\. \[\d+\]", c.body) for c in chunks)
+
+
 @pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
 def test_sentence_without_punctuation_splits_at_words_and_long_words_are_cut(
     tokenizer: str,

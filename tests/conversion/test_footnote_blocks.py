@@ -144,6 +144,22 @@ def test_the_text_layer_reads_a_raised_digit_as_a_mark_of_its_own(ruling: Path) 
     assert note[0]["text"] == "1"  # the note's number is not joined to its text
 
 
+def test_the_fast_path_reads_a_mark_the_text_layer_set_in_a_block_of_its_own(ruling: Path) -> None:
+    """The text layer starts a new block at the raised "1" after "Engineering" (same row,
+    meeting end to start): without the model the mark still marks the word and the note
+    follows its paragraph (`plaintext.rejoined`)."""
+    with pymupdf.open(ruling) as doc:
+        blocks = doc[0].get_text("dict", sort=True)["blocks"]
+    firsts = ["".join(s["text"] for s in b["lines"][0]["spans"]) for b in blocks]
+    lasts = ["".join(s["text"] for s in b["lines"][-1]["spans"]) for b in blocks]
+    assert "Engineering" in lasts and any(t.startswith("1 require") for t in firsts)
+    markdown = convert(ruling, ConvertOptions(backend="pymupdf", layout="never")).markdown
+    assert "Board of Engineering [1] require" in markdown and "Engineering\n" not in markdown
+    paragraphs = [p.strip() for p in markdown.split("\n\n") if p.strip()]
+    cites = next(i for i, p in enumerate(paragraphs) if "Engineering [1]" in p)
+    assert paragraphs[cites + 1] == "[1] Board of Engineering, Tender Rules, rule 28.2 (bid bonds)."
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not layout_installed(), reason="no layout model")
 def test_a_real_pdf_s_footnotes_follow_their_paragraphs_with_their_marks(ruling: Path) -> None:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import ModuleType
 
 import pymupdf
 import pytest
 
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
+from citechunk.conversion.pymupdf import layout_installed
 from citechunk.conversion.rawlines import layer_reading, raw_lines
 
 LINE = "The method of claim 10 wherein there is a predetermined probability"
@@ -324,3 +326,16 @@ def test_a_joined_span_goes_on_from_the_layer_line_it_ends_in() -> None:
     second = _line_block(pieces)
     texts = [s["text"] for s in raw_lines([first, second], (0, 0, 600, 100))[0][1]]
     assert texts == ["im Abschnitt Daten"]
+
+
+@pytest.mark.parametrize("layout", ["never", "always"])
+def test_a_raised_ordinal_suffix_set_as_a_line_of_its_own_stays_in_its_number(
+    make_samples: ModuleType, tmp_path: Path, layout: str
+) -> None:
+    """`write_letter`: MuPDF reads each raised "th" and "st" as a line (and block) of its own
+    after the number; both paths read "17th", never "17 th"."""
+    pdf = make_samples.write_letter(tmp_path)
+    if layout == "always" and not layout_installed():
+        pytest.skip("no layout model")
+    markdown = convert(pdf, ConvertOptions(backend="pymupdf", layout=layout)).markdown
+    assert "on 17th July 2015" in markdown and "on the 1st of August" in markdown

@@ -84,6 +84,21 @@ def test_running_lines_are_not_restored() -> None:
     assert ctx.restored == {}
 
 
+def test_a_page_whose_only_text_is_the_document_s_running_footer_stays_empty() -> None:
+    pages = [
+        PageText(1, (), tuple(lines("Body text.", "Acme Report 2024"))),
+        PageText(2, (), tuple(lines("Acme Report 2024"))),
+    ]
+    running = RunningLines({1: {"acme report #": 1}, 2: {"acme report #": 1}})
+    layer = TextLayer.from_pages(pages)
+    ctx = PassContext(options=ConvertOptions(), text_layer=layer, running=running)
+    assert restore_dropped_lines([(1, "Body text."), (2, "")], ctx) == [(1, "Body text."), (2, "")]
+    assert ctx.restored == {}
+    alone = RunningLines({2: {"acme report #": 1}})  # its only text, running on no other page
+    ctx = PassContext(options=ConvertOptions(), text_layer=layer, running=alone)
+    assert restore_dropped_lines([(2, "")], ctx) == [(2, "Acme Report 2024")]
+
+
 def test_pass_is_off_without_a_text_layer() -> None:
     ctx = PassContext(options=ConvertOptions())
     assert restore_dropped_lines([(1, "")], ctx) == [(1, "")]

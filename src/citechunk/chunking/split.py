@@ -36,7 +36,11 @@ from .tokens import TokenCounter
 
 _BLANK_LINES = re.compile(r"\n(?:[ \t\r]*\n)+")
 _LINE = re.compile(r"[^\n]+")
-_SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]]*\s+|[。！？][」』）]*\s*")
+#: A sentence ends at its punctuation, its closing quotes and brackets, and the footnote mark
+#: after them (" [12]", " [3,4]": the mark cites the sentence before it, never the next one).
+_SENTENCE_END = re.compile(
+    r"[.!?…][\"'”’)\]]*(?: \[\d{1,3}(?:[,;–-]\d{1,3})*\])?\s+|[。！？][」』）]*\s*"
+)
 # A line ending in CJK text that is no sentence end runs on into the next line (no case to tell).
 _STARTS_BLOCK = re.compile(r"[ \t]*(?:[-*+•▪●◦|#>]|\d{1,3}[.)])")
 _CJK_RUNS_ON = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af、，]")

@@ -22,6 +22,10 @@ are the layout path's (`blocks.Block`), so the same heading stage levels them
   "code";
 - otherwise a line starting with a bullet glyph starts a "list-item" (depth 1), the lines
   after it until the next bullet continuing it; lines before the first bullet are "text";
+- a text-layer block whose first line goes on the last line of the block before it (one
+  row, meeting end to start) and opens with a raised span (a PDF may start a block at a
+  raised footnote mark or ordinal suffix) is joined to that block (`rejoined`), so the mark
+  marks the word it follows;
 - running lines (`runninglines`) are left out, as the layout path cuts page-header/-footer
   boxes, and so are the spans of line numbers (`furniture`); each block's lines are read as
   the layout path reads a box's (`rawlines.raw_lines`: sideways, invisible and blank spans
@@ -41,7 +45,7 @@ from .geometry import LEADER_RE
 from .rawlines import raw_lines
 from .reading_order import read_columns
 from .runninglines import line_signature
-from .spans import readable
+from .spans import MARK_SMALLER, RAISED, readable
 from .tables.grid import render as render_grid
 from .textlayer import PageText
 
@@ -51,6 +55,9 @@ HEADING_MAX_LINES = 3
 LARGER = 0.9
 BULLETS = ("•", "◦", "▪", "■", "●", "○", "·", "\uf0b7", "\uf0a7")  # glyphs starting list items
 _SENTENCE_ENDS = (".", ",", ";")
+#: A line starting at most this share of its size after the end of a line in the same row
+#: goes on that line.
+MEET = 0.3
 
 
 def body_size(pages: Iterable[PageText]) -> float:
@@ -76,7 +83,7 @@ def page_blocks(
     number = int(page.number) + 1
     grids = ruled_tables(page, number) if tables else []
     raw_blocks = page.get_text("dict", sort=True)["blocks"]
-    found = without_numbers(raw_blocks, numbered_spans(raw_blocks, places))
+    found = rejoined(without_numbers(raw_blocks, numbered_spans(raw_blocks, places)))
     edge = running_places(found, running, float(page.rect.height))
     out: list[Block] = []
     for index, raw in enumerate(found):
@@ -178,6 +185,42 @@ def running_places(
     return frozenset(
         place for sig, found_at in spots.items() for _, place in sorted(found_at)[: running[sig]]
     )
+
+
+def _goes_on(last: Mapping[str, Any], first: Mapping[str, Any]) -> bool:
+    """Line `first` goes on line `last` of the block before: the same row, starting where
+    `last` ends (within `MEET` of its size, or overlapping it by at most a point), with a
+    raised span (at most `spans.MARK_SMALLER` of the size of `last`'s last span, its baseline
+    at least `spans.RAISED` of that size higher: a footnote mark, an ordinal's "th")."""
+    if not last.get("spans") or not first.get("spans"):
+        return False
+    word, mark = last["spans"][-1], first["spans"][0]
+    size = float(word["size"])
+    smaller = float(mark["size"]) <= MARK_SMALLER * size
+    raised = float(word["origin"][1]) - float(mark["origin"][1]) >= RAISED * size
+    gap = first["bbox"][0] - last["bbox"][2]
+    meets = _same_row(last["bbox"], first["bbox"]) and -1.0 <= gap <= MEET * size
+    return meets and smaller and raised
+
+
+def rejoined(found: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The page's text-layer blocks with each block whose first line goes on the last line of
+    the block before it (`_goes_on`: one row, meeting end to start, opening raised) joined to
+    that block: a
+    PDF may start a new block at a raised footnote mark, which then opens a paragraph of its
+    own ("Engineering" | "1 require.") instead of marking the word it follows."""
+    out: list[dict[str, Any]] = []
+    for raw in found:
+        lines = raw.get("lines") or []
+        before = out[-1].get("lines") if out else None
+        if before and lines and _goes_on(before[-1], lines[0]):
+            bbox = tuple(as_box(out[-1]["bbox"]))
+            box = as_box(raw["bbox"])
+            union = (min(bbox[0], box[0]), min(bbox[1], box[1]), max(bbox[2], box[2]))
+            out[-1] = dict(out[-1], lines=[*before, *lines], bbox=(*union, max(bbox[3], box[3])))
+            continue
+        out.append(raw)
+    return out
 
 
 def _same_row(a: Sequence[float], b: Sequence[float]) -> bool:

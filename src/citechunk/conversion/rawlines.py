@@ -13,7 +13,8 @@ The rules, each where pymupdf4llm's own reading departs from the text layer:
   baseline wanders).
 - A span that is only a spacing accent follows the span it sits over, as a span of its own,
   wherever its left edge falls.
-- Pieces of one text-layer line meeting letter to letter with (almost) no gap are one word
+- Pieces of one text-layer line meeting letter to letter with (almost) no gap are one word,
+  and so is a number and the raised suffix after it set as a line of its own ("29" + "th")
   (pymupdf4llm writes a space between spans that differ in style); touching spans of two
   text-layer lines that meet letter to letter get a space between them.
 - A right-to-left line (most letters of right-to-left scripts) keeps each text-layer line's
@@ -38,7 +39,7 @@ from typing import Any
 
 from .blocks import SUPERSCRIPT, Span
 from .furniture import NumberPlaces, numbered_spans, without_numbers
-from .spans import is_mark_text, is_raised_mark
+from .spans import MARK_SMALLER, RAISED, is_mark_text, is_raised_mark
 from .textlayer import union_box
 
 #: Pieces of one text-layer line this close (in font sizes) with no space between them are one
@@ -245,9 +246,22 @@ def _mark_pair(last: dict[str, Any] | None, span: dict[str, Any]) -> tuple[Span,
 
 def _separator(s0: dict[str, Any], s1: dict[str, Any]) -> str:
     """A space between spans of two text-layer lines that meet letter to letter (two lines
-    are never one word); nothing inside one line or beside punctuation ("blog" + ".")."""
+    are never one word); nothing inside one line, beside punctuation ("blog" + ".") or before
+    a raised suffix of a number (`_raised_suffix`: "29" + "th" is "29th")."""
     other_line = (s0["block"], s0["line"]) != (s1["block"], s1["line"])
-    return " " if other_line and s0["text"][-1:].isalnum() and s1["text"][:1].isalnum() else ""
+    meet = other_line and s0["text"][-1:].isalnum() and s1["text"][:1].isalnum()
+    return " " if meet and not _raised_suffix(s0, s1) else ""
+
+
+def _raised_suffix(s0: dict[str, Any], s1: dict[str, Any]) -> bool:
+    """`s1` opens with letters set after the number ending `s0`, smaller (at most
+    `spans.MARK_SMALLER` of its size) and raised (its baseline at least `spans.RAISED` of that
+    size higher): an ordinal's suffix ("29" + "th", "1" + "er")."""
+    size = float(s0["size"])
+    if not (s0["text"][-1:].isdigit() and s1["text"][:1].isalpha()) or size <= 0:
+        return False
+    raised = float(s0["origin"][1]) - float(s1["origin"][1]) >= RAISED * size
+    return raised and float(s1["size"]) <= MARK_SMALLER * size
 
 
 def _page_reader(places: NumberPlaces | None = None) -> Any:

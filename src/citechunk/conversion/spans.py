@@ -92,12 +92,12 @@ MARK_SMALLER = 0.8
 MARK_TOUCH = 0.25
 #: or an overlap of at most this many points.
 MARK_OVERLAP = 1.0
-_MARK_RE = re.compile(r"^(?:\d{1,3}(?:[,–-]\d{1,3})*|[*∗†‡§¶]{1,3})$")
+_MARK_RE = re.compile(r"^(?:\d{1,3}(?:[,;–-]\d{1,3})*|[*∗†‡§¶]{1,3})$")
 
 
 def is_mark_text(text: str) -> bool:
     """The text (blanks aside) could be a footnote mark: one to three digits, a list or range
-    of them, or footnote symbols."""
+    of them (commas or semicolons between: "56;62", "44–46;57"), or footnote symbols."""
     return bool(_MARK_RE.match(text.strip()))
 
 
@@ -133,3 +133,18 @@ def is_raised_mark(spans: tuple[Span, ...], i: int, opening: bool = False) -> bo
     if before and (apart or other.text.rstrip()[-1:].isdigit()):
         return False  # a prefix set apart ("²A"), or a power or index after a figure
     return other.origin[1] - span.origin[1] >= other.size * RAISED
+
+
+#: The widest gap between two glued spans, as a share of the larger size (a word space is
+#: about a quarter of it).
+GLUE = 0.12
+
+
+def glued(left: Span, right: Span) -> bool:
+    """`right` follows `left` without a blank: no blank ends or opens them and the gap
+    between their boxes is at most `GLUE` of the larger size (or an overlap of at most
+    `MARK_OVERLAP` pt)."""
+    if not left.text or not right.text or left.text[-1].isspace() or right.text[0].isspace():
+        return False
+    gap = right.bbox[0] - left.bbox[2]
+    return -MARK_OVERLAP <= gap <= GLUE * max(left.size, right.size)

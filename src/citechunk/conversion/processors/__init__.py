@@ -24,16 +24,19 @@ from .author_lines import demote_author_lines
 from .common import Pages
 from .figure_tables import figure_tables
 from .footnotes import footnote_blocks, footnotes_before_run_on
+from .glued_punctuation import glued_punctuation
 from .label_headings import demote_label_headings
 from .list_heads import demote_list_heads
 from .navigation_entries import demote_navigation_entries
 from .numbered_leadins import promote_numbered_leadins
 from .peer_headings import promote_peer_headings
+from .quoted_items import quoted_items
 from .raised_marks import flag_raised_marks
 from .run_in_labels import promote_run_in_labels
 from .running_titles import demote_running_titles
 from .sentence_headings import demote_sentence_headings
 from .stacked_headings import split_stacked_headings
+from .symbol_digits import symbol_digits
 from .table_labels import demote_table_labels
 from .table_titles import demote_table_titles
 
@@ -62,7 +65,10 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("list-heads", demote_list_heads),
     Processor("peer-headings", promote_peer_headings),
     Processor("run-in-labels", promote_run_in_labels),
+    Processor("quoted-items", quoted_items),
+    Processor("symbol-digits", symbol_digits),
     Processor("raised-marks", flag_raised_marks),
+    Processor("glued-punctuation", glued_punctuation),
     Processor("footnote-blocks", footnote_blocks),
     Processor("footnotes-before-run-on", footnotes_before_run_on),
     Processor("numbered-leadins", promote_numbered_leadins),

@@ -3,7 +3,7 @@ block made body text with the reason recorded."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from ..blocks import BOLD, CHAR_BOLD, Block, Kind, Line
@@ -47,3 +47,29 @@ def edited(pages: Pages, changes: Mapping[tuple[int, int], Block]) -> dict[int, 
         number: tuple(changes.get((number, i), b) for i, b in enumerate(blocks))
         for number, blocks in pages.items()
     }
+
+
+def lines_mapped(
+    pages: Pages, kinds: Collection[str], rule: Callable[[Line], Line], why: str
+) -> dict[int, tuple[Block, ...]]:
+    """`pages` with `rule` applied to each line of every block of one of `kinds`; a block whose
+    lines `rule` changed (returned a new line) records `why` in its evidence."""
+    return {
+        n: tuple(_line_mapped(b, kinds, rule, why) for b in blocks) for n, blocks in pages.items()
+    }
+
+
+def _line_mapped(
+    block: Block, kinds: Collection[str], rule: Callable[[Line], Line], why: str
+) -> Block:
+    if block.kind not in kinds:
+        return block
+    lines = tuple(rule(line) for line in block.lines)
+    if all(a is b for a, b in zip(lines, block.lines, strict=True)):
+        return block
+    return replace(block, lines=lines, evidence=(*block.evidence, why))
+
+
+def changed_blocks(before: Pages, after: Mapping[int, Sequence[Block]]) -> int:
+    """How many blocks of `after` are not the very blocks of `before`."""
+    return sum(a is not b for n in after for a, b in zip(after[n], before[n], strict=True))

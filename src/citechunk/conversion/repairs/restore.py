@@ -9,7 +9,10 @@ table cell glued: the line is there); consecutive dropped lines with a real word
 Markdown block that holds the layer line read just before them (or before the block of the
 line read just after them; else at the end of the page), so they keep the PDF's reading
 order. A page with text never ends up empty: when its Markdown has no letter or digit left,
-all its lines come back, running lines included. The count of restored lines per page is
+all its lines come back, running lines included; but a page whose only text is running lines
+that other pages set around text of their own (a page of figures under the document's running
+footer) stays empty, since a chunk of page furniture alone is no text of the document. The
+count of restored lines per page is
 recorded in `PassContext.restored` (the provenance's ``restored_lines``).
 """
 
@@ -46,7 +49,7 @@ def restore_dropped_lines(pages: Pages, ctx: PassContext) -> Pages:
     out = []
     for number, text in pages:
         all_lines = list(ctx.text_layer.page(number).lines)
-        if not any(ch.isalnum() for ch in text) and any(ln.text.strip() for ln in all_lines):
+        if not any(ch.isalnum() for ch in text) and not _furniture_only(ctx, number):
             lines, lost = all_lines, list(range(len(all_lines)))
         else:
             lines = body_lines(all_lines, ctx.running.on_page(number))
@@ -62,6 +65,27 @@ def restore_dropped_lines(pages: Pages, ctx: PassContext) -> Pages:
             text = restore_lines(text, lines, lost)
         out.append((number, text))
     return out
+
+
+def _has_body(ctx: PassContext, number: int) -> bool:
+    """Page `number` holds a text line that is no running line."""
+    assert ctx.text_layer is not None
+    lines = ctx.text_layer.page(number).lines
+    return any(ln.text.strip() for ln in body_lines(lines, ctx.running.on_page(number)))
+
+
+def _furniture_only(ctx: PassContext, number: int) -> bool:
+    """Every text line of page `number` is a running line, and another page holds one of
+    them beside text of its own: the page's text is furniture the document sets around its
+    body (a footer under a page of figures), not a page whose only text repeats."""
+    assert ctx.text_layer is not None
+    running = set(ctx.running.on_page(number))
+    if not running or _has_body(ctx, number):
+        return False
+    return any(
+        other != number and running & set(ctx.running.on_page(other)) and _has_body(ctx, other)
+        for other in ctx.text_layer.numbers
+    )
 
 
 def _worth_restoring(line: Line) -> bool:

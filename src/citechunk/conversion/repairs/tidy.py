@@ -37,9 +37,9 @@ _LOGO_SUP_RE = re.compile(r"(?<![^\W\d_])([A-Z])<sup>([A-Z])</sup>[ \t]?(?=[A-Z]
 # "INTRODUCTIONNTRODUCTION": small-caps words that layout engines emit twice, minus the capital.
 _SMALL_CAPS_DUP_RE = re.compile(r"\b([A-Z])([A-Z]{3,})\2\b")
 _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
-_FOOTNOTE_MARK_RE = re.compile(r"^[\d,\-–*†‡§¶ ]+$")
+_FOOTNOTE_MARK_RE = re.compile(r"^[\d,;\-–*†‡§¶ ]+$")
 # " [1]" / " [2,3]" ending a heading after a word: the heading's footnote mark, not its title
-_HEADING_MARK_RE = re.compile(r"(?<=[^\W\d_]{2})[ \t]*\[\d{1,3}(?:[,\-–]\d{1,3})*\]$")
+_HEADING_MARK_RE = re.compile(r"(?<=[^\W\d_]{2})[ \t]*\[\d{1,3}(?:[,;\-–]\d{1,3})*\]$")
 # "- ● item", "- _•_ item": the PDF's own bullet glyph kept after the Markdown list marker.
 _DOUBLE_BULLET_RE = re.compile(r"^([ \t]*[-*+] )(?:_?[●•◦▪■◆►‣∙]_?[ \t]+)+(?=\S)")
 
