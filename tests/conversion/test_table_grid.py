@@ -151,3 +151,47 @@ def test_a_period_spanning_the_figure_columns_stays_a_header() -> None:
     assert (
         render(checked.grid).split("\n")[0] == "||Three Months Ended 2022|Three Months Ended 2023|"
     )
+
+
+CODES = [
+    "|White run length|Code word|Black run length|Code word|",
+    "|---|---|---|---|",
+    "|4<br>|1011<br>|4<br>|011<br>|",
+    "|5<br>6|1100<br>1110|5<br>6|0011<br>0010|",
+    "|7|1111|7|00011|",
+]
+
+
+def test_printed_rows_stacked_in_one_grid_row_become_rows() -> None:
+    checked = check_grid(parse(CODES), words(c for row in parse(CODES) for c in row[0]))
+    assert checked.changed and not checked.reason
+    assert render(checked.grid).split("\n")[2:] == [
+        "|4|1011|4|011|",
+        "|5|1100|5|0011|",
+        "|6|1110|6|0010|",
+        "|7|1111|7|00011|",
+    ]
+
+
+def test_a_wrapped_label_beside_one_figure_or_a_note_under_a_figure_stays_one_row() -> None:
+    grid = parse(
+        [
+            "|Item|2022|2021|",
+            "|---|---|---|",
+            "|Net change in unrealized<br>appreciation|5,734|(53,116)|",
+            "|Revenue|1,234<br>(12%)|1,100<br>(11%)|",
+            "|Costs|900|850|",
+        ]
+    )
+    checked = check_grid(grid, words(plain for row in grid for c in row for plain in c))
+    assert len(checked.grid) == len(grid)
+
+
+@pytest.mark.corpus
+def test_a_code_table_ruled_by_groups_reads_one_row_a_code(shared_dir: Path) -> None:
+    pdf = shared_dir / "eval" / "wide" / "tech_itu_t6_group4_fax_standard.pdf"
+    if not pdf.is_file():
+        pytest.skip("shared eval set absent")
+    markdown = convert(pdf, ConvertOptions(pages="7")).markdown
+    assert "|5|1100|5|0011|\n|6|1110|6|0010|" in markdown
+    assert "|5 6|" not in markdown
