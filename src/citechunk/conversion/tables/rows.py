@@ -14,7 +14,11 @@ hold different numbers of lines); a row of wrapped text alone holds no figure ce
 
 from __future__ import annotations
 
+import logging
+
 from .header import Cell, Grid, amount_shape
+
+log = logging.getLogger(__name__)
 
 #: Cells holding a figure on every line that a stacked row needs.
 MIN_FIGURE_CELLS = 2
@@ -51,4 +55,6 @@ def split_stacked_rows(grid: Grid, heads: int) -> tuple[Grid, int]:
             split += 1
         else:
             out.append(row if i < heads else [_lines(c) for c in row])
+    if split:
+        log.debug("stacked rows: %d grid rows split into their printed rows", split)
     return out, split
