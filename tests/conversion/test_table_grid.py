@@ -17,6 +17,7 @@ from citechunk.conversion.tables.grid import (
     render,
     words,
 )
+from conftest import wide_pdf
 
 STATEMENT = [
     "||**Three Mo**<br>**Septem**|**nths Ended**<br>**ber 30,**|",
@@ -188,10 +189,9 @@ def test_a_wrapped_label_beside_one_figure_or_a_note_under_a_figure_stays_one_ro
 
 
 @pytest.mark.corpus
-def test_a_code_table_ruled_by_groups_reads_one_row_a_code(shared_dir: Path) -> None:
-    pdf = shared_dir / "eval" / "wide" / "tech_itu_t6_group4_fax_standard.pdf"
-    if not pdf.is_file():
-        pytest.skip("shared eval set absent")
-    markdown = convert(pdf, ConvertOptions(pages="7")).markdown
+def test_a_code_table_ruled_by_groups_reads_one_row_a_code() -> None:
+    markdown = convert(
+        wide_pdf("tech_itu_t6_group4_fax_standard.pdf"), ConvertOptions(pages="7")
+    ).markdown
     assert "|5|1100|5|0011|\n|6|1110|6|0010|" in markdown
     assert "|5 6|" not in markdown
