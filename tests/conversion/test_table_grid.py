@@ -195,3 +195,27 @@ def test_a_code_table_ruled_by_groups_reads_one_row_a_code() -> None:
     ).markdown
     assert "|5|1100|5|0011|\n|6|1110|6|0010|" in markdown
     assert "|5 6|" not in markdown
+
+
+def test_an_italic_letter_inside_a_word_cuts_no_word() -> None:
+    """Emphasis marks inside a word ("2_B_2": an italic B in the state "2B2") are markup, not
+    a column line: the table stays a table; an escaped underscore stays a character."""
+    rows = [
+        "||2_B_2 Re|2_B_2 deg|2_A_1 Re|",
+        "|---|---|---|---|",
+        "|Present work|2.8161|69|2.9779|",
+        "|Ref. 1|2.593|70.45|2.758|",
+    ]
+    layer = words(
+        ["2B2 Re 2B2 deg 2A1 Re", "Present work 2.8161 69 2.9779", "Ref. 1 2.593 70.45 2.758"]
+    )
+    assert not check_grid(parse(rows), layer).reason
+    assert cut_words(parse(["|max\\_value|3|"]), words(["max_value 3"])) == (0, 0)
+
+
+@pytest.mark.corpus
+def test_a_results_table_with_italic_letters_in_its_header_stays_a_table() -> None:
+    markdown = convert(
+        wide_pdf("tech_jcp_silver_trimer_jahn_teller.pdf"), ConvertOptions(pages="15")
+    ).markdown
+    assert "|Present work|2.8161|69|2.9779|55|2.7509|" in markdown

@@ -16,7 +16,8 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
 * Flattened (``Checked.reason`` says why), the table reads as lines, only when the grid
   contradicts the text layer: after mending, `MAX_CUT_WORDS` or more cell words are still
   pieces of a longer text-layer word and no cell word is missing from it for another reason
-  (`cut_words`), or body rows have a cut joining cells of several printed lines (wrapped text
+  (`cut_words`; emphasis marks inside a word, "2_B_2", cut no word), or body rows have a cut
+  joining cells of several printed lines (wrapped text
   running across column lines) but for one note. A table of one column stays a table.
 * Spanning cells: one body row (`MAX_SPANNING`, and fewer than half the body rows) whose cut
   joins cells of several printed lines, each line with a letter, holds one cell spanning the
@@ -58,6 +59,7 @@ _FIGURE_RE = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?!\w)")
 _YEAR_RE = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
 _LETTER_RE = re.compile(r"[^\W\d_]")
 _PIPE_RE = re.compile(r"(?<!\\)\|")
+_INWORD_MARK_RE = re.compile(r"(?<=[^\W_])(?<!\\)(?:\*{1,2}|_{1,2})(?=[^\W_])")
 
 
 @dataclass(frozen=True)
@@ -255,11 +257,18 @@ def join_headers(grid: Grid) -> tuple[Grid, bool]:
     return [joined, *grid[heads:]], True
 
 
+def _unmarked(cell: Cell) -> str:
+    """A cell's text without markup, emphasis marks inside a word too ("2_B_2", an italic
+    letter, is the word "2B2"; an escaped underscore is a character of the text)."""
+    return _INWORD_MARK_RE.sub("", plain(cell))
+
+
 def cut_words(grid: Grid, layer: Counter[str], sideways: Iterable[str] = ()) -> tuple[int, int]:
     """(cut, lost): cell words (with repeats) the text layer lacks, split into those that are
     part of a longer text-layer word (cut by a column line) and the others; a piece of a word
-    in `sideways` (words printed sideways, which the row lines of any grid cut) is neither."""
-    have = words(plain(c) for row in grid for c in row)
+    in `sideways` (words printed sideways, which the row lines of any grid cut) is neither.
+    Emphasis marks inside a word cut nothing (`_unmarked`)."""
+    have = words(_unmarked(c) for row in grid for c in row)
     turned = [w for w in sideways if w]
     cut = lost = 0
     for w, n in have.items():
