@@ -265,3 +265,21 @@ def test_a_display_equation_and_its_where_paragraph_stay_together() -> None:
         assert not c.body.startswith("where"), c.body
         if "Π = νMRT (1.1)" in c.body:
             assert "where ν is the van’t Hoff factor" in c.body
+
+
+def test_a_long_labelled_caption_stays_with_its_table() -> None:
+    """A caption opening with its label and number ("TABLE VIII.") is the table's caption
+    however many words it has: it stays in the piece holding the table's first rows, not
+    alone."""
+    caption = (
+        "TABLE VIII. Geometries of the trimer at the global minima and saddle points as well"
+        " as at the conical intersection of the distorted surface of its ground electronic"
+        " state, compared with past theoretical studies in reverse chronological order."
+    )
+    rows = [f"|Ref. {i}|2.{600 + i}|{60 + i}.5|2.{800 + i}|55.{i}|2.{700 + i}|" for i in range(30)]
+    head = "||Re 12 (Å)|e (deg)|Re 13 (Å)|e (deg)|Re (Å)|"
+    table = "\n".join([head, "|---|---|---|---|---|---|", *rows])
+    md = f"# Trimer\n\n## Discussion\n\nThe geometries agree well.\n\n{caption}\n\n{table}\n"
+    chunks = chunks_of(md)
+    opening = next(c for c in chunks if caption in c.body)
+    assert f"{caption}\n\n{head}\n|---|---|---|---|---|---|\n|Ref. 0|" in opening.body

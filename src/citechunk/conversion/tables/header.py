@@ -50,8 +50,8 @@ import re
 import statistics
 from dataclasses import dataclass
 
+from ...captionlabels import is_caption
 from ...textkeys import compact_key
-from ..captionheads import is_caption
 from ..mdlines import strip_inline_markup
 
 Cell = list[str]
