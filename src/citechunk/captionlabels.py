@@ -24,6 +24,18 @@ _CAPTION_RE = re.compile(
 )
 
 
+_SEPARATORS = ".:：–—-"
+
+
 def is_caption(text: str) -> bool:
     """`text` opens with a caption label and its number (module docstring)."""
     return bool(_CAPTION_RE.match(text.strip()))
+
+
+def is_caption_title(text: str) -> bool:
+    """`text` is a caption title: its caption label and number are followed by a separator
+    ("TABLE VIII. Geometries ...", "Table 5: Retrieval ..."), not by the rest of a sentence
+    ("Table 4 summarizes ...")."""
+    text = text.strip()
+    m = _CAPTION_RE.match(text)
+    return m is not None and text[m.end() :].lstrip(" *_")[:1] in _SEPARATORS

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..captionlabels import is_caption
+from ..captionlabels import is_caption_title
 from ..mdsyntax import TABLE_SEPARATOR_RE
 from .pages import PageMap
 from .tokens import TokenCounter
@@ -226,10 +226,10 @@ class Splitter:
 
     def captions(self, unit: Unit, nxt: Unit) -> bool:
         """Whether ``unit`` is a caption of the table ``nxt`` starts: a one-line paragraph
-        right before it (`table_caption`) that opens with a caption label and its number
-        ("TABLE VIII. Geometries of ...", `captionlabels.is_caption`, however long), or of at
-        most `CAPTION_WORDS` words and one figure (a title, a unit line; not a line of
-        label-value fields)."""
+        right before it (`table_caption`) that is a caption title ("TABLE VIII. Geometries of
+        ...", `captionlabels.is_caption_title`, however long) unless a table ends right before
+        it (then it is that table's caption, printed below it), or of at most `CAPTION_WORDS`
+        words and one figure (a title, a unit line; not a line of label-value fields)."""
         if not self.md.startswith("|", nxt.start) or self.md.startswith("|", unit.start):
             return False
         if self._paragraph_breaks(unit.end, nxt.start) == [] or nxt.block not in (-1, nxt.start):
@@ -237,7 +237,15 @@ class Splitter:
         text = self._one_line(unit.start, unit.end)
         if text is None:
             return False
-        return is_caption(text) or (len(text.split()) <= CAPTION_WORDS and figure_count(text) <= 1)
+        if is_caption_title(text) and not self._after_table(unit.start):
+            return True
+        return len(text.split()) <= CAPTION_WORDS and figure_count(text) <= 1
+
+    def _after_table(self, pos: int) -> bool:
+        """The last line with text before ``pos`` is a table row (a caption there is the
+        caption printed below that table)."""
+        before = self.md[:pos].rstrip()
+        return before[before.rfind("\n") + 1 :].startswith("|")
 
     def table_caption(self, pos: int, floor: int) -> str:
         """The caption of a table starting at ``pos``: up to `CAPTION_BLOCKS` one-line
