@@ -9,7 +9,7 @@ Per folder (NAME=OUT, an ingest output folder with ``markdown/`` and ``chunks/``
   period-head   heading lines that are a bare period or date (`tables.labels.is_period_line`)
   label-path    chunks whose heading path holds a unit or period line
   caption-path  chunks whose heading path's last part is a table or figure caption
-                (`captionheads.is_caption`: "Table 3 ...", "Fig. 4", "表1")
+                (`captionlabels.is_caption`: "Table 3 ...", "Fig. 4", "表1")
   letterless    chunks whose heading path's last part has no letter ("$9.24", "193", "＊")
   flattened     tables the conversion read as lines, by reason: counted from a conversion log
                 at debug level (``--log FILE``, lines "table flattened: page N: REASON"); "-"
@@ -34,8 +34,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from citechunk.captionlabels import is_caption
 from citechunk.conversion import read_markdown
-from citechunk.conversion.captionheads import is_caption
 from citechunk.conversion.mdlines import heading_text
 from citechunk.conversion.tables.labels import is_period_line, is_unit_line
 from citechunk.evaluation.data import EvalChunk, load_chunk_set

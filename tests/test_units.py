@@ -86,6 +86,21 @@ def test_a_first_row_that_is_data_is_not_repeated_as_a_header() -> None:
     assert is_header_row("| Item | 2022 | 2021 |", "| Revenue | 1,234 | 999 |")
 
 
+def test_years_with_their_units_head_the_columns_and_are_repeated() -> None:
+    """A statement's header row of years with their units ("2022 $", "2022 No.") heads its
+    columns: a piece that starts inside the table repeats it."""
+    head = "|Movements in shares on issue|**2022** **$**|**2021** **$**|**2022** **No.**|"
+    rows = ["|At 1 July|14,837,155|14,245,155|425,000,000|"]
+    rows += [
+        f"|Shares issued for placement {i}|{i},875,000|-|{390 + i},000,000|" for i in range(40)
+    ]
+    md = "# Report\n\n## Issued capital\n\n" + "\n".join([head, "|---|---|---|---|", *rows]) + "\n"
+    chunks = chunks_of(md)
+    assert len(chunks) > 1
+    assert all(c.body.startswith(f"{head}\n|---|---|---|---|\n") for c in chunks)
+    assert is_header_row(head, rows[0])
+
+
 def test_a_row_that_fits_alone_is_never_cut() -> None:
     """Rows too long to share a chunk with the header stay whole, without it."""
     cell = "The applicant shall provide the certificate within thirty days of the request. " * 8
@@ -250,3 +265,21 @@ def test_a_display_equation_and_its_where_paragraph_stay_together() -> None:
         assert not c.body.startswith("where"), c.body
         if "Π = νMRT (1.1)" in c.body:
             assert "where ν is the van’t Hoff factor" in c.body
+
+
+def test_a_long_labelled_caption_stays_with_its_table() -> None:
+    """A caption opening with its label and number ("TABLE VIII.") is the table's caption
+    however many words it has: it stays in the piece holding the table's first rows, not
+    alone."""
+    caption = (
+        "TABLE VIII. Geometries of the trimer at the global minima and saddle points as well"
+        " as at the conical intersection of the distorted surface of its ground electronic"
+        " state, compared with past theoretical studies in reverse chronological order."
+    )
+    rows = [f"|Ref. {i}|2.{600 + i}|{60 + i}.5|2.{800 + i}|55.{i}|2.{700 + i}|" for i in range(30)]
+    head = "||Re 12 (Å)|e (deg)|Re 13 (Å)|e (deg)|Re (Å)|"
+    table = "\n".join([head, "|---|---|---|---|---|---|", *rows])
+    md = f"# Trimer\n\n## Discussion\n\nThe geometries agree well.\n\n{caption}\n\n{table}\n"
+    chunks = chunks_of(md)
+    opening = next(c for c in chunks if caption in c.body)
+    assert f"{caption}\n\n{head}\n|---|---|---|---|---|---|\n|Ref. 0|" in opening.body

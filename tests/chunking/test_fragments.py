@@ -84,3 +84,41 @@ def test_a_footnote_after_a_paragraph_too_long_to_share_a_chunk_takes_its_last_s
     head = count(last.text[: len(last.text) - len(last.body)])
     assert last.token_count - head >= (options_limit(options.embedder, 0) - head) * LEAD_IN
     assert chunks[0].body.endswith(".")  # cut at a sentence end
+
+
+CLOSING = "Hours are counted from the last overhaul."
+
+
+def seals(lines: int) -> tuple[str, str, list[Chunk], int]:
+    """A section of a paragraph, a block of `lines` printed lines and a closing line, chunked
+    at the default window: (paragraph, block, chunks, window)."""
+    rng = random.Random(3)
+    lead = " ".join(sentence(rng, 12, 16) for _ in range(3))
+    rows = (f"Seal {i:02d} replaced after {rng.randint(100, 999)} hours" for i in range(lines))
+    block = "\n".join(rows)
+    options = ChunkOptions()
+    md = f"# Manual\n\n## Seals\n\n{lead}\n\n{block}\n\n{CLOSING}\n"
+    return lead, block, chunk_markdown(md, options), options_limit(options.embedder, 0)
+
+
+def test_a_last_fragment_takes_back_a_block_larger_than_what_the_piece_before_keeps() -> None:
+    """A section's last piece would be a closing line alone after a block of lines that fills
+    the window with the paragraph before it: it takes the block back, though the paragraph
+    left before it is smaller, since that paragraph is no fragment."""
+    lead, block, chunks, limit = seals(30)
+    count = resolve_embedder(ChunkOptions().embedder).counter.count
+    assert count(f"Manual > Seals\n\n{lead}\n\n{block}\n\n{CLOSING}") > limit  # two pieces
+    assert [c.body for c in chunks] == [lead, f"{block}\n\n{CLOSING}"]
+
+
+def test_a_last_fragment_takes_back_the_last_printed_lines_of_a_block_of_lines() -> None:
+    """A closing line after a block of lines too long to share a piece with it takes the
+    block's last lines with it (cut between lines), so no piece is a fragment."""
+    _, block, chunks, limit = seals(37)
+    count = resolve_embedder(ChunkOptions().embedder).counter.count
+    assert count(f"Manual > Seals\n\n{block}\n\n{CLOSING}") > limit  # the block cannot join it
+    last = chunks[-1]
+    head = count(last.text[: len(last.text) - len(last.body)])
+    assert last.body.startswith("Seal ") and last.body.endswith(CLOSING)
+    assert last.token_count - head >= (limit - head) * LEAD_IN
+    assert all(line in block.split("\n") for line in chunks[-2].body.split("\n"))

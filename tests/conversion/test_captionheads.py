@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from citechunk import ChunkOptions, chunk_markdown
+from citechunk.captionlabels import is_caption
 from citechunk.config import ConvertOptions
 from citechunk.conversion import convert
-from citechunk.conversion.captionheads import caption_heads, is_caption
+from citechunk.conversion.captionheads import caption_heads
 from conftest import wide_pdf
 
 CAPTIONS = (

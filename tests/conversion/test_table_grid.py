@@ -17,6 +17,7 @@ from citechunk.conversion.tables.grid import (
     render,
     words,
 )
+from conftest import wide_pdf
 
 STATEMENT = [
     "||**Three Mo**<br>**Septem**|**nths Ended**<br>**ber 30,**|",
@@ -151,3 +152,70 @@ def test_a_period_spanning_the_figure_columns_stays_a_header() -> None:
     assert (
         render(checked.grid).split("\n")[0] == "||Three Months Ended 2022|Three Months Ended 2023|"
     )
+
+
+CODES = [
+    "|White run length|Code word|Black run length|Code word|",
+    "|---|---|---|---|",
+    "|4<br>|1011<br>|4<br>|011<br>|",
+    "|5<br>6|1100<br>1110|5<br>6|0011<br>0010|",
+    "|7|1111|7|00011|",
+]
+
+
+def test_printed_rows_stacked_in_one_grid_row_become_rows() -> None:
+    checked = check_grid(parse(CODES), words(c for row in parse(CODES) for c in row[0]))
+    assert checked.changed and not checked.reason
+    assert render(checked.grid).split("\n")[2:] == [
+        "|4|1011|4|011|",
+        "|5|1100|5|0011|",
+        "|6|1110|6|0010|",
+        "|7|1111|7|00011|",
+    ]
+
+
+def test_a_wrapped_label_beside_one_figure_or_a_note_under_a_figure_stays_one_row() -> None:
+    grid = parse(
+        [
+            "|Item|2022|2021|",
+            "|---|---|---|",
+            "|Net change in unrealized<br>appreciation|5,734|(53,116)|",
+            "|Revenue|1,234<br>(12%)|1,100<br>(11%)|",
+            "|Costs|900|850|",
+        ]
+    )
+    checked = check_grid(grid, words(plain for row in grid for c in row for plain in c))
+    assert len(checked.grid) == len(grid)
+
+
+@pytest.mark.corpus
+def test_a_code_table_ruled_by_groups_reads_one_row_a_code() -> None:
+    markdown = convert(
+        wide_pdf("tech_itu_t6_group4_fax_standard.pdf"), ConvertOptions(pages="7")
+    ).markdown
+    assert "|5|1100|5|0011|\n|6|1110|6|0010|" in markdown
+    assert "|5 6|" not in markdown
+
+
+def test_an_italic_letter_inside_a_word_cuts_no_word() -> None:
+    """Emphasis marks inside a word ("2_B_2": an italic B in the state "2B2") are markup, not
+    a column line: the table stays a table; an escaped underscore stays a character."""
+    rows = [
+        "||2_B_2 Re|2_B_2 deg|2_A_1 Re|",
+        "|---|---|---|---|",
+        "|Present work|2.8161|69|2.9779|",
+        "|Ref. 1|2.593|70.45|2.758|",
+    ]
+    layer = words(
+        ["2B2 Re 2B2 deg 2A1 Re", "Present work 2.8161 69 2.9779", "Ref. 1 2.593 70.45 2.758"]
+    )
+    assert not check_grid(parse(rows), layer).reason
+    assert cut_words(parse(["|max\\_value|3|"]), words(["max_value 3"])) == (0, 0)
+
+
+@pytest.mark.corpus
+def test_a_results_table_with_italic_letters_in_its_header_stays_a_table() -> None:
+    markdown = convert(
+        wide_pdf("tech_jcp_silver_trimer_jahn_teller.pdf"), ConvertOptions(pages="15")
+    ).markdown
+    assert "|Present work|2.8161|69|2.9779|55|2.7509|" in markdown

@@ -14,6 +14,7 @@ from citechunk.conversion import convert
 from citechunk.conversion.repairs.pagebreaks import join_page_tables
 from citechunk.conversion.tables.grid import check_grid, parse, render, words
 from citechunk.conversion.tables.header import data_evidence, head, take_title
+from conftest import wide_pdf
 
 
 def checked(rows: list[str]) -> tuple[tuple[str, ...], list[str]]:
@@ -83,6 +84,30 @@ def test_a_title_row_leaves_the_table_as_its_caption() -> None:
     # A label of the rows below, like other rows of the table, is no title.
     grouped = ["|Assets||", "|---|---|", "|Cash|5|", "|Liabilities||", "|Debt|3|"]
     assert take_title(parse(grouped)) == ((), parse(grouped))
+
+
+def test_a_title_spanning_the_table_written_in_every_column_is_its_caption() -> None:
+    title = "Repeater Trustees, Appointed"
+    rows = [f"|{title}|{title}|{title}|", "|---|---|---|", "|Belmont 145.430|Larry Arone|WA1RTT|"]
+    caption, lines = checked([*rows, "|Boston 927.775|Rick Zack|K1RJZ|"])
+    assert caption == (title,)
+    assert lines[:3] == ["| | | |", "|---|---|---|", "|Belmont 145.430|Larry Arone|WA1RTT|"]
+    labelled = ["|Table 4|Binding constants|Binding constants|", "|---|---|---|"]
+    header = "||Inhibitor A (nM)|Inhibitor B (nM)|"
+    caption, lines = checked([*labelled, header, "|N-domain|21.03|11.21|", "|C-domain|60|10|"])
+    assert caption == ("Table 4 Binding constants",)
+    assert lines[0] == header
+    # A label repeated over the figure columns only is a header (joined per column), no title.
+    spanned = ["|Item|Years ended|Years ended|", "|---|---|---|", "||2022|2021|", "|Cash|5|4|"]
+    assert take_title(parse([*spanned, "|Debt|3|2|"]))[0] == ()
+
+
+@pytest.mark.corpus
+def test_a_roster_title_written_in_every_column_reads_as_a_caption() -> None:
+    markdown = convert(
+        wide_pdf("pub_minuteman_repeater_newsletter_2009_09.pdf"), ConvertOptions(pages="8")
+    ).markdown
+    assert "\n**Repeater Trustees, Appointed**\n\n| | | |\n|---|---|---|\n|Belmont" in markdown
 
 
 def test_a_title_cut_at_the_column_lines_over_a_styled_header_is_the_caption() -> None:

@@ -15,7 +15,8 @@ rows near-evenly (`even_share`): no last group of a row or two after a full one.
 No fragment beside a piece it fits with: a piece whose body is under `LEAD_IN` of the budget
 (sized by estimates that ran high, or left over at a section's end) joins its neighbour when one
 exact count says the joined piece fits (`Packer._mend_fragments`); a last piece that still is a
-fragment takes back units of the piece before up to a clean cut (`Packer._mend_tail`).
+fragment takes back units of the piece before up to a clean cut, leaving that piece no fragment
+(`Packer._mend_tail`).
 
 A piece that would end inside a block (a table's rows, a list's items, a paragraph's lines or
 sentences) while it holds the start of that block after other units ends before the block
@@ -187,8 +188,9 @@ class Packer:
         takes the last units of the piece before (from units[prev]) up to a clean cut (a
         sentence end, or between lines, items or blocks; not after a line introducing what
         follows; never moving a table, its caption or rows, nor code) while it stays within the limit
-        and the piece before keeps at least as much: whole units first, else the sentences of
-        the piece's last paragraph or list item. One exact count of each piece per try."""
+        and the piece before is no fragment: whole units first, else the sentences (or the
+        printed lines) of the piece's last paragraph or list item. One exact count of each
+        piece per try."""
         if not self._fragment(pieces[-1].tokens):
             return
         best = self._take_back(units, pieces, prev, last, prev)
@@ -196,7 +198,7 @@ class Packer:
         refinable = u.kind in ("para", "item", "list", "line") and u.tokens > 1
         if best is None and refinable and not self.splitter.in_fence(u.start):
             sub = [v.in_block(u.block) for v in self.splitter.refine(u, u.tokens - 1)]
-            if len(sub) > 1 and all(v.kind == "sentence" for v in sub):
+            if len(sub) > 1 and all(v.kind in ("sentence", "line") for v in sub):
                 if u.header:
                     sub[0] = sub[0].with_header(u.header, u.header_tokens)
                 units[last - 1 : last] = sub
@@ -228,7 +230,7 @@ class Packer:
                 break
             head = pieces[-2]
             kept, kept_tokens = self.measure(head.start, a.end, head.header)
-            if kept_tokens < tokens:
+            if self._fragment(kept_tokens):
                 break
             best = (
                 Piece(head.start, a.end, head.header, kept, kept_tokens),

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..captionlabels import is_caption_title
 from ..mdsyntax import TABLE_SEPARATOR_RE
 from .pages import PageMap
 from .tokens import TokenCounter
@@ -229,14 +230,26 @@ class Splitter:
 
     def captions(self, unit: Unit, nxt: Unit) -> bool:
         """Whether ``unit`` is a caption of the table ``nxt`` starts: a one-line paragraph
-        right before it (`table_caption`) of at most `CAPTION_WORDS` words and one figure (a
-        title, a unit line; not a line of label-value fields)."""
+        right before it (`table_caption`) that is a caption title ("TABLE VIII. Geometries of
+        ...", `captionlabels.is_caption_title`, however long) unless a table ends right before
+        it (then it is that table's caption, printed below it), or of at most `CAPTION_WORDS`
+        words and one figure (a title, a unit line; not a line of label-value fields)."""
         if not self.md.startswith("|", nxt.start) or self.md.startswith("|", unit.start):
             return False
         if self._paragraph_breaks(unit.end, nxt.start) == [] or nxt.block not in (-1, nxt.start):
             return False
         text = self._one_line(unit.start, unit.end)
-        return text is not None and len(text.split()) <= CAPTION_WORDS and figure_count(text) <= 1
+        if text is None:
+            return False
+        if is_caption_title(text) and not self._after_table(unit.start):
+            return True
+        return len(text.split()) <= CAPTION_WORDS and figure_count(text) <= 1
+
+    def _after_table(self, pos: int) -> bool:
+        """The last line with text before ``pos`` is a table row (a caption there is the
+        caption printed below that table)."""
+        before = self.md[:pos].rstrip()
+        return before[before.rfind("\n") + 1 :].startswith("|")
 
     def table_caption(self, pos: int, floor: int) -> str:
         """The caption of a table starting at ``pos``: up to `CAPTION_BLOCKS` one-line
@@ -687,14 +700,15 @@ def _cells(row: str) -> list[str]:
 def is_header_row(row: str, data: str) -> bool:
     """Whether a table's first row heads its columns. It does not when every cell is empty or a
     converter's placeholder ("Col1", "Column 2"), or when it is shaped like the data row after
-    it: a cell holding a figure other than a year (an amount, "100г") above a figure in the
-    data row's same column ("| Chicken skewers | 100г | 230 |" over "| Lamb | 150г | 310 |")."""
+    it: a cell holding a figure other than a year (a year alone or with its unit, "2022 $",
+    "2021 No.", names a column; an amount, "100г", does not) above a figure in the data row's
+    same column ("| Chicken skewers | 100г | 230 |" over "| Lamb | 150г | 310 |")."""
     cells = _cells(row)
     if all(not c or _PLACEHOLDER.fullmatch(c) for c in cells):
         return False
     below = _cells(data) if data else []
     for k, cell in enumerate(cells):
-        if _FIGURE_CELL.fullmatch(cell) and not _YEAR.fullmatch(cell):
+        if _FIGURE_CELL.fullmatch(cell) and not _YEAR.match(cell.lstrip("(")):
             if k < len(below) and _FIGURE_CELL.fullmatch(below[k]):
                 return False
     return True

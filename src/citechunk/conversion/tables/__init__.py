@@ -4,6 +4,8 @@
   contradicts the text layer), on a grid of cells;
 * `header`: whether a table has a header row, from evidence (part of the rule: title rows
   become captions, a data first row gets an empty header row);
+* `rows`: a grid row holding printed rows stacked in its cells is split into them (part of
+  the rule);
 * `cellwords`: a grid's cells read from the page's words by position, phrases whole;
 * `ruled`: grids drawn with rules that the layout model read as other boxes become table boxes
   (layout pass `ruled-tables`);

@@ -16,12 +16,15 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
 * Flattened (``Checked.reason`` says why), the table reads as lines, only when the grid
   contradicts the text layer: after mending, `MAX_CUT_WORDS` or more cell words are still
   pieces of a longer text-layer word and no cell word is missing from it for another reason
-  (`cut_words`), or body rows have a cut joining cells of several printed lines (wrapped text
+  (`cut_words`; emphasis marks inside a word, "2_B_2", cut no word), or body rows have a cut
+  joining cells of several printed lines (wrapped text
   running across column lines) but for one note. A table of one column stays a table.
 * Spanning cells: one body row (`MAX_SPANNING`, and fewer than half the body rows) whose cut
   joins cells of several printed lines, each line with a letter, holds one cell spanning the
   cut columns (a note across the table): its text, line by line, in the first of them. Joined
   cells with a line without a letter (figures a stray line crossed) flatten the table.
+* Stacked rows: a body row each of whose filled cells holds the same number of printed lines,
+  figures on every line in two or more of them, is that many rows (`rows`).
 * Stacked header rows (two or more header rows whose first cell is empty) are joined per
   column into one header row (`join_headers`), a spanning label repeated over each column the
   row below fills.
@@ -46,6 +49,7 @@ from ...textkeys import LETTER_RE, compact_key
 from ..mdlines import strip_inline_markup
 from .header import Cell, Grid, head, plain, take_title
 from .labels import is_table_label, is_unit_line
+from .rows import split_stacked_rows
 
 MAX_CUT_WORDS = 2
 #: Body rows running across column lines a table may hold as spanning cells (notes).
@@ -54,6 +58,7 @@ _WORD_RE = re.compile(r"[^\W_]+")
 _FIGURE_RE = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?!\w)")
 _YEAR_RE = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
 _PIPE_RE = re.compile(r"(?<!\\)\|")
+_INWORD_MARK_RE = re.compile(r"(?<=[^\W_])(?<!\\)(?:\*{1,2}|_{1,2})(?=[^\W_])")
 
 
 @dataclass(frozen=True)
@@ -251,11 +256,18 @@ def join_headers(grid: Grid) -> tuple[Grid, bool]:
     return [joined, *grid[heads:]], True
 
 
+def _unmarked(cell: Cell) -> str:
+    """A cell's text without markup, emphasis marks inside a word too ("2_B_2", an italic
+    letter, is the word "2B2"; an escaped underscore is a character of the text)."""
+    return _INWORD_MARK_RE.sub("", plain(cell))
+
+
 def cut_words(grid: Grid, layer: Counter[str], sideways: Iterable[str] = ()) -> tuple[int, int]:
     """(cut, lost): cell words (with repeats) the text layer lacks, split into those that are
     part of a longer text-layer word (cut by a column line) and the others; a piece of a word
-    in `sideways` (words printed sideways, which the row lines of any grid cut) is neither."""
-    have = words(plain(c) for row in grid for c in row)
+    in `sideways` (words printed sideways, which the row lines of any grid cut) is neither.
+    Emphasis marks inside a word cut nothing (`_unmarked`)."""
+    have = words(_unmarked(c) for row in grid for c in row)
     turned = [w for w in sideways if w]
     cut = lost = 0
     for w, n in have.items():
@@ -279,12 +291,13 @@ def check_grid(grid: Grid, layer: Counter[str], sideways: Iterable[str] = ()) ->
     left, lost = cut_words(mended_grid, layer, sideways)
     if left >= MAX_CUT_WORDS and not lost:
         return Checked(grid, reason=f"{left} cut words left after mending")
-    caption, labelled = take_captions(mended_grid)
+    unstacked, split = split_stacked_rows(mended_grid, header_rows(mended_grid))
+    caption, labelled = take_captions(unstacked)
     title, untitled = take_title(labelled)
     joined, stacked = join_headers(untitled)
     headed = head(joined, titled=bool(title))
     captions = (*caption, *title)
-    changed = bool(mended) or stacked or bool(captions) or headed.changed
+    changed = bool(mended) or bool(split) or stacked or bool(captions) or headed.changed
     return Checked(headed.grid, changed=changed, mended=mended, caption=captions)
 
 

@@ -4,6 +4,10 @@ A grid's first row is its header only when it reads like one. The rules, in orde
 
 * A first row that is empty, or only a converter's placeholders ("Col1", "Column 2"), says
   the table has no header: it is kept as an empty header row (placeholders blanked).
+* A title spanning the table leaves it and becomes its caption (`take_title`): every cell of
+  the first row holds one text with a letter (a spanning cell written into each column), or
+  its first cell is a caption label alone ("Table 4") and each of the two or more others holds
+  one text (then the caption is the label and that text).
 * A title row leaves the table and becomes its caption (`take_title`): the first row holds
   text in its first cell only, in a table of two or more columns and two or more rows below
   it, no other row has that shape (then it is a group label, like the others), and the text
@@ -46,6 +50,7 @@ import re
 import statistics
 from dataclasses import dataclass
 
+from ...captionlabels import is_caption
 from ...textkeys import LETTER_RE, compact_key
 from ..mdlines import strip_inline_markup
 
@@ -53,6 +58,8 @@ Cell = list[str]
 Grid = list[list[Cell]]
 
 LONG_WORDS = 8
+#: Words a caption label standing alone in a title row's first cell has at most ("Table 4").
+CAPTION_LABEL_WORDS = 3
 _PLACEHOLDER_RE = re.compile(r"(?:Col(?:umn)?)\s*\d+", re.IGNORECASE)
 _AMOUNT_RE = re.compile(
     r"(?P<neg>[-−–(+]?)\s*(?P<cur>[$€£¥₹]?)\s*(?P<num>\d[\d,.\s]*?\d|\d)"
@@ -251,11 +258,30 @@ def _over_styled_header(grid: Grid, width: int) -> bool:
     )
 
 
+def _spanning_title(row: list[Cell], width: int) -> str:
+    """The title of a first row that is one cell spanning the table (module docstring), else
+    "": every cell holds one text with a letter, or the first cell is a caption label alone
+    ("Table 4") and every other cell, two or more, holds one text."""
+    texts = _texts(row, width)
+    rest = {compact_key(t) for t in texts[1:]}
+    if len(rest) != 1 or not texts[1] or not LETTER_RE.search(texts[1]):
+        return ""
+    if compact_key(texts[0]) in rest:
+        return texts[1]
+    label = texts[0]
+    if width >= 3 and is_caption(label) and len(label.split()) <= CAPTION_LABEL_WORDS:
+        return f"{label} {texts[1]}"
+    return ""
+
+
 def take_title(grid: Grid) -> tuple[tuple[str, ...], Grid]:
     """A title row taken out of the grid (module docstring): (caption lines, grid)."""
     width = _width(grid)
     if width < 2 or len(grid) < 3:
         return (), grid
+    spanning = _spanning_title(grid[0], width)
+    if spanning:
+        return (spanning,), grid[1:]
     pieces = [t for t in _texts(grid[0], width) if t]
     first_filled = bool(_texts(grid[0], width)[0])
     if _over_styled_header(grid, width) and first_filled and len(set(pieces)) == len(pieces):
