@@ -10,9 +10,10 @@ The rule, over a document without an outline (the outline decides where there is
   three letters or more once a "(continued)" mark and the page number beside it are dropped,
   and is either a running line itself or set *once* in the size, weight and place (its top
   within half its size) of a running line of a section (below): a section of one page names
-  itself in the slot where the document's sections of several pages name theirs. A line set once with a "(continued)" mark goes on with the section line of the
-  page before, and is left out where that page has none. A continuation note ("continued from previous page") is no header. Lines below
-  it are subtitles.
+  itself in the slot where the document's sections of several pages name theirs. A line set
+  once with a "(continued)" mark goes on with the section line of the page before, and is
+  left out where that page has none. A continuation note ("continued from previous page") is
+  no header. Lines below it are subtitles.
 - Pages without a section line are neutral; a *run* is a maximal sequence of pages whose
   section lines are the same (`outline.title_key`). A line that heads two runs apart
   alternates with another (verso and recto headers) and names no section. A run of
