@@ -37,7 +37,7 @@ def test_a_header_set_once_in_the_section_lines_place_names_a_one_page_section()
     }
     assert sections(lines, once={4}) == [
         Section(2, "Directors' report", 3),
-        Section(4, "Cash flows", 4),
+        Section(4, "Cash flows", 4, once=True),
         Section(5, "Notes", 6),
     ]
     assert sections(lines) == [Section(2, "Directors' report", 3), Section(5, "Notes", 6)]
@@ -84,7 +84,7 @@ def test_a_header_seen_only_over_drawings_names_no_section(tmp_path: Path) -> No
     with pymupdf.open(pdf) as doc:
         found = read_facts(pdf, doc, ConvertOptions()).sections
     # page 8's "Notes" is set once where the running headers stand: a one-page section
-    assert found == (Section(2, "Directors' report", 4), Section(8, "Notes", 8))
+    assert found == (Section(2, "Directors' report", 4), Section(8, "Notes", 8, once=True))
 
 
 def _headings(markdown: str) -> list[str]:
@@ -122,9 +122,9 @@ def test_a_page_header_set_once_where_the_running_ones_stand_names_its_page(
         found = read_facts(pdf, doc, ConvertOptions()).sections
     assert found == (
         Section(2, "Directors' report", 4),
-        Section(5, "Statement of cash flows", 5),
-        Section(6, "Statement of financial position", 6),
-        Section(7, "Notes to the accounts", 8),
+        Section(5, "Statement of cash flows", 5, once=True),
+        Section(6, "Statement of financial position", 6, once=True),
+        Section(7, "Notes to the accounts", 8, once=True),
     )
 
 

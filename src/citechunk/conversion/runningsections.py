@@ -23,11 +23,12 @@ The rule, over a document without an outline (the outline decides where there is
   document's body size): a header that names a section stands over the section's text, and
   one seen only over drawings, figures or a form's boxes is the header of those sheets.
 - Each section opens at the document's top section level (the smallest level of a heading
-  after page 1, else 1), unless a body heading of that level, as the document's headings were
-  leveled, opens a section on the run's first page or among the last `TOP_BLOCKS` blocks of
-  the page before: the last body heading whose words begin with the header's (or one-line
-  paragraph with its words) since the section before takes that level; without one, a heading
-  block with the header's text is put before the first block of the run's first page.
+  after page 1, else 1), unless a body heading of that level, other than one an earlier
+  header section opened, opens a section on the run's first page or the page before: the
+  last body heading or one-line paragraph with the header's words (a heading whose words
+  begin with them where the header is set once: a title wrapped to a second line) since the
+  section before takes that level; without one, a heading block with the header's text is
+  put before the first block of the run's first page.
 """
 
 from __future__ import annotations
@@ -47,9 +48,11 @@ from .textlayer import PageText, TextLayer, body_size
 CONSTANT_SHARE = 0.8
 #: A section's run holds its header on this many pages at least.
 MIN_RUN_PAGES = 2
-#: A running header read as a heading is among a page's first blocks; a heading that opens the
-#: section a run of headers goes on with is among the last blocks of the page before the run.
+#: A running header read as a heading is among a page's first blocks.
 TOP_BLOCKS = 3
+#: The evidence of a heading a header section put in, and of one it raised.
+OPENED = "the running header names a section that opens here"
+RAISED = "its words are the running header of the pages after it"
 #: A page has body text when this many words between its edge bands are set at the body size.
 MIN_BODY_WORDS = 20
 #: Points: a line within this of the document's body size is set at it.
@@ -62,11 +65,13 @@ _FOLIO_RE = re.compile(r"^\s*(?:page\s+)?\d{1,3}\s+|\s+(?:page\s+)?\d{1,3}\s*$",
 
 @dataclass(frozen=True)
 class Section:
-    """A section a running header names: its first page and the header's text."""
+    """A section a running header names: its first page, the header's text, its last page and
+    whether its header is set once (a title of one page, which may wrap to a second line)."""
 
     page: int
     text: str
     last: int = 0
+    once: bool = False
 
 
 def _header_text(text: str) -> str:
@@ -197,7 +202,7 @@ def sections(
             runs.append((key, [n]))
     heads = Counter(key for key, _ in runs)
     found = [
-        Section(pages[0], lines[pages[0]], pages[-1])
+        Section(pages[0], lines[pages[0]], pages[-1], all(n in once for n in pages))
         for key, pages in runs
         if heads[key] == 1
         and (len(pages) >= MIN_RUN_PAGES or all(n in once for n in pages))
@@ -230,11 +235,14 @@ def _key(text: str) -> str:
     return title_key(text).replace(" ", "")
 
 
-def _names(block: Block, key: str) -> bool:
-    """A heading whose words begin with the header's (a title over two lines, the header
-    holding the first), or a one-line text block whose words are the header's."""
+def _names(block: Block, key: str, wrapped: bool = False) -> bool:
+    """A heading, or a one-line text block, whose words are the header's; with `wrapped` (a
+    header set once: a title whose first line it may be), a heading whose words begin with
+    them. A running header is the same on every page, so a heading holding more than its words
+    is another title under it."""
     if block.is_heading:
-        return _key(block.text).startswith(key)
+        heading = _key(block.text)
+        return heading.startswith(key) if wrapped else heading == key
     return block.kind == "text" and len(block.lines) == 1 and _key(block.text) == key
 
 
@@ -248,15 +256,15 @@ def _heading(section: Section, level: int, before: Block | None) -> Block:
         kind="section-header",
         lines=(Line(box, (span,)),),
         level=level,
-        evidence=("the running header names a section that opens here",),
+        evidence=(OPENED,),
     )
 
 
 def _open(blocks: Sequence[Block], section: Section, level: int) -> tuple[Block, ...]:
     key = _key(section.text)
     for i, block in enumerate(blocks):
-        if _names(block, key):
-            why = "its words are the running header of the pages after it"
+        if _names(block, key, section.once):
+            why = RAISED
             raised = replace(
                 block, kind="section-header", level=level, evidence=(*block.evidence, why)
             )
@@ -276,18 +284,25 @@ def _repeats(blocks: Sequence[Block], key: str) -> tuple[Block, ...]:
 
 
 def _opened(pages: Mapping[int, Sequence[Block]], number: int, level: int, key: str) -> bool:
-    """A body heading at `level` or above, other than the header's own words, opens a section
-    on page `number` or among the last `TOP_BLOCKS` blocks of the page before."""
-    near = [*pages.get(number - 1, ())[-TOP_BLOCKS:], *pages.get(number, ())]
+    """A body heading at `level` or above, other than the header's own words and other than
+    one a header section opened, opens a section on page `number` or the one before."""
+    near = [*pages.get(number - 1, ()), *pages.get(number, ())]
     return any(
-        b.is_heading and b.level and b.level <= level and key not in _key(b.text) for b in near
+        b.is_heading
+        and b.level
+        and b.level <= level
+        and key not in _key(b.text)
+        and not {OPENED, RAISED} & set(b.evidence)
+        for b in near
     )
 
 
-def _named_at(pages: Mapping[int, Sequence[Block]], key: str, first: int, last: int) -> int | None:
-    """The last page from `last` back to `first` with a block naming the header (`_names`)."""
-    for n in range(last, first - 1, -1):
-        if any(_names(b, key) for b in pages.get(n, ())):
+def _named_at(pages: Mapping[int, Sequence[Block]], section: Section, first: int) -> int | None:
+    """The last page from the section's first back to `first` with a block naming its header
+    (`_names`)."""
+    key = _key(section.text)
+    for n in range(section.page, first - 1, -1):
+        if any(_names(b, key, section.once) for b in pages.get(n, ())):
             return n
     return None
 
@@ -304,9 +319,9 @@ def open_sections(
     since = min(pages, default=1)
     for section in found:
         key = _key(section.text)
-        opener = _named_at(pages, key, since, section.page)
+        opener = _named_at(pages, section, since)
         since = section.last + 1
-        if section.page not in out or _opened(pages, section.page, level, key):
+        if section.page not in out or _opened(out, section.page, level, key):
             continue
         for n in range(section.page - 1, section.last + 1):
             if n in out:
