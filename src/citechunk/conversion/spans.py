@@ -125,13 +125,20 @@ def is_raised_mark(spans: tuple[Span, ...], i: int, opening: bool = False) -> bo
     if span.superscript or not is_mark_text(span.text):
         return False
     other, before = _against(spans, i, opening)
-    if other is None or other.size <= 0 or span.size > other.size * MARK_SMALLER:
+    if other is None or not set_raised(span, other):
         return False
     blank = other.text[-1:].isspace() or span.text[:1].isspace()
     gap = span.bbox[0] - other.bbox[2]
     apart = blank or not -MARK_OVERLAP <= gap <= other.size * MARK_TOUCH
-    if before and (apart or other.text.rstrip()[-1:].isdigit()):
-        return False  # a prefix set apart ("²A"), or a power or index after a figure
+    # a prefix set apart ("²A"), or a power or index after a figure
+    return not (before and (apart or other.text.rstrip()[-1:].isdigit()))
+
+
+def set_raised(span: Span, other: Span) -> bool:
+    """`span` is set raised against `other`: at most `MARK_SMALLER` of its size, its baseline
+    at least `RAISED` of that size above `other`'s."""
+    if other.size <= 0 or span.size > other.size * MARK_SMALLER:
+        return False
     return other.origin[1] - span.origin[1] >= other.size * RAISED
 
 

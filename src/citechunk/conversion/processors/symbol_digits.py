@@ -28,7 +28,8 @@ import re
 from dataclasses import replace
 
 from ..blocks import Block, Line, Span
-from ..spans import MARK_SMALLER, RAISED, glued
+from ..spans import glued, set_raised
+from ..textlayer import union_box
 from .common import Pages, changed_blocks, lines_mapped
 
 log = logging.getLogger(__name__)
@@ -44,10 +45,7 @@ _SUPERSCRIPTS = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 def _raised(span: Span, other: Span) -> bool:
     """`span` is set raised against `other`: flagged superscript, or smaller with its
     baseline higher."""
-    if span.superscript:
-        return True
-    smaller = 0 < span.size <= other.size * MARK_SMALLER
-    return smaller and other.origin[1] - span.origin[1] >= other.size * RAISED
+    return span.superscript or (span.size > 0 and set_raised(span, other))
 
 
 def _heads_symbol(spans: tuple[Span, ...], i: int) -> bool:
@@ -90,13 +88,7 @@ def _line(line: Line) -> Line:
 
 def _joined(base: Span, text: str, digits: Span) -> Span:
     """`base` with `text`, its box grown over the raised `digits`' box."""
-    box = (
-        min(base.bbox[0], digits.bbox[0]),
-        min(base.bbox[1], digits.bbox[1]),
-        max(base.bbox[2], digits.bbox[2]),
-        max(base.bbox[3], digits.bbox[3]),
-    )
-    return replace(base, text=text, bbox=box)
+    return replace(base, text=text, bbox=union_box((base.bbox, digits.bbox)))
 
 
 def symbol_digits(pages: Pages) -> dict[int, tuple[Block, ...]]:
