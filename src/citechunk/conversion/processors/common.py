@@ -7,6 +7,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import replace
 
 from ..blocks import BOLD, CHAR_BOLD, Block, Kind, Line
+from ..textlayer import union_box
 
 Pages = Mapping[int, Sequence[Block]]
 #: Blocks that are no part of the text's flow: running headers and footers, page furniture.
@@ -39,6 +40,22 @@ def demoted(block: Block, why: str, kind: Kind = "text", plain: bool = False) ->
     lines = tuple(_unbolded(line) for line in block.lines) if plain else block.lines
     evidence = (*block.evidence, why)
     return replace(block, kind=kind, level=None, settled=False, lines=lines, evidence=evidence)
+
+
+def part(
+    block: Block, lines: tuple[Line, ...], kind: Kind, why: str, depth: int | None = None
+) -> Block:
+    """A block cut from `block`: its `lines`, boxed by them, of `kind`, no level (the heading
+    stage sets it), `why` added to its evidence; its list nesting `depth` when given."""
+    return replace(
+        block,
+        bbox=union_box(line.bbox for line in lines),
+        kind=kind,
+        lines=lines,
+        level=None,
+        depth=block.depth if depth is None else depth,
+        evidence=(*block.evidence, why),
+    )
 
 
 def edited(pages: Pages, changes: Mapping[tuple[int, int], Block]) -> dict[int, tuple[Block, ...]]:

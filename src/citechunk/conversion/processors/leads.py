@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from ..blocks import Block, Kind, Line, Span
 from ..textlayer import union_box
+from .common import part
 
 
 @dataclass(frozen=True)
@@ -92,10 +93,7 @@ def trim_rest(spans: tuple[tuple[int, Span], ...], chars: str) -> tuple[tuple[in
 
 
 def _part(block: Block, spans: tuple[tuple[int, Span], ...], kind: Kind, why: str) -> Block:
-    lines = _lines(block, spans)
-    box = union_box(line.bbox for line in lines)
-    evidence = (*block.evidence, why)
-    return replace(block, kind=kind, bbox=box, lines=lines, level=None, depth=0, evidence=evidence)
+    return part(block, _lines(block, spans), kind, why, depth=0)
 
 
 def split(

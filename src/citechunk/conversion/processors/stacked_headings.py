@@ -20,11 +20,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 
 from ..blocks import Block, Kind, Line
-from ..textlayer import union_box
-from .common import Pages
+from .common import Pages, part
 
 Style = tuple[int, bool]  # (size in whole points, bold)
 #: A run ends mid-phrase: on a comma, semicolon, hyphen or opening bracket, or on a short word
@@ -94,17 +92,6 @@ def _body_style(pages: Pages) -> Style | None:
     return counts.most_common(1)[0][0] if counts else None
 
 
-def _part(block: Block, lines: tuple[Line, ...], kind: Kind, why: str) -> Block:
-    return replace(
-        block,
-        bbox=union_box(line.bbox for line in lines),
-        kind=kind,
-        lines=lines,
-        level=None,
-        evidence=(*block.evidence, why),
-    )
-
-
 def _split(block: Block, headings: set[Style], body: Style | None) -> tuple[Block, ...]:
     """`block` as one or two blocks (module docstring)."""
     runs = _runs(block) if block.is_heading else None
@@ -121,7 +108,7 @@ def _split(block: Block, headings: set[Style], body: Style | None) -> tuple[Bloc
         why = f"stacked heading: lines set as {below[0]} pt{' bold' * below[1]}, a heading style"
     else:
         return (block,)
-    return (_part(block, upper, block.kind, why), _part(block, lower, kind, why))
+    return (part(block, upper, block.kind, why), part(block, lower, kind, why))
 
 
 def split_stacked_headings(pages: Pages) -> dict[int, tuple[Block, ...]]:
