@@ -112,6 +112,7 @@ def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> No
         "figure-tables",
         "stacked-headings",
         "running-titles",
+        "repeated-titles",
         "navigation-entries",
         *ORDER[1:4],
         "sentence-headings",

@@ -32,6 +32,7 @@ from .numbered_leadins import promote_numbered_leadins
 from .peer_headings import promote_peer_headings
 from .quoted_items import quoted_items
 from .raised_marks import flag_raised_marks
+from .repeated_titles import demote_repeated_titles
 from .run_in_labels import promote_run_in_labels
 from .running_titles import demote_running_titles
 from .sentence_headings import demote_sentence_headings
@@ -55,6 +56,7 @@ PROCESSORS: tuple[Processor, ...] = (
     Processor("figure-tables", figure_tables),
     Processor("stacked-headings", split_stacked_headings),
     Processor("running-titles", demote_running_titles),
+    Processor("repeated-titles", demote_repeated_titles),
     Processor("navigation-entries", demote_navigation_entries),
     Processor("table-titles", demote_table_titles),
     Processor("table-labels", demote_table_labels),
