@@ -68,11 +68,12 @@ _ROMAN_RE = re.compile(r"^[ivxlc]+$")
 
 @dataclass(frozen=True)
 class Entry:
-    """One page reference entry: whether a leader or comma marks it, and its first page number
-    (None for a roman numeral)."""
+    """One page reference entry: whether a leader or comma marks it, its first page number
+    (None for a roman numeral) and the text before its references."""
 
     marked: bool
     page: int | None
+    title: str = ""
 
 
 def _plain(line: str) -> str:
@@ -133,7 +134,7 @@ def entry(line: str) -> Entry | None:
     roman = bool(_ROMAN_RE.match(first.lower()))
     if roman and not sep:
         return None  # "Part II", "Chapter iv": a label's numeral, not a page
-    return Entry(marked=bool(sep), page=None if roman else int(first))
+    return Entry(marked=bool(sep), page=None if roman else int(first), title=before)
 
 
 def _lines(body: str) -> list[str]:

@@ -6,7 +6,9 @@
    `ConversionError` (a repaired file whose page tree is lost gets one rebuilt from its page
    objects first: `pagetree`); encrypted files need ``options.password``
    (`EncryptedPDFError` otherwise);
-2. `read_facts`: the selected pages, the outline, the document title, a cheap text-layer
+2. `read_facts`: the selected pages, the outline (the PDF's; without one, and without sections
+   its running headers name, the contents list it prints: `printedcontents`), the document
+   title, a cheap text-layer
    check per page (no text: ``pages_without_text``; mostly control characters: "garbled")
    and the running lines of the text layer (`runninglines.find_running`);
 3. `ocr.recognise` reads the pages `convert.ocr` selects (no usable text layer, or every
@@ -45,6 +47,7 @@ from .outline import OutlineEntry, from_toc, lists_sections
 from .pagelist import page_ranges
 from .passcontext import PassContext
 from .pipeline import run_passes
+from .printedcontents import printed_outline
 from .runninglines import RunningLines, find_running
 from .runningsections import Section, find_sections, opening
 from .textlayer import TextLayer
@@ -219,6 +222,8 @@ def read_facts(
     label = pdf_label(pdf, path, layer, skip=frozenset(garbled))
     running = find_running(layer, toc)
     named = () if outline else find_sections(layer, running, pages, label.text)
+    if options.outline_repair and not outline and not named:
+        outline = list(printed_outline(layer, pages))
     return PdfFacts(
         page_count=pdf.page_count,
         pages=tuple(pages),

@@ -43,7 +43,7 @@ LIST_KINDS = frozenset({"text", "list-item", "title", "section-header"})
 _INDEX_TITLE_RE = re.compile(
     r"(?:(?:subject|general|author|name)\s+)?index(?:\s+of\s+\w+)?"
     r"|inhalt|inhaltsverzeichnis|sommaire|table des mati[eè]res|[íi]ndice|inhoud|innehåll"
-    r"|indholdsfortegnelse|innhold|sisällys(?:luettelo)?|spis treści|содержание|оглавление"
+    r"|indholdsfortegnelse|innhold|sisällys(?:luettelo)?|spis treści|содержание|оглавление|目次|目录|目錄|목차"
 )
 
 
