@@ -62,6 +62,10 @@ INITIAL_RATIO = 0.3
 CAPTION_CHARS = 300
 CAPTION_BLOCKS = 2
 CAPTION_WORDS = 15
+#: Rows after a table's separator searched for the row naming its columns (`naming_row`).
+NAMING_ROWS = 5
+#: Words a cell of that row holds at most.
+NAMING_WORDS = 6
 _YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
 _NUMBER = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?![\w])")
 
@@ -253,7 +257,9 @@ class Splitter:
 
     def table_caption(self, pos: int, floor: int) -> str:
         """The caption of a table starting at ``pos``: up to `CAPTION_BLOCKS` one-line
-        paragraphs right before it, after ``floor`` (its section's body start), joined by a
+        paragraphs right before it, after ``floor`` (its section's body start), each a
+        caption title, of at most `CAPTION_WORDS` words or ending in a colon (a sentence of
+        the text before the table that does not lead into it is no caption), joined by a
         blank line; "" when there is none."""
         lo = max(floor, pos - 2 * CAPTION_BLOCKS * CAPTION_CHARS)
         blocks = self._blocks(lo, pos)
@@ -262,10 +268,15 @@ class Splitter:
         lines: list[str] = []
         for bs, be in reversed(blocks[-CAPTION_BLOCKS:]):
             text = self._one_line(bs, be)
-            if text is None:
+            if text is None or not self._names_table(text):
                 break
             lines.insert(0, text)
         return "\n\n".join(lines)
+
+    @staticmethod
+    def _names_table(text: str) -> bool:
+        words = len(text.split())
+        return is_caption_title(text) or words <= CAPTION_WORDS or bool(_LEAD_END.search(text))
 
     def line_table_headers(
         self, blocks: list[tuple[int, int]], budget: int
@@ -648,7 +659,9 @@ class Splitter:
         """What a row after a split table's head may repeat, fullest first, with its tokens:
         the caption above the header rows (header row, separator, column-header rows) while
         both take at most half of ``budget``; the header rows; the header row and separator
-        alone. A table whose first row is no header (`has_header`) repeats only its caption,
+        alone. When a row after the separator names the columns the header row leaves
+        unnamed (`naming_row`), the header rows are the header row, the separator and that
+        row (the rows between, a legend or group labels, travel with the table's head only). A table whose first row is no header (`has_header`) repeats only its caption,
         while that takes at most half of ``budget``. A row carries the first that fits beside
         it: the header that names its columns is repeated whenever there is room for it.
         Sizes are ``size`` (default `text_size`, tokens; `len` for the ladder by length, where
@@ -658,9 +671,14 @@ class Splitter:
         if not (first > 1 and self.has_header(rows)):
             alone = self._fit_header([caption], budget, size) if caption else ("", 0)
             return [alone] if alone[0] else []
-        texts = [self.pages.text(rows[0][0], rows[first - 2][1])]
-        if first > 3:  # column-header rows after the separator: also without them
-            texts.append(self.pages.text(rows[0][0], rows[1][1]))
+        top = self.pages.text(rows[0][0], rows[1][1])
+        naming = self.naming_row(rows)
+        if naming:  # the header row, the separator and the row naming the columns
+            texts = [f"{top}\n{self.pages.text(*rows[naming])}", top]
+        else:
+            texts = [self.pages.text(rows[0][0], rows[first - 2][1])]
+        if first > 3 and not naming:  # column-header rows after the separator: also without
+            texts.append(top)
         out: list[tuple[str, int]] = []
         if caption:
             joined = f"{caption}\n\n{texts[0]}"
@@ -688,13 +706,41 @@ class Splitter:
             md[rows[n][0] : rows[n][1]]
         ):
             n += 1
-        return n + 1
+        return max(n, self.naming_row(rows) + 1) + 1
+
+    def naming_row(self, rows: list[tuple[int, int]]) -> int:
+        """Index of the row after the separator that names the table's columns when its
+        header row does not, else 0: the header row leaves empty a column (the first, the
+        row labels', aside) that rows after the separator fill, and among the `NAMING_ROWS`
+        rows after the separator (more rows following) the first holding no number but
+        years, each cell of at most `NAMING_WORDS` words (labels), whose filled cells (two
+        or more) take every such column the rows after it fill. The rows between (a legend, group labels) name no column of the body."""
+        if len(rows) < 4 or not TABLE_SEPARATOR_RE.fullmatch(self.md, rows[1][0], rows[1][1]):
+            return 0
+        cells = [_cells(self.md[a:b]) for a, b in rows]
+        if _filled(cells[2:]) <= _filled(cells[:1]):
+            return 0
+        for k in range(2, min(len(rows) - 1, 2 + NAMING_ROWS)):
+            row = self.md[rows[k][0] : rows[k][1]]
+            named = _filled(cells[k : k + 1])
+            if len(named) < 2 or figure_count(row) != len(_YEAR.findall(row)):
+                continue
+            if any(len(c.split()) > NAMING_WORDS for c in cells[k]):
+                continue
+            if _filled(cells[k + 1 :]) <= named:
+                return k
+        return 0
 
 
 def _cells(row: str) -> list[str]:
     """A table row's cells, markup and outer spaces removed."""
     inner = row.strip().removeprefix("|").removesuffix("|")
     return [_MARKUP.sub("", c).strip() for c in inner.split("|")]
+
+
+def _filled(rows: list[list[str]]) -> set[int]:
+    """Columns after the first that a cell of ``rows`` fills."""
+    return {j for cells in rows for j, c in enumerate(cells) if j and c}
 
 
 def is_header_row(row: str, data: str) -> bool:
