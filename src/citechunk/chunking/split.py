@@ -177,12 +177,15 @@ class Splitter:
     # -- the ladder ------------------------------------------------------------------------
     def units(self, start: int, end: int, budget: int, ratio: float | None = None) -> list[Unit]:
         """Fitting units covering [start, end) (see the module contract). ``ratio``: tokens
-        per character of this span when known (else the document's ratio so far)."""
+        per character of this span when known (else the document's ratio so far). A unit's
+        ``block`` is the start of its block, and the items of a loose list (list blocks one
+        after another, blank lines between) are one block: the list's first item's."""
         self.ratio = ratio if ratio is not None else self.document_ratio()
         self.floor = start
         out: list[Unit] = []
         blocks = self._blocks(start, end)
         lined = self.line_table_headers(blocks, budget)
+        block, last = -1, ""
         for k, (bs, be) in enumerate(blocks):
             kind = self._block_kind(bs, be)
             caption = self.table_caption(bs, start) if kind == "table" else ""
@@ -190,7 +193,9 @@ class Splitter:
             self._emit(bs, be, kind, budget, out, caption)
             if k in lined and len(out) > mark:
                 out[mark] = out[mark].with_header(*lined[k])
-            out[mark:] = [u.in_block(bs) for u in out[mark:]]
+            block = block if kind == last == "list" else bs  # a loose list is one block
+            out[mark:] = [u.in_block(block) for u in out[mark:]]
+            last = kind
         return out
 
     # -- what a table piece repeats --------------------------------------------------------
