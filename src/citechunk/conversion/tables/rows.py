@@ -15,11 +15,14 @@ hold different numbers of lines); a row of wrapped text alone holds no figure ce
 A grid read line by line sets each printed line of a wrapped cell as a row of its own:
 
 * Header lines, `join_header_lines(grid)`: a row under the header row (none of whose cells
-  is an amount but a year) holding no digit but in years, every filled cell under a filled
-  header cell and one or more in a figure column (most of whose filled cells below, dashes
-  aside, are amounts), is a further printed line of the header ("Fair" over "Value" over
-  "($)"): joined into it per column, while `MIN_BODY_ROWS` rows stay below. A group label
-  ("Canadian Common Equities") fills no figure column; a data row holds digits.
+  is an amount but a year) holding no digit, set in the header's style (bold when the
+  header is), every filled cell under a filled header cell and one or more in a figure
+  column (most of whose filled cells below, dashes aside, are amounts), is a further printed
+  line of the header ("Fair" over "Value" over "($)"): joined into it per column (one text,
+  bold when the header is), while
+  `MIN_BODY_ROWS` rows stay below. A group label ("Canadian Common Equities") fills no
+  figure column; a data row holds digits; a form's next label and value under a bold first
+  pair are not bold.
 * Wrapped labels, `join_wrapped_labels(grid, heads)`: a body row holding no amount but a
   year, whose last filled cell is followed by a row empty before that column, with text
   starting lower case in it and an amount after it, is the first printed line of that row's
@@ -33,7 +36,7 @@ from __future__ import annotations
 import logging
 import re
 
-from .header import Cell, Grid, amount_shape, plain
+from .header import Cell, Grid, amount_shape, is_styled, plain
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +107,8 @@ def _header_line(row: list[Cell], top: list[Cell], figures: set[int]) -> bool:
     filled = [j for j, c in enumerate(row) if plain(c)]
     return (
         bool(filled)
-        and not _DIGIT_RE.search(_YEAR_RE.sub("", " ".join(plain(c) for c in row)))
+        and not _DIGIT_RE.search(" ".join(plain(c) for c in row))
+        and (is_styled(row) or not is_styled(top))
         and all(j < len(top) and plain(top[j]) for j in filled)
         and any(j in figures for j in filled)
     )
@@ -123,7 +127,11 @@ def join_header_lines(grid: Grid) -> tuple[Grid, int]:
     if n == 1:
         return grid, 0
     width = max(len(r) for r in grid[:n])
-    top = [[line for r in grid[:n] if j < len(r) for line in r[j]] for j in range(width)]
+    mark = "**" if is_styled(grid[0]) else ""
+    texts = [
+        " ".join(plain(r[j]) for r in grid[:n] if j < len(r) and plain(r[j])) for j in range(width)
+    ]
+    top = [[f"{mark}{t}{mark}"] if t else [] for t in texts]
     log.debug("header lines: %d rows joined into the header row", n - 1)
     return [top, *grid[n:]], n - 1
 
