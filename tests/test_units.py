@@ -99,6 +99,8 @@ def test_years_with_their_units_head_the_columns_and_are_repeated() -> None:
     assert len(chunks) > 1
     assert all(c.body.startswith(f"{head}\n|---|---|---|---|\n") for c in chunks)
     assert is_header_row(head, rows[0])
+    # a date cut at a column line still names its column ("November" | "30 2018")
+    assert is_header_row("||Year ended November 2019|30 2018|", "|Total revenue|0.83|0.82|")
 
 
 def test_a_row_that_fits_alone_is_never_cut() -> None:

@@ -751,15 +751,15 @@ def _filled(rows: list[list[str]]) -> set[int]:
 def is_header_row(row: str, data: str) -> bool:
     """Whether a table's first row heads its columns. It does not when every cell is empty or a
     converter's placeholder ("Col1", "Column 2"), or when it is shaped like the data row after
-    it: a cell holding a figure other than a year (a year alone or with its unit, "2022 $",
-    "2021 No.", names a column; an amount, "100г", does not) above a figure in the data row's
-    same column ("| Chicken skewers | 100г | 230 |" over "| Lamb | 150г | 310 |")."""
+    it: a cell holding figures and no year (a year alone, with its unit or in a date, "2022 $",
+    "2021 No.", "30 2018", names a column; an amount, "100г", does not) above a figure in the
+    data row's same column ("| Chicken skewers | 100г | 230 |" over "| Lamb | 150г | 310 |")."""
     cells = _cells(row)
     if all(not c or _PLACEHOLDER.fullmatch(c) for c in cells):
         return False
     below = _cells(data) if data else []
     for k, cell in enumerate(cells):
-        if _FIGURE_CELL.fullmatch(cell) and not _YEAR.match(cell.lstrip("(")):
+        if _FIGURE_CELL.fullmatch(cell) and not _YEAR.search(cell):
             if k < len(below) and _FIGURE_CELL.fullmatch(below[k]):
                 return False
     return True
