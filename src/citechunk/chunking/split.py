@@ -77,6 +77,7 @@ _INTRODUCES = re.compile(r"^(?:\*\*[^*\n]+\*\*|__[^_\n]+__)[:.]?$|^.*:$")
 _HEADING_LINE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)
 _LEAD_END = re.compile(r"[^:]:[*_\s]*$")
 # A table row with text in its first cell only: a label of the rows below it.
+_LETTER = re.compile(r"[^\W\d_]")
 _LABEL_ROW = re.compile(r"\|[^|\n]*[^|\s][^|\n]*\|(?:[ \t]*\|)+[ \t]*$")
 
 _NEXT_KIND = {"para": "line", "code": "line", "item": "line", "line": "sentence", "head": "line"}
@@ -715,22 +716,24 @@ class Splitter:
 
     def naming_row(self, rows: list[tuple[int, int]]) -> int:
         """Index of the row after the separator that names the table's columns when its
-        header row does not, else 0: the header row leaves empty a column (the first, the
-        row labels', aside) that rows after the separator fill, and among the `NAMING_ROWS`
-        rows after the separator (more rows following) the first holding no number but
-        years, each cell of at most `NAMING_WORDS` words (labels), whose filled cells (two
-        or more) take every such column the rows after it fill. The rows between (a legend, group labels) name no column of the body."""
+        header row does not, else 0: the header row (two or more filled cells: one alone is
+        a title) leaves empty a column (the first, the row labels', aside) that rows after
+        the separator fill, and among the `NAMING_ROWS` rows after the separator (more rows
+        following) the first holding no number but years, each filled cell a label (a
+        letter, at most `NAMING_WORDS` words), whose filled cells (two or more) take every
+        such column the rows after it fill. The rows between (a legend, group labels) name
+        no column of the body."""
         if len(rows) < 4 or not TABLE_SEPARATOR_RE.fullmatch(self.md, rows[1][0], rows[1][1]):
             return 0
         cells = [_cells(self.md[a:b]) for a, b in rows]
-        if _filled(cells[2:]) <= _filled(cells[:1]):
+        if sum(map(bool, cells[0])) < 2 or _filled(cells[2:]) <= _filled(cells[:1]):
             return 0
         for k in range(2, min(len(rows) - 1, 2 + NAMING_ROWS)):
             row = self.md[rows[k][0] : rows[k][1]]
             named = _filled(cells[k : k + 1])
             if len(named) < 2 or figure_count(row) != len(_YEAR.findall(row)):
                 continue
-            if any(len(c.split()) > NAMING_WORDS for c in cells[k]):
+            if any(len(c.split()) > NAMING_WORDS or not _LETTER.search(c) for c in cells[k] if c):
                 continue
             if _filled(cells[k + 1 :]) <= named:
                 return k
