@@ -366,8 +366,7 @@ class Packer:
     def _before_lead_line(self, units: list[Unit], i: int, j: int) -> int:
         """Where the piece units[i:j] ends (module docstring): before the block it would end
         inside when it holds that block's start after units worth `LEAD_IN` of the budget
-        (lead-in lines before the block moving with it; a list without one, only when it fits
-        a piece: a longer one is cut between its items anyway), and in any case before last lines
+        (lead-in lines before the block moving with it), and in any case before last lines
         introducing what follows (or a table's caption) with more units after them and another
         unit before them."""
         cut = self._lead_back(units, i, j)
@@ -375,24 +374,14 @@ class Packer:
             b = j - 1
             while b > i and units[b - 1].block == units[j].block:
                 b -= 1
-            first, b = b, self._lead_back(units, i, b) if b > i else b
+            b = self._lead_back(units, i, b) if b > i else b
             if (
                 b > i
                 and not self._all_lead(units, i, b)
                 and self._estimate(units, i, b, self._fresh(units[i])) >= self.budget * LEAD_IN
-                and (b < first or not self._long_list(units, first))
             ):
                 return b
         return cut
-
-    def _long_list(self, units: list[Unit], first: int) -> bool:
-        """Whether units[first] opens a list (its items) that does not fit one piece."""
-        if units[first].kind not in ("list", "item"):
-            return False
-        end = first
-        while end < len(units) and units[end].block == units[first].block:
-            end += 1
-        return not self._fits(units, first, end)
 
     def _all_lead(self, units: list[Unit], i: int, j: int) -> bool:
         """Whether units[i:j] all introduce what follows them (`_lead_back`)."""

@@ -180,13 +180,14 @@ class Splitter:
         """Fitting units covering [start, end) (see the module contract). ``ratio``: tokens
         per character of this span when known (else the document's ratio so far). A unit's
         ``block`` is the start of its block, and the items of a loose list (list blocks one
-        after another, blank lines between) are one block: the list's first item's."""
+        after another, blank lines between) right after a lead-in (`introduces`) are one
+        block, the list's first item's: a piece ending inside it ends before its lead-in."""
         self.ratio = ratio if ratio is not None else self.document_ratio()
         self.floor = start
         out: list[Unit] = []
         blocks = self._blocks(start, end)
         lined = self.line_table_headers(blocks, budget)
-        block, last = -1, ""
+        block, last, grouped = -1, "", False
         for k, (bs, be) in enumerate(blocks):
             kind = self._block_kind(bs, be)
             caption = self.table_caption(bs, start) if kind == "table" else ""
@@ -194,9 +195,10 @@ class Splitter:
             self._emit(bs, be, kind, budget, out, caption)
             if k in lined and len(out) > mark:
                 out[mark] = out[mark].with_header(*lined[k])
-            block = block if kind == last == "list" else bs  # a loose list is one block
+            if not (kind == last == "list" and grouped):  # a loose list after a lead-in
+                block, grouped = bs, kind == "list" and last == "lead"
             out[mark:] = [u.in_block(block) for u in out[mark:]]
-            last = kind
+            last = "lead" if kind == "para" and self.introduces(Unit(bs, be, 0, kind)) else kind
         return out
 
     # -- what a table piece repeats --------------------------------------------------------
