@@ -14,8 +14,8 @@ hold different numbers of lines); a row of wrapped text alone holds no figure ce
 
 A grid read line by line sets each printed line of a wrapped cell as a row of its own:
 
-* Header lines, `join_header_lines(grid)`: a row under the header row (none of whose cells
-  is an amount but a year) holding no digit, set in the header's style (bold when the
+* Header lines, `join_header_lines(grid)`: a row under the header row (holding no digit but
+  in years) holding no digit, set in the header's style (bold when the
   header is), every filled cell under a filled header cell and one or more in a figure
   column (most of whose filled cells below, dashes aside, are amounts), is a further printed
   line of the header ("Fair" over "Value" over "($)"): joined into it per column (one text,
@@ -117,7 +117,8 @@ def _header_line(row: list[Cell], top: list[Cell], figures: set[int]) -> bool:
 def join_header_lines(grid: Grid) -> tuple[Grid, int]:
     """The grid with the printed lines of its header row set as rows below it joined into it
     per column (module docstring), and how many rows were joined."""
-    if not grid or _has_amount(grid[0]):
+    top = " ".join(plain(c) for c in grid[0]) if grid else ""
+    if not grid or _DIGIT_RE.search(_YEAR_RE.sub("", top)):
         return grid, 0
     n = 1
     while n < len(grid) - MIN_BODY_ROWS and _header_line(
