@@ -117,8 +117,8 @@ def _header_line(row: list[Cell], top: list[Cell], figures: set[int]) -> bool:
 def join_header_lines(grid: Grid) -> tuple[Grid, int]:
     """The grid with the printed lines of its header row set as rows below it joined into it
     per column (module docstring), and how many rows were joined."""
-    top = " ".join(plain(c) for c in grid[0]) if grid else ""
-    if not grid or _DIGIT_RE.search(_YEAR_RE.sub("", top)):
+    labels = " ".join(plain(c) for c in grid[0]) if grid else ""
+    if not grid or _DIGIT_RE.search(_YEAR_RE.sub("", labels)):
         return grid, 0
     n = 1
     while n < len(grid) - MIN_BODY_ROWS and _header_line(
