@@ -36,7 +36,7 @@ from __future__ import annotations
 import logging
 import re
 
-from .header import Cell, Grid, amount_shape, is_styled, plain
+from .header import Cell, Grid, amount_shape, holds_figures, is_styled, plain
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,6 @@ MIN_FIGURE_CELLS = 2
 MIN_BODY_ROWS = 2
 _YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _DIGIT_RE = re.compile(r"\d")
-_DASH_RE = re.compile(r"[-−–—]+|n/?a|nil", re.IGNORECASE)
 
 
 def _lines(cell: Cell) -> list[str]:
@@ -93,13 +92,8 @@ def _has_amount(row: list[Cell]) -> bool:
 
 def _figure_columns(body: Grid) -> set[int]:
     """Columns most of whose filled body cells (dashes aside) are amounts."""
-    out = set()
-    for j in range(max((len(r) for r in body), default=0)):
-        texts = [plain(r[j]) for r in body if j < len(r) and plain(r[j])]
-        texts = [t for t in texts if not _DASH_RE.fullmatch(t)]
-        if texts and sum(amount_shape(t) is not None for t in texts) * 2 > len(texts):
-            out.add(j)
-    return out
+    width = max((len(r) for r in body), default=0)
+    return {j for j in range(width) if holds_figures([plain(_cell(r, j)) for r in body])}
 
 
 def _header_line(row: list[Cell], top: list[Cell], figures: set[int]) -> bool:
