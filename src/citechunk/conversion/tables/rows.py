@@ -14,12 +14,11 @@ hold different numbers of lines); a row of wrapped text alone holds no figure ce
 
 A grid read line by line sets each printed line of a wrapped cell as a row of its own:
 
-* Header lines, `join_header_lines(grid)`: a row under the header row (holding no digit but
-  in years) holding no digit, set in the header's style (bold when the
-  header is), every filled cell under a filled header cell and one or more in a figure
-  column (most of whose filled cells below, dashes aside, are amounts), is a further printed
-  line of the header ("Fair" over "Value" over "($)"): joined into it per column (one text,
-  bold when the header is), while
+* Header lines, `join_header_lines(grid)`: under a header row holding no digit but in years,
+  a row holding no digit, in the header's style (bold when it is), every filled cell under a
+  filled header cell and one or more in a figure column (most of whose filled cells below,
+  dashes aside, are amounts), is a further printed line of the header ("Fair" over "Value"
+  over "($)"): joined into it per column (one text, bold when the header is) while
   `MIN_BODY_ROWS` rows stay below. A group label ("Canadian Common Equities") fills no
   figure column; a data row holds digits; a form's next label and value under a bold first
   pair are not bold.
