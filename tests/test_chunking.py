@@ -769,6 +769,33 @@ def test_caption_stops_at_a_paragraph_of_several_lines(tokenizer: str) -> None:
     assert all(c.body.startswith(("A paragraph", "|Name|Value|\n|---|---|\n|Item")) for c in chunks)
 
 
+@pytest.mark.parametrize("tokenizer", [APPROX, TIKTOKEN])
+def test_table_pieces_repeat_the_row_naming_the_columns_not_the_legend_above_it(
+    tokenizer: str,
+) -> None:
+    """A header row that leaves the body's columns unnamed, over legend rows and the row that
+    names them: later pieces repeat the header row, the separator and the naming row; the
+    legend rows stay in the first piece only. A sentence before the caption is no caption."""
+    head = (
+        "|**Symbol convention**|||Automatic control|Automatic control|\n|---|---|---|---|---|\n"
+        "|H = High, HH = High high, G = group alarm|Mon|||||\n"
+        "|X = function is required, R = remote|||Main Engine||\n"
+    )
+    naming = "|Identification of system parameter|Alarm|Indication|Slow-down|Shut-down|"
+    rows = "\n".join(
+        f"|Parameter {i} of the lubricating oil system|{'HL'[i % 2]}|local||{'X' * (i % 3 == 0)}|"
+        for i in range(40)
+    )
+    lead = "The indicators are to be fitted at a normally attended position, on the engine or at the local control station."
+    md = f"# Tables\n\n{lead}\n\n**Table 4 : Monitoring**\n\n{head}{naming}\n{rows}\n"
+    chunks = run(md, embedder=tokenizer, max_tokens=160)
+    later = [c for c in chunks if "|Parameter " in c.body and "|Parameter 0 " not in c.body]
+    expected = f"**Table 4 : Monitoring**\n\n{head.split(chr(10), 2)[0]}\n|---|---|---|---|---|\n"
+    assert len(later) > 2
+    assert all(c.body.startswith(f"{expected}{naming}\n|Parameter ") for c in later), later[0].body
+    assert not any("H = High" in c.body or lead in c.body for c in later)
+
+
 def test_line_table_pieces_repeat_the_period_lines() -> None:
     """A table read as lines (one paragraph per row): after a period line, the pieces that
     start inside the run repeat the period line and the short lines just before it."""

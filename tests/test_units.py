@@ -99,6 +99,8 @@ def test_years_with_their_units_head_the_columns_and_are_repeated() -> None:
     assert len(chunks) > 1
     assert all(c.body.startswith(f"{head}\n|---|---|---|---|\n") for c in chunks)
     assert is_header_row(head, rows[0])
+    # a date cut at a column line still names its column ("November" | "30 2018")
+    assert is_header_row("||Year ended November 2019|30 2018|", "|Total revenue|0.83|0.82|")
 
 
 def test_a_row_that_fits_alone_is_never_cut() -> None:
@@ -143,6 +145,21 @@ def test_a_list_stays_with_its_lead_in_and_no_chunk_ends_on_one() -> None:
     lead = next(c for c in chunks if "as follows:" in c.body)
     assert lead.body.startswith("The requirements are as follows:\n\n- Item 0")
     assert lead.kind == "list"
+
+
+def test_a_loose_list_that_fits_a_chunk_opens_one_with_its_lead_in() -> None:
+    """Items set apart by blank lines after a lead-in are one list: a chunk that would end
+    after its first items ends before the lead-in, and the lead-in and every item share the
+    next chunk (which they fit)."""
+    para = "The committee reviewed the budget and the plan for the coming year in detail. " * 12
+    items = "\n\n".join(
+        f"- Item {i}: the school shall report the figure for area {i}." for i in range(8)
+    )
+    md = f"# Rules\n\n{para}\n\nThe requirements are as follows:\n\n{items}\n"
+    chunks = chunks_of(md)
+    assert len(chunks) == 2
+    assert chunks[1].body.startswith("The requirements are as follows:\n\n- Item 0")
+    assert chunks[1].body.rstrip().endswith("area 7.")
 
 
 def test_a_long_path_line_takes_at_most_a_quarter_of_the_window() -> None:

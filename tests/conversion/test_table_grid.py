@@ -188,6 +188,65 @@ def test_a_wrapped_label_beside_one_figure_or_a_note_under_a_figure_stays_one_ro
     assert len(checked.grid) == len(grid)
 
 
+SCHEDULE = [
+    "|No. of shares|Description|Average Cost ($)|Fair|",
+    "|---|---|---|---|",
+    "|(contracts)||(Premiums received)|Value|",
+    "||||($)|",
+    "||Canadian Common Equities|||",
+    "|269,300|Bank of Montreal|25,250,753|35,380,634|",
+    "|370,800|Bank of Nova Scotia|24,981,104|26,022,744|",
+    "||Total Canadian Common Equities|||",
+    "||in Core Holdings (79.8%)|50,231,857|61,403,378|",
+    "||Other Equities|||",
+    "|368,790|Bank of America|16,717,955|18,923,717|",
+]
+
+
+def test_a_header_set_over_several_rows_is_one_header_row_and_a_wrapped_label_one_row() -> None:
+    """The header's further printed lines (no digit, text over figure columns) join it per
+    column; a label row without figures whose next row goes on in lower case beside the
+    figures is one row with it; group labels (upper case, no figure column) stay rows."""
+    grid = parse(SCHEDULE)
+    checked = check_grid(grid, words(line for row in grid for c in row for line in c))
+    assert checked.changed and not checked.reason
+    assert render(checked.grid).split("\n") == [
+        "|No. of shares (contracts)|Description|Average Cost ($) (Premiums received)|Fair Value ($)|",
+        "|---|---|---|---|",
+        "||Canadian Common Equities|||",
+        "|269,300|Bank of Montreal|25,250,753|35,380,634|",
+        "|370,800|Bank of Nova Scotia|24,981,104|26,022,744|",
+        "||Total Canadian Common Equities in Core Holdings (79.8%)|50,231,857|61,403,378|",
+        "||Other Equities|||",
+        "|368,790|Bank of America|16,717,955|18,923,717|",
+    ]
+
+
+def test_a_label_row_over_a_row_opening_upper_case_or_a_row_of_its_own_stays_two_rows() -> None:
+    grid = parse(
+        [
+            "|Item|2022|2021|",
+            "|---|---|---|",
+            "|Operating expenses|||",
+            "|Salaries|1,200|1,100|",
+            "|27 High pressure fuel|W|D > 300mm|",
+            "|injection pump body|TR|D ≤ 300mm|",
+            "|Net change|5,734|(53,116)|",
+        ]
+    )
+    checked = check_grid(grid, words(line for row in grid for c in row for line in c))
+    assert len(checked.grid) == len(grid)
+
+
+@pytest.mark.corpus
+def test_a_schedule_header_over_three_printed_lines_reads_as_one_row() -> None:
+    markdown = convert(
+        wide_pdf("biz_canadian_banc_corp_annual_report_2022.pdf"), ConvertOptions(pages="20")
+    ).markdown
+    assert "Fair Value ($)|" in markdown and "|Fair|" not in markdown
+    assert "|Total Canadian Common Equities in Core Holdings (79.8%)|" in markdown
+
+
 @pytest.mark.corpus
 def test_a_code_table_ruled_by_groups_reads_one_row_a_code() -> None:
     markdown = convert(

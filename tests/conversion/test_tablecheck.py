@@ -63,7 +63,8 @@ def test_a_grid_whose_column_line_cuts_words_is_read_again_by_word_middles(
 def test_a_continued_holdings_table_keeps_its_header_row_over_its_figures() -> None:
     pdf = wide_pdf("biz_canadian_banc_corp_annual_report_2022.pdf")
     markdown = convert(pdf, ConvertOptions(pages="21")).markdown
-    assert "|No. of shares|Description|Average Cost ($)|Fair|" in markdown
+    header = "|No. of shares (contracts)|Description|Average Cost ($) (Premiums received)|Fair Value ($)|"
+    assert f"{header}\n|---|---|---|---|\n||U.S. call options written|||" in markdown
 
 
 def test_a_phrase_across_a_column_line_stays_whole_in_one_cell(tmp_path: Path) -> None:

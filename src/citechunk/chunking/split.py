@@ -62,6 +62,10 @@ INITIAL_RATIO = 0.3
 CAPTION_CHARS = 300
 CAPTION_BLOCKS = 2
 CAPTION_WORDS = 15
+#: Rows after a table's separator searched for the row naming its columns (`naming_row`).
+NAMING_ROWS = 5
+#: Words a cell of that row holds at most.
+NAMING_WORDS = 6
 _YEAR = re.compile(r"(?<![\d.,])(?:19|20)\d\d(?![\d.,%])")
 _NUMBER = re.compile(r"(?<![\w.,])\(?[$€£]?\d[\d,]*(?:\.\d+)?\)?%?(?![\w])")
 
@@ -73,6 +77,7 @@ _INTRODUCES = re.compile(r"^(?:\*\*[^*\n]+\*\*|__[^_\n]+__)[:.]?$|^.*:$")
 _HEADING_LINE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)
 _LEAD_END = re.compile(r"[^:]:[*_\s]*$")
 # A table row with text in its first cell only: a label of the rows below it.
+_LETTER = re.compile(r"[^\W\d_]")
 _LABEL_ROW = re.compile(r"\|[^|\n]*[^|\s][^|\n]*\|(?:[ \t]*\|)+[ \t]*$")
 
 _NEXT_KIND = {"para": "line", "code": "line", "item": "line", "line": "sentence", "head": "line"}
@@ -173,12 +178,16 @@ class Splitter:
     # -- the ladder ------------------------------------------------------------------------
     def units(self, start: int, end: int, budget: int, ratio: float | None = None) -> list[Unit]:
         """Fitting units covering [start, end) (see the module contract). ``ratio``: tokens
-        per character of this span when known (else the document's ratio so far)."""
+        per character of this span when known (else the document's ratio so far). A unit's
+        ``block`` is the start of its block, and the items of a loose list (list blocks one
+        after another, blank lines between) right after a lead-in (`introduces`) are one
+        block, the list's first item's: a piece ending inside it ends before its lead-in."""
         self.ratio = ratio if ratio is not None else self.document_ratio()
         self.floor = start
         out: list[Unit] = []
         blocks = self._blocks(start, end)
         lined = self.line_table_headers(blocks, budget)
+        block, last, grouped = -1, "", False
         for k, (bs, be) in enumerate(blocks):
             kind = self._block_kind(bs, be)
             caption = self.table_caption(bs, start) if kind == "table" else ""
@@ -186,7 +195,10 @@ class Splitter:
             self._emit(bs, be, kind, budget, out, caption)
             if k in lined and len(out) > mark:
                 out[mark] = out[mark].with_header(*lined[k])
-            out[mark:] = [u.in_block(bs) for u in out[mark:]]
+            if not (kind == last == "list" and grouped):  # a loose list after a lead-in
+                block, grouped = bs, kind == "list" and last == "lead"
+            out[mark:] = [u.in_block(block) for u in out[mark:]]
+            last = "lead" if kind == "para" and self.introduces(Unit(bs, be, 0, kind)) else kind
         return out
 
     # -- what a table piece repeats --------------------------------------------------------
@@ -253,7 +265,9 @@ class Splitter:
 
     def table_caption(self, pos: int, floor: int) -> str:
         """The caption of a table starting at ``pos``: up to `CAPTION_BLOCKS` one-line
-        paragraphs right before it, after ``floor`` (its section's body start), joined by a
+        paragraphs right before it, after ``floor`` (its section's body start), each a
+        caption title, of at most `CAPTION_WORDS` words or ending in a colon (a sentence of
+        the text before the table that does not lead into it is no caption), joined by a
         blank line; "" when there is none."""
         lo = max(floor, pos - 2 * CAPTION_BLOCKS * CAPTION_CHARS)
         blocks = self._blocks(lo, pos)
@@ -262,10 +276,15 @@ class Splitter:
         lines: list[str] = []
         for bs, be in reversed(blocks[-CAPTION_BLOCKS:]):
             text = self._one_line(bs, be)
-            if text is None:
+            if text is None or not self._names_table(text):
                 break
             lines.insert(0, text)
         return "\n\n".join(lines)
+
+    @staticmethod
+    def _names_table(text: str) -> bool:
+        words = len(text.split())
+        return is_caption_title(text) or words <= CAPTION_WORDS or bool(_LEAD_END.search(text))
 
     def line_table_headers(
         self, blocks: list[tuple[int, int]], budget: int
@@ -648,7 +667,9 @@ class Splitter:
         """What a row after a split table's head may repeat, fullest first, with its tokens:
         the caption above the header rows (header row, separator, column-header rows) while
         both take at most half of ``budget``; the header rows; the header row and separator
-        alone. A table whose first row is no header (`has_header`) repeats only its caption,
+        alone. When a row after the separator names the columns the header row leaves
+        unnamed (`naming_row`), the header rows are the header row, the separator and that
+        row (the rows between, a legend or group labels, travel with the table's head only). A table whose first row is no header (`has_header`) repeats only its caption,
         while that takes at most half of ``budget``. A row carries the first that fits beside
         it: the header that names its columns is repeated whenever there is room for it.
         Sizes are ``size`` (default `text_size`, tokens; `len` for the ladder by length, where
@@ -658,9 +679,14 @@ class Splitter:
         if not (first > 1 and self.has_header(rows)):
             alone = self._fit_header([caption], budget, size) if caption else ("", 0)
             return [alone] if alone[0] else []
-        texts = [self.pages.text(rows[0][0], rows[first - 2][1])]
-        if first > 3:  # column-header rows after the separator: also without them
-            texts.append(self.pages.text(rows[0][0], rows[1][1]))
+        top = self.pages.text(rows[0][0], rows[1][1])
+        naming = self.naming_row(rows)
+        if naming:  # the header row, the separator and the row naming the columns
+            texts = [f"{top}\n{self.pages.text(*rows[naming])}", top]
+        else:
+            texts = [self.pages.text(rows[0][0], rows[first - 2][1])]
+        if first > 3 and not naming:  # column-header rows after the separator: also without
+            texts.append(top)
         out: list[tuple[str, int]] = []
         if caption:
             joined = f"{caption}\n\n{texts[0]}"
@@ -688,7 +714,32 @@ class Splitter:
             md[rows[n][0] : rows[n][1]]
         ):
             n += 1
-        return n + 1
+        return max(n, self.naming_row(rows) + 1) + 1
+
+    def naming_row(self, rows: list[tuple[int, int]]) -> int:
+        """Index of the row after the separator that names the table's columns when its
+        header row does not, else 0: the header row (two or more filled cells: one alone is
+        a title) leaves empty a column (the first, the row labels', aside) that rows after
+        the separator fill, and among the `NAMING_ROWS` rows after the separator (more rows
+        following) the first holding no number but years, each filled cell a label (a
+        letter, at most `NAMING_WORDS` words), whose filled cells (two or more) take every
+        such column the rows after it fill. The rows between (a legend, group labels) name
+        no column of the body."""
+        if len(rows) < 4 or not TABLE_SEPARATOR_RE.fullmatch(self.md, rows[1][0], rows[1][1]):
+            return 0
+        cells = [_cells(self.md[a:b]) for a, b in rows]
+        if sum(map(bool, cells[0])) < 2 or _filled(cells[2:]) <= _filled(cells[:1]):
+            return 0
+        for k in range(2, min(len(rows) - 1, 2 + NAMING_ROWS)):
+            row = self.md[rows[k][0] : rows[k][1]]
+            named = _filled(cells[k : k + 1])
+            if len(named) < 2 or figure_count(row) != len(_YEAR.findall(row)):
+                continue
+            if any(len(c.split()) > NAMING_WORDS or not _LETTER.search(c) for c in cells[k] if c):
+                continue
+            if _filled(cells[k + 1 :]) <= named:
+                return k
+        return 0
 
 
 def _cells(row: str) -> list[str]:
@@ -697,18 +748,23 @@ def _cells(row: str) -> list[str]:
     return [_MARKUP.sub("", c).strip() for c in inner.split("|")]
 
 
+def _filled(rows: list[list[str]]) -> set[int]:
+    """Columns after the first that a cell of ``rows`` fills."""
+    return {j for cells in rows for j, c in enumerate(cells) if j and c}
+
+
 def is_header_row(row: str, data: str) -> bool:
     """Whether a table's first row heads its columns. It does not when every cell is empty or a
     converter's placeholder ("Col1", "Column 2"), or when it is shaped like the data row after
-    it: a cell holding a figure other than a year (a year alone or with its unit, "2022 $",
-    "2021 No.", names a column; an amount, "100г", does not) above a figure in the data row's
-    same column ("| Chicken skewers | 100г | 230 |" over "| Lamb | 150г | 310 |")."""
+    it: a cell holding figures and no year (a year alone, with its unit or in a date, "2022 $",
+    "2021 No.", "30 2018", names a column; an amount, "100г", does not) above a figure in the
+    data row's same column ("| Chicken skewers | 100г | 230 |" over "| Lamb | 150г | 310 |")."""
     cells = _cells(row)
     if all(not c or _PLACEHOLDER.fullmatch(c) for c in cells):
         return False
     below = _cells(data) if data else []
     for k, cell in enumerate(cells):
-        if _FIGURE_CELL.fullmatch(cell) and not _YEAR.match(cell.lstrip("(")):
+        if _FIGURE_CELL.fullmatch(cell) and not _YEAR.search(cell):
             if k < len(below) and _FIGURE_CELL.fullmatch(below[k]):
                 return False
     return True

@@ -24,7 +24,9 @@ A grid is a list of rows of cells; a cell is a list of its printed lines (Markdo
   cut columns (a note across the table): its text, line by line, in the first of them. Joined
   cells with a line without a letter (figures a stray line crossed) flatten the table.
 * Stacked rows: a body row each of whose filled cells holds the same number of printed lines,
-  figures on every line in two or more of them, is that many rows (`rows`).
+  figures on every line in two or more of them, is that many rows (`rows`); a row label
+  wrapped onto the next grid row and a header's further printed lines set as rows are joined
+  (`rows`).
 * Stacked header rows (two or more header rows whose first cell is empty) are joined per
   column into one header row (`join_headers`), a spanning label repeated over each column the
   row below fills.
@@ -49,7 +51,7 @@ from ...textkeys import LETTER_RE, compact_key
 from ..mdlines import strip_inline_markup
 from .header import Cell, Grid, head, plain, take_title
 from .labels import is_table_label, is_unit_line
-from .rows import split_stacked_rows
+from .rows import join_header_lines, join_wrapped_labels, split_stacked_rows
 
 MAX_CUT_WORDS = 2
 #: Body rows running across column lines a table may hold as spanning cells (notes).
@@ -291,13 +293,16 @@ def check_grid(grid: Grid, layer: Counter[str], sideways: Iterable[str] = ()) ->
     left, lost = cut_words(mended_grid, layer, sideways)
     if left >= MAX_CUT_WORDS and not lost:
         return Checked(grid, reason=f"{left} cut words left after mending")
-    unstacked, split = split_stacked_rows(mended_grid, header_rows(mended_grid))
-    caption, labelled = take_captions(unstacked)
+    heads = header_rows(mended_grid)
+    unstacked, split = split_stacked_rows(mended_grid, heads)
+    unwrapped, wrapped = join_wrapped_labels(unstacked, heads)
+    caption, labelled = take_captions(unwrapped)
     title, untitled = take_title(labelled)
-    joined, stacked = join_headers(untitled)
+    stacked_grid, stacked = join_headers(untitled)
+    joined, lines = join_header_lines(stacked_grid)
     headed = head(joined, titled=bool(title))
     captions = (*caption, *title)
-    changed = bool(mended) or bool(split) or stacked or bool(captions) or headed.changed
+    changed = bool(mended or split or wrapped or lines or captions) or stacked or headed.changed
     return Checked(headed.grid, changed=changed, mended=mended, caption=captions)
 
 

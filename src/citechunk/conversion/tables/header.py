@@ -338,12 +338,13 @@ def _labels_over_values(grid: Grid, width: int) -> bool:
         return False
     first = _texts(grid[0], width)
     body = [_texts(r, width) for r in grid[1:]]
-    for j, text in enumerate(first):
-        below = [r[j] for r in body if r[j] and not _DASH_RE.fullmatch(r[j])]
-        amounts = sum(amount_shape(t) is not None for t in below)
-        if text and below and amounts * 2 > len(below):
-            return True
-    return False
+    return any(text and holds_figures([r[j] for r in body]) for j, text in enumerate(first))
+
+
+def holds_figures(column: list[str]) -> bool:
+    """Most of the filled cells of `column` (dashes aside) are amounts."""
+    below = [t for t in column if t and not _DASH_RE.fullmatch(t)]
+    return bool(below) and sum(amount_shape(t) is not None for t in below) * 2 > len(below)
 
 
 def head(grid: Grid, titled: bool = False) -> Header:
