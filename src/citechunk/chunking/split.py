@@ -668,8 +668,9 @@ class Splitter:
         the caption above the header rows (header row, separator, column-header rows) while
         both take at most half of ``budget``; the header rows; the header row and separator
         alone. When a row after the separator names the columns the header row leaves
-        unnamed (`naming_row`), the header rows are the header row, the separator and that
-        row (the rows between, a legend or group labels, travel with the table's head only). A table whose first row is no header (`has_header`) repeats only its caption,
+        unnamed (`naming_row`) and the three take at most half of ``budget``, the header rows
+        are the header row, the separator and that row (the rows between, a legend or group
+        labels, travel with the table's head only). A table whose first row is no header (`has_header`) repeats only its caption,
         while that takes at most half of ``budget``. A row carries the first that fits beside
         it: the header that names its columns is repeated whenever there is room for it.
         Sizes are ``size`` (default `text_size`, tokens; `len` for the ladder by length, where
@@ -681,8 +682,11 @@ class Splitter:
             return [alone] if alone[0] else []
         top = self.pages.text(rows[0][0], rows[1][1])
         naming = self.naming_row(rows)
+        named = f"{top}\n{self.pages.text(*rows[naming])}" if naming else ""
+        if named and size(named) + 1 > budget // 2:
+            naming = 0  # a naming row that would leave a piece room for one row stays put
         if naming:  # the header row, the separator and the row naming the columns
-            texts = [f"{top}\n{self.pages.text(*rows[naming])}", top]
+            texts = [named, top]
         else:
             texts = [self.pages.text(rows[0][0], rows[first - 2][1])]
         if first > 3 and not naming:  # column-header rows after the separator: also without
