@@ -136,23 +136,21 @@ def is_kerned_space(prev: dict[str, Any], space: dict[str, Any], nxt: dict[str, 
     return meet and start - space["origin"][0] < KERNED_ROOM * advance
 
 
+def kerned_indexes(glyphs: Sequence[dict[str, Any]]) -> set[int]:
+    """The indexes of the kerned spaces (`is_kerned_space`) among one text-layer line's
+    `glyphs`."""
+    triples = zip(glyphs, glyphs[1:], glyphs[2:], strict=False)
+    return {i for i, (a, b, c) in enumerate(triples, 1) if is_kerned_space(a, b, c)}
+
+
 def unkerned_text(glyphs: Sequence[dict[str, Any]]) -> str:
-    """The text of `glyphs` without its kerned spaces (`is_kerned_space`)."""
-    keep = [
-        g["c"]
-        for i, g in enumerate(glyphs)
-        if not (0 < i < len(glyphs) - 1 and is_kerned_space(glyphs[i - 1], g, glyphs[i + 1]))
-    ]
-    return "".join(keep)
+    """The text of `glyphs` without those marked ``kerned`` (by `kerned_indexes`)."""
+    return "".join(g["c"] for g in glyphs if not g.get("kerned"))
 
 
 def _unkerned_line(line: dict[str, Any]) -> dict[str, Any]:
     glyphs = [dict(c, size=s["size"]) for s in line["spans"] for c in s.get("chars", ())]
-    kerned = {
-        i
-        for i in range(1, len(glyphs) - 1)
-        if is_kerned_space(glyphs[i - 1], glyphs[i], glyphs[i + 1])
-    }
+    kerned = kerned_indexes(glyphs)
     if not kerned:
         return line
     spans, at = [], 0
@@ -175,8 +173,8 @@ def unkerned_blocks(blocks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def drop_kerned_spaces(boxes: list[Any], glyphs: Glyphs) -> list[Any]:
     """Every span of the boxes' text lines without the spaces that take no room (module
-    docstring); `glyphs` maps a span to its ``rawdict`` characters (each with its span's
-    ``size``), or to none when the span's text is not theirs."""
+    docstring); `glyphs` maps a span to its ``rawdict`` characters, the kerned spaces of their
+    own text-layer line marked ``kerned`` (`kerned_indexes`), or to none."""
     for box in boxes:
         for line in getattr(box, "textlines", None) or ():
             for span in line.get("spans", ()):

@@ -24,7 +24,7 @@ from ..models import PassFailure
 from .boxspans import read_once
 from .captionheads import caption_heads
 from .geometry import ProseRule, gutters, prose_columns
-from .glyphgaps import drop_kerned_spaces, is_code_box, rebuild_code_spaces
+from .glyphgaps import drop_kerned_spaces, is_code_box, kerned_indexes, rebuild_code_spaces
 from .letterless import letterless_heads
 from .passguard import guarded
 from .reading_order import read_columns
@@ -79,20 +79,25 @@ def _glyph_lookup(page: Any) -> Callable[[dict[str, Any]], list[tuple[float, flo
 
 
 def _span_glyphs(page: Any) -> Callable[[dict[str, Any]], list[dict[str, Any]]]:
-    """span -> the ``rawdict`` characters (each given its span's ``size``) of the page's spans
-    whose middle lies in the span's box, left to right: a span the layout path joined from
-    pieces gets all of theirs. The page is read with the layout path's text flags but its
-    vector and image collection."""
+    """span -> the ``rawdict`` characters of the page's spans whose middle lies in the span's
+    box, left to right (a span the layout path joined from pieces gets all of theirs), the
+    kerned spaces of each text-layer line marked ``kerned`` (`glyphgaps.kerned_indexes`). The
+    page is read with the layout path's text flags but its vector and image collection."""
     import pymupdf
 
     flags = pymupdf.TEXT_ACCURATE_BBOXES | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_COLLECT_STYLES
     pieces: list[tuple[float, float, list[dict[str, Any]]]] = []
     for block in page.get_text("rawdict", flags=flags)["blocks"]:
         for line in block.get("lines", ()):
+            sized = [dict(c, size=s["size"]) for s in line["spans"] for c in s["chars"]]
+            for i in kerned_indexes(sized):
+                sized[i]["kerned"] = True
+            at = 0
             for span in line["spans"]:
                 x0, y0, x1, y1 = span["bbox"]
-                sized = [dict(c, size=span["size"]) for c in span["chars"]]
-                pieces.append(((y0 + y1) / 2, (x0 + x1) / 2, sized))
+                n = len(span["chars"])
+                pieces.append(((y0 + y1) / 2, (x0 + x1) / 2, sized[at : at + n]))
+                at += n
     pieces.sort(key=lambda p: (p[0], p[1]))
     heights = [p[0] for p in pieces]
 
