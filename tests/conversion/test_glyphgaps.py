@@ -76,3 +76,59 @@ def test_glyph_gaps_inside_a_span_become_spaces() -> None:
     glyphs = [(0.0, 6.0, "a"), (6.0, 12.0, "="), (24.0, 30.0, "b")]
     assert spaced_span_text(glyphs, 6.0) == "a=  b"
     assert spaced_span_text([(0.0, 6.0, "a"), (8.0, 14.0, "b")], 6.0) == "ab"
+
+
+# Lines set with TJ: a space whose advance the number after it takes back (278/1000 em is
+# Helvetica's space) sits between two letters of one word, as some typesetters leave it.
+KERNED = [
+    (90, 20, "F2", "[(Pref) ( ) 278 (ace)] TJ"),
+    (130, 11, "F1", "[(Yo) ( ) 278 (u might want to read the Or) ( ) 278 (ganization of a book.)] TJ"),
+    (150, 11, "F1", "[(Its words keep their spaces, ) ( ) 0 (even when set apart.)] TJ"),
+    (170, 11, "F3", "[(The Blue Book names a real space in an italic line.)] TJ"),
+]  # fmt: skip
+
+
+def kerned_pdf(path: Path) -> Path:
+    """A page whose text holds space glyphs that take no room (module docstring, `KERNED`)."""
+    fonts = {"F1": "Helvetica", "F2": "Helvetica-Bold", "F3": "Helvetica-Oblique"}
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    refs = []
+    for name, base in fonts.items():
+        xref = doc.get_new_xref()
+        doc.update_object(xref, f"<</Type/Font/Subtype/Type1/BaseFont/{base}>>")
+        refs.append(f"/{name} {xref} 0 R")
+    doc.xref_set_key(page.xref, "Resources", f"<</Font<<{' '.join(refs)}>>>>")
+    stream = "".join(
+        f"BT /{font} {size} Tf 72 {842 - y} Td {show} ET\n" for y, size, font, show in KERNED
+    )
+    contents = doc.get_new_xref()
+    doc.update_object(contents, "<<>>")
+    doc.update_stream(contents, stream.encode())
+    doc.xref_set_key(page.xref, "Contents", f"{contents} 0 R")
+    doc.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def kerned(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    pdf = kerned_pdf(tmp_path_factory.mktemp("kerned") / "kerned.pdf")
+    return convert(pdf).markdown, pdf
+
+
+def test_the_layer_holds_the_kerned_spaces(kerned: tuple[str, Path]) -> None:
+    text = pymupdf.open(kerned[1])[0].get_text()
+    assert "Pref ace" in text and "Yo u" in text and "Or ganization" in text
+
+
+def test_a_space_that_takes_no_room_is_no_word_break(kerned: tuple[str, Path]) -> None:
+    markdown = kerned[0]
+    assert "Preface" in markdown
+    assert "You might want to read the Organization of a book." in markdown
+    assert "Pref ace" not in markdown and "Or ganization" not in markdown
+
+
+def test_spaces_with_room_stay(kerned: tuple[str, Path]) -> None:
+    markdown = kerned[0]
+    assert "The Blue Book names a real space in an italic line." in markdown
+    assert "spaces,  even" in markdown or "spaces, even" in markdown

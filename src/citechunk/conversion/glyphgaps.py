@@ -15,11 +15,20 @@ whose lines are all monospace (the boxes pymupdf4llm renders as code blocks):
 
 The character width is the median advance of the box's characters. Boxes with proportional
 fonts, and OCR text, are left alone.
+
+The other way round, a space glyph can take no room: the PDF sets it between two letters of one
+word and kerns the next letter back over it ("Pref ace", "Yo u"). `is_kerned_space`: a space
+between two letters (or digits) of a left-to-right line is no word break when the letters meet
+(the next one starts less than `KERNED_GAP` of the font size after the previous one's box) and
+the next one starts before `KERNED_ROOM` of the space's own advance is spent. A real space keeps
+its advance, or leaves a gap between the letters (an italic's box reaching over a space still
+leaves its advance). `drop_kerned_spaces` edits the text of every line by that rule.
 """
 
 from __future__ import annotations
 
 import statistics
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,7 +37,13 @@ from .blocks import Span
 #: A gap of at least this share of the character width is a space.
 SPACE_SHARE = 0.5
 
+#: A space glyph between letters closer than this share of the font size ...
+KERNED_GAP = 0.05
+#: ... whose next letter starts before this share of the space's advance is no word break.
+KERNED_ROOM = 0.6
+
 Chars = Callable[[dict[str, Any]], Sequence[tuple[float, float, str]]]
+Glyphs = Callable[[dict[str, Any]], Sequence[dict[str, Any]]]
 
 
 def _visible(line: dict[str, Any]) -> list[dict[str, Any]]:
@@ -101,4 +116,70 @@ def rebuild_code_spaces(boxes: list[Any], chars: Chars | None = None) -> list[An
         left = min(s["bbox"][0] for line in lines for s in _visible(line))
         for line in lines:
             rebuild_line(line, left, width, chars)
+    return boxes
+
+
+def _ltr_letter(ch: str) -> bool:
+    return ch.isalnum() and unicodedata.bidirectional(ch) not in ("R", "AL")
+
+
+def is_kerned_space(prev: dict[str, Any], space: dict[str, Any], nxt: dict[str, Any]) -> bool:
+    """`space` (a ``rawdict`` character with its span's ``size``, between `prev` and `nxt`) takes
+    no room between two left-to-right letters (module docstring)."""
+    if space["c"] != " " or not (_ltr_letter(prev["c"]) and _ltr_letter(nxt["c"])):
+        return False
+    advance, size = space["bbox"][2] - space["bbox"][0], float(space.get("size", 0))
+    start = nxt["origin"][0]
+    if advance <= 0 or size <= 0 or start < prev["origin"][0]:
+        return False
+    meet = start - prev["bbox"][2] < KERNED_GAP * size
+    return meet and start - space["origin"][0] < KERNED_ROOM * advance
+
+
+def kerned_indexes(glyphs: Sequence[dict[str, Any]]) -> set[int]:
+    """The indexes of the kerned spaces (`is_kerned_space`) among one text-layer line's
+    `glyphs`."""
+    triples = zip(glyphs, glyphs[1:], glyphs[2:], strict=False)
+    return {i for i, (a, b, c) in enumerate(triples, 1) if is_kerned_space(a, b, c)}
+
+
+def unkerned_text(glyphs: Sequence[dict[str, Any]]) -> str:
+    """The text of `glyphs` without those marked ``kerned`` (by `kerned_indexes`)."""
+    return "".join(g["c"] for g in glyphs if not g.get("kerned"))
+
+
+def _unkerned_line(line: dict[str, Any]) -> dict[str, Any]:
+    glyphs = [dict(c, size=s["size"]) for s in line["spans"] for c in s.get("chars", ())]
+    kerned = kerned_indexes(glyphs)
+    if not kerned:
+        return line
+    spans, at = [], 0
+    for span in line["spans"]:
+        n = len(span.get("chars", ()))
+        chars = [c for i, c in enumerate(span.get("chars", ()), at) if i not in kerned]
+        spans.append(dict(span, chars=chars))
+        at += n
+    return dict(line, spans=spans)
+
+
+def unkerned_blocks(blocks: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rawdict`` text blocks without the space characters that take no room
+    (`is_kerned_space`), copied where a line loses one."""
+    return [
+        dict(b, lines=[_unkerned_line(line) for line in b["lines"]]) if "lines" in b else b
+        for b in blocks
+    ]
+
+
+def drop_kerned_spaces(boxes: list[Any], glyphs: Glyphs) -> list[Any]:
+    """Every span of the boxes' text lines without the spaces that take no room (module
+    docstring); `glyphs` maps a span to its ``rawdict`` characters, the kerned spaces of their
+    own text-layer line marked ``kerned`` (`kerned_indexes`), or to none."""
+    for box in boxes:
+        for line in getattr(box, "textlines", None) or ():
+            for span in line.get("spans", ()):
+                text = span.get("text", "")
+                chars = glyphs(span) if " " in text.strip() else ()
+                if chars and "".join(c["c"] for c in chars) == text:
+                    span["text"] = unkerned_text(chars)
     return boxes

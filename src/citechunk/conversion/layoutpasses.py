@@ -10,6 +10,7 @@ page's boxes (pymupdf4llm ``LayoutBox`` objects, edited in place where that is s
 
 from __future__ import annotations
 
+import bisect
 import copy
 import functools
 import logging
@@ -23,7 +24,7 @@ from ..models import PassFailure
 from .boxspans import read_once
 from .captionheads import caption_heads
 from .geometry import ProseRule, gutters, prose_columns
-from .glyphgaps import is_code_box, rebuild_code_spaces
+from .glyphgaps import drop_kerned_spaces, is_code_box, kerned_indexes, rebuild_code_spaces
 from .letterless import letterless_heads
 from .passguard import guarded
 from .reading_order import read_columns
@@ -73,6 +74,38 @@ def _glyph_lookup(page: Any) -> Callable[[dict[str, Any]], list[tuple[float, flo
 
     def glyphs(span: dict[str, Any]) -> list[tuple[float, float, str]]:
         return by_origin.get((round(span["bbox"][0], 1), round(span["bbox"][1], 1)), [])
+
+    return glyphs
+
+
+def _span_glyphs(page: Any) -> Callable[[dict[str, Any]], list[dict[str, Any]]]:
+    """span -> the ``rawdict`` characters of the page's spans whose middle lies in the span's
+    box, left to right (a span the layout path joined from pieces gets all of theirs), the
+    kerned spaces of each text-layer line marked ``kerned`` (`glyphgaps.kerned_indexes`). The
+    page is read with the layout path's text flags but its vector and image collection."""
+    import pymupdf
+
+    flags = pymupdf.TEXT_ACCURATE_BBOXES | pymupdf.TEXT_MEDIABOX_CLIP | pymupdf.TEXT_COLLECT_STYLES
+    pieces: list[tuple[float, float, list[dict[str, Any]]]] = []
+    for block in page.get_text("rawdict", flags=flags)["blocks"]:
+        for line in block.get("lines", ()):
+            sized = [dict(c, size=s["size"]) for s in line["spans"] for c in s["chars"]]
+            for i in kerned_indexes(sized):
+                sized[i]["kerned"] = True
+            at = 0
+            for span in line["spans"]:
+                x0, y0, x1, y1 = span["bbox"]
+                n = len(span["chars"])
+                pieces.append(((y0 + y1) / 2, (x0 + x1) / 2, sized[at : at + n]))
+                at += n
+    pieces.sort(key=lambda p: (p[0], p[1]))
+    heights = [p[0] for p in pieces]
+
+    def glyphs(span: dict[str, Any]) -> list[dict[str, Any]]:
+        x0, y0, x1, y1 = span["bbox"]
+        band = pieces[bisect.bisect_left(heights, y0) : bisect.bisect_right(heights, y1)]
+        inside = sorted((p for p in band if x0 <= p[1] <= x1), key=lambda p: p[1])
+        return [g for p in inside for g in p[2]]
 
     return glyphs
 
@@ -228,8 +261,15 @@ def code_spaces(boxes: list[Any], page: LayoutPage) -> list[Any]:
     return rebuild_code_spaces(boxes, _glyph_lookup(page.pdf_page))
 
 
+def kerned_spaces(boxes: list[Any], page: LayoutPage) -> list[Any]:
+    """Space glyphs that take no room between two letters are no word breaks
+    (`glyphgaps.drop_kerned_spaces`)."""
+    return drop_kerned_spaces(boxes, _span_glyphs(page.pdf_page))
+
+
 LAYOUT_PASSES: tuple[LayoutPass, ...] = (
     LayoutPass("unreadable-text", _boxes_only(drop_unreadable)),
+    LayoutPass("kerned-spaces", kerned_spaces),
     LayoutPass("read-once", _boxes_only(read_once)),
     LayoutPass("ruled-tables", ruled_tables),
     LayoutPass("table-check", check_tables),

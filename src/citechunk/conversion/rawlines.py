@@ -28,6 +28,8 @@ The rules, each where pymupdf4llm's own reading departs from the text layer:
   read.
 - A styled table cell keeps the layer's spaces: the spaces at a span's edges are read as
   spans of their own, which pymupdf4llm's cell text (stripping every span) keeps.
+- A table cell is read without the space glyphs that take no room between two letters
+  (`glyphgaps.is_kerned_space`; text boxes lose them in the ``kerned-spaces`` layout pass).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from typing import Any
 
 from .blocks import SUPERSCRIPT, Span
 from .furniture import NumberPlaces, numbered_spans, without_numbers
+from .glyphgaps import unkerned_blocks
 from .spans import MARK_SMALLER, RAISED, is_mark_text, is_raised_mark
 from .textlayer import union_box
 
@@ -340,7 +343,8 @@ def _cell_reader(original: Any, places: NumberPlaces | None = None) -> Any:
     def read(table_blocks: Any, cell: Any, markdown: bool = False, ocrpage: bool = False) -> Any:
         if not ocrpage:
             if last[0] is not table_blocks:
-                plain = without_numbers(table_blocks, numbered_spans(table_blocks, places))
+                numbered = numbered_spans(table_blocks, places)
+                plain = unkerned_blocks(without_numbers(table_blocks, numbered))
                 last[:] = [table_blocks, plain, spaced_blocks(plain)]
             table_blocks = last[2] if markdown else last[1]
         return original(table_blocks, cell, markdown=markdown, ocrpage=ocrpage)
