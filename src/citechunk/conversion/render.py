@@ -4,7 +4,12 @@ Each kind has one form: a title or section header is a heading of its block's ``
 (6 when unset); a list item is a ``- `` item indented by its ``depth`` (a numbered item keeps
 its number, a new item starts where a line begins left of the one before); a footnote block
 is footnote paragraphs (`footnote_markdown`), never a quote; a table is its rendered grid;
-a picture or formula is a blank line, then its text lines between picture-text markers; any
+a picture is a blank line, then its text lines between picture-text markers; a displayed
+formula is one paragraph of one line: its lines in bands down the page (lines whose boxes
+overlap down the page: a main line and its limits, numerators and denominators), each band's
+spans in stacks left to right (spans whose boxes overlap across: a fraction's numerator and
+denominator, a sum's limits) and each stack row by row, so a fraction reads "1 ρ(z)" where it
+stands, not its denominator on a line of its own after the formula; any
 other block is one paragraph of styled runs (``**bold**``, ``_italic_``, ``~~struck~~``,
 `` `code` ``, a line-end hyphen joined; a ``#`` it opens with escaped where Markdown would read a
 heading), or a code fence when all its lines are monospaced (a text block whose first line
@@ -23,10 +28,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .blocks import MONOSPACED, Block, Layer, Line
+from .blocks import MONOSPACED, Block, Layer, Line, Span
 
 #: A line Markdown reads as a heading: one to six "#" and a blank or the line's end.
 _ATX_RE = re.compile(r"#{1,6}(?:[ \t]|$)")
+#: A line Markdown reads as a heading, quote, list item or table row by its first character.
+_SYNTAX_START_RE = re.compile(r"[#>|*+-]")
+#: Points two spans' boxes may overlap across and still stand side by side (a glyph's box runs
+#: a little into its neighbour's).
+_TOUCH = 1.0
 #: A note's number or symbol opening its text: "5. Jeffrie", "12 See", "3The", "† University".
 _OPENING_RE = re.compile(r"^\s*(\d{1,3}|[*∗†‡§¶]{1,3})(?:[.)]?(?:\s+|$)|(?=[A-Z“\"‘(\[_]))")
 
@@ -72,7 +82,9 @@ def block_markdown(block: Block) -> str:
     lines = _textlines(block)
     if block.kind == "table":
         return (block.table or "") + "\n\n"
-    if block.kind in ("picture", "formula"):
+    if block.kind == "formula":
+        return formula_markdown(block)
+    if block.kind == "picture":
         return "\n\n" + (dl.picture_text_to_md(lines) if lines else "")
     if block.is_heading:
         return dl.section_hdr_to_md(block.level or 6, lines)
@@ -88,6 +100,65 @@ def block_markdown(block: Block) -> str:
     # A text block is code exactly when its kind says so; other kinds check their lines.
     text = str(dl.text_to_md(lines, ignore_code=block.kind == "text"))
     return "\\" + text if _ATX_RE.match(text) else text
+
+
+def formula_markdown(block: Block) -> str:
+    """A displayed formula as one paragraph of one line (module docstring): its lines in bands
+    top to bottom (`_bands`), each band's spans in stacks (`_stacks`) left to right, and each
+    stack row by row, top to bottom (`_rows`)."""
+    text = " ".join(
+        s.text.strip()
+        for band in _bands(block.lines)
+        for stack in _stacks([s for line in band for s in line.spans if s.text.strip()])
+        for row in _rows(stack)
+        for s in row
+    )
+    if not text:
+        return "\n\n"
+    return "\n\n" + ("\\" + text if _SYNTAX_START_RE.match(text) else text) + "\n\n"
+
+
+def _bands(lines: Sequence[Line]) -> list[list[Line]]:
+    """The lines in bands: a line whose box overlaps the band above it by more than `_TOUCH`
+    points down the page is part of it (a raised limit, a denominator set against the main
+    line); a line set below a gap starts a band (the next line of a system, a remark)."""
+    bands: list[list[Line]] = []
+    bottom = float("-inf")
+    for line in sorted(lines, key=lambda ln: ln.bbox[1]):
+        if not bands or line.bbox[1] >= bottom - _TOUCH:
+            bands.append([])
+            bottom = line.bbox[3]
+        bands[-1].append(line)
+        bottom = max(bottom, line.bbox[3])
+    return bands
+
+
+def _stacks(spans: Sequence[Span]) -> list[list[Span]]:
+    """`spans` in runs whose boxes overlap across (a fraction's numerator over its denominator,
+    a sum's limits over and under its sign), the runs left to right."""
+    stacks: list[list[Span]] = []
+    right = float("-inf")
+    for span in sorted(spans, key=lambda s: s.bbox[0]):
+        if not stacks or span.bbox[0] >= right - _TOUCH:
+            stacks.append([])
+        stacks[-1].append(span)
+        right = max(right, span.bbox[2]) if len(stacks[-1]) > 1 else span.bbox[2]
+    return stacks
+
+
+def _rows(stack: Sequence[Span]) -> list[list[Span]]:
+    """A stack's spans in rows top to bottom (a span whose middle lies above the row's bottom
+    goes on that row: a raised or lowered index stays with its base), each row left to right."""
+    rows: list[list[Span]] = []
+    bottom = float("-inf")
+    for span in sorted(stack, key=lambda s: (s.bbox[1] + s.bbox[3]) / 2):
+        middle = (span.bbox[1] + span.bbox[3]) / 2
+        if not rows or middle > bottom:
+            rows.append([])
+            bottom = span.bbox[3]
+        rows[-1].append(span)
+        bottom = max(bottom, span.bbox[3])
+    return [sorted(row, key=lambda s: s.bbox[0]) for row in rows]
 
 
 def _paragraph(lines: list[dict[str, Any]]) -> str:
