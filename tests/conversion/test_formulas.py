@@ -1,5 +1,5 @@
-"""A displayed formula renders as one line: its bands down the page, in each band its stacks
-(a fraction, a sum's limits) left to right, each stack top to bottom."""
+"""A displayed formula renders as one paragraph, a line per band down the page; in a band its
+stacks (a fraction, a sum's limits) left to right, each stack top to bottom."""
 
 from __future__ import annotations
 
@@ -33,4 +33,18 @@ def test_lines_below_a_gap_follow_in_order_and_markdown_syntax_is_escaped() -> N
     first = line(span("- x ≤ 1", 50, 100, 150, 110), span("(4)", 280, 100, 295, 110))
     second = line(span("(see also Fig. 1.)", 50, 118, 120, 128))
     out = block_markdown(block("formula", first, second))
-    assert out == "\n\n\\- x ≤ 1 (4) (see also Fig. 1.)\n\n"
+    assert out == "\n\n\\- x ≤ 1 (4)\n(see also Fig. 1.)\n\n"
+
+
+def test_a_fraction_of_several_spans_keeps_its_numerator_and_denominator_whole() -> None:
+    main = line(
+        span("∆ I L =", 330, 270, 360, 282),
+        span("V IN", 364, 270, 380, 282),
+        span("×", 382, 270, 388, 282),
+        span("D", 390, 270, 396, 282),
+        span("(2)", 540, 276, 552, 288),
+    )
+    under = line(span("L", 362, 284, 366, 296), span("×", 368, 284, 374, 296))
+    under = line(*under.spans, span("f SW", 376, 284, 398, 296))
+    out = block_markdown(block("formula", main, under))
+    assert out.strip() == "∆ I L = V IN × D L × f SW (2)"

@@ -5,11 +5,12 @@ Each kind has one form: a title or section header is a heading of its block's ``
 its number, a new item starts where a line begins left of the one before); a footnote block
 is footnote paragraphs (`footnote_markdown`), never a quote; a table is its rendered grid;
 a picture is a blank line, then its text lines between picture-text markers; a displayed
-formula is one paragraph of one line: its lines in bands down the page (lines whose boxes
-overlap down the page: a main line and its limits, numerators and denominators), each band's
-spans in stacks left to right (spans whose boxes overlap across: a fraction's numerator and
-denominator, a sum's limits) and each stack row by row, so a fraction reads "1 ρ(z)" where it
-stands, not its denominator on a line of its own after the formula; any
+formula is one paragraph, a line per band (lines whose boxes overlap down the page: a main
+line and its limits, numerators and denominators); in a band the widest line's spans and the
+other lines whole are pieces, read in stacks left to right (pieces whose boxes overlap
+across: a fraction's numerator and denominator, a sum's limits), each stack top to bottom,
+so a fraction reads "1 ρ(z)" where it stands, not its denominator on a line of its own after
+the formula; any
 other block is one paragraph of styled runs (``**bold**``, ``_italic_``, ``~~struck~~``,
 `` `code` ``, a line-end hyphen joined; a ``#`` it opens with escaped where Markdown would read a
 heading), or a code fence when all its lines are monospaced (a text block whose first line
@@ -28,7 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .blocks import MONOSPACED, Block, Layer, Line, Span
+from .blocks import MONOSPACED, Block, Box, Layer, Line, Span
+from .textlayer import union_box
 
 #: A line Markdown reads as a heading: one to six "#" and a blank or the line's end.
 _ATX_RE = re.compile(r"#{1,6}(?:[ \t]|$)")
@@ -103,16 +105,9 @@ def block_markdown(block: Block) -> str:
 
 
 def formula_markdown(block: Block) -> str:
-    """A displayed formula as one paragraph of one line (module docstring): its lines in bands
-    top to bottom (`_bands`), each band's spans in stacks (`_stacks`) left to right, and each
-    stack row by row, top to bottom (`_rows`)."""
-    text = " ".join(
-        s.text.strip()
-        for band in _bands(block.lines)
-        for stack in _stacks([s for line in band for s in line.spans if s.text.strip()])
-        for row in _rows(stack)
-        for s in row
-    )
+    """A displayed formula as one paragraph (module docstring): its lines in bands down the
+    page (`_bands`), one line of text a band (`_band_text`)."""
+    text = "\n".join(t for t in (_band_text(band) for band in _bands(block.lines)) if t)
     if not text:
         return "\n\n"
     return "\n\n" + ("\\" + text if _SYNTAX_START_RE.match(text) else text) + "\n\n"
@@ -133,32 +128,58 @@ def _bands(lines: Sequence[Line]) -> list[list[Line]]:
     return bands
 
 
-def _stacks(spans: Sequence[Span]) -> list[list[Span]]:
-    """`spans` in runs whose boxes overlap across (a fraction's numerator over its denominator,
-    a sum's limits over and under its sign), the runs left to right."""
-    stacks: list[list[Span]] = []
+#: A piece of a formula's band: a box and the spans it writes, in order.
+_Piece = tuple[Box, tuple[Span, ...]]
+
+
+def _band_text(band: Sequence[Line]) -> str:
+    """A band's text: its widest line is the main line, each of its spans a piece; each other
+    line (a numerator, a denominator, a limit) is one piece. Pieces whose boxes overlap across
+    stack (`_stacks`); the stacks are read left to right, each top to bottom (`_rows`), the
+    main line's spans in a stack one piece in the line's order (a span may hold a whole
+    fraction the PDF wrote in reading order)."""
+    main = max(band, key=lambda ln: ln.bbox[2] - ln.bbox[0])
+    own = [s for s in main.spans if s.text.strip()]
+    pieces: list[_Piece] = [(s.bbox, (s,)) for s in own]
+    pieces += [(ln.bbox, ln.spans) for ln in band if ln is not main and ln.shown]
+    words = []
+    for stack in _stacks(pieces):
+        mains = [s for box, spans in stack if len(spans) == 1 and spans[0] in own for s in spans]
+        rest = [p for p in stack if not (len(p[1]) == 1 and p[1][0] in own)]
+        if mains:
+            box = union_box(tuple(s.bbox for s in mains))
+            rest.append((box, tuple(sorted(mains, key=own.index))))
+        words += [s.text.strip() for row in _rows(rest) for _, spans in row for s in spans]
+    return " ".join(w for w in words if w)
+
+
+def _stacks(pieces: Sequence[_Piece]) -> list[list[_Piece]]:
+    """`pieces` in runs whose boxes overlap across by more than `_TOUCH` points (a fraction's
+    numerator over its denominator, a sum's limits over and under its sign), left to right."""
+    stacks: list[list[_Piece]] = []
     right = float("-inf")
-    for span in sorted(spans, key=lambda s: s.bbox[0]):
-        if not stacks or span.bbox[0] >= right - _TOUCH:
+    for piece in sorted(pieces, key=lambda p: p[0][0]):
+        if not stacks or piece[0][0] >= right - _TOUCH:
             stacks.append([])
-        stacks[-1].append(span)
-        right = max(right, span.bbox[2]) if len(stacks[-1]) > 1 else span.bbox[2]
+            right = piece[0][2]
+        stacks[-1].append(piece)
+        right = max(right, piece[0][2])
     return stacks
 
 
-def _rows(stack: Sequence[Span]) -> list[list[Span]]:
-    """A stack's spans in rows top to bottom (a span whose middle lies above the row's bottom
-    goes on that row: a raised or lowered index stays with its base), each row left to right."""
-    rows: list[list[Span]] = []
+def _rows(stack: Sequence[_Piece]) -> list[list[_Piece]]:
+    """A stack's pieces in rows top to bottom (a piece whose middle lies above the row's
+    bottom goes on that row: a raised or lowered index stays with its base), each row left to
+    right."""
+    rows: list[list[_Piece]] = []
     bottom = float("-inf")
-    for span in sorted(stack, key=lambda s: (s.bbox[1] + s.bbox[3]) / 2):
-        middle = (span.bbox[1] + span.bbox[3]) / 2
-        if not rows or middle > bottom:
+    for piece in sorted(stack, key=lambda p: (p[0][1] + p[0][3]) / 2):
+        if not rows or (piece[0][1] + piece[0][3]) / 2 > bottom:
             rows.append([])
-            bottom = span.bbox[3]
-        rows[-1].append(span)
-        bottom = max(bottom, span.bbox[3])
-    return [sorted(row, key=lambda s: s.bbox[0]) for row in rows]
+            bottom = piece[0][3]
+        rows[-1].append(piece)
+        bottom = max(bottom, piece[0][3])
+    return [sorted(row, key=lambda p: p[0][0]) for row in rows]
 
 
 def _paragraph(lines: list[dict[str, Any]]) -> str:
