@@ -76,14 +76,20 @@ def _quoted(block: Block) -> bool:
 
 
 def _as_pymupdf4llm(blocks: tuple[Block, ...]) -> RenderedPage:
-    """`render_page`, but blocks pymupdf4llm quotes in its quote form: our renderer writes them
-    as footnote paragraphs (`render.footnote_markdown`), everything else as pymupdf4llm does."""
+    """`render_page`, but blocks pymupdf4llm quotes in its quote form (our renderer writes them
+    as footnote paragraphs, `render.footnote_markdown`) and formulas in its picture-text form
+    (ours: one line a band, `render.formula_markdown`), everything else as pymupdf4llm does."""
     text, spans = "", []
     for block in blocks:
         start = len(text)
         if block.layer is not Layer.FURNITURE:
             quoted = _quoted(block)
-            text += str(dl.footnote_to_md(_textlines(block))) if quoted else block_markdown(block)
+            if quoted:
+                text += str(dl.footnote_to_md(_textlines(block)))
+            elif block.kind == "formula":
+                text += "\n\n" + (dl.picture_text_to_md(_textlines(block)) if block.lines else "")
+            else:
+                text += block_markdown(block)
         spans.append((start, len(text)))
     return RenderedPage(text, tuple(spans))
 

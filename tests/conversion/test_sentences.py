@@ -22,6 +22,9 @@ from citechunk.conversion.repairs.sentences import join_broken_sentences, runs_o
         ("# Heading", "lower text", False),
         ("text", "```\ncode", False),
         ("12", "page number above", False),
+        ("⇒ r ï,α = Fi,α + λ flowN = 0 (3.7)", "where in the last step", True),
+        ("cosθ = γ S V − γ S L (1.2)", "where γS V is the", True),
+        ("as reported (2019)", "and later", False),
     ],
 )
 def test_runs_on(before: str, after: str, joined: bool) -> None:

@@ -3,7 +3,8 @@
 
 A paragraph *runs on* into the next when it is prose (not a heading, table row, code fence,
 quote, image or HTML comment), ends without closing punctuation (its last character is a letter,
-a digit or a comma, or an apostrophe after a letter: "the parties’"), and the next paragraph is
+a digit or a comma, or an apostrophe after a letter: "the parties’"; or it ends with a displayed
+equation's number, "(3.7)", before its "where ..." paragraph), and the next paragraph is
 prose starting with a lower-case letter (no emphasis mark before it: a bold lower-case term
 opens a glossary entry, not a continuation).
 
@@ -21,7 +22,9 @@ import re
 from ..passcontext import Pages, PassContext
 
 _NOT_PROSE = ("#", "|", "```", "~~~", ">", "![", "<!--", "<")
-_OPEN_END_RE = re.compile(r"[^\W_][’']?,?$")
+#: An open end: a letter, digit or comma (an apostrophe after a letter), or a displayed
+#: equation's number ("… = 0 (3.7)": its "where …" paragraph goes on with it).
+_OPEN_END_RE = re.compile(r"(?:[^\W_][’']?,?|\(\d{1,3}(?:\.\d{1,3})?[a-z]?\))$")
 _PARAGRAPH_BREAK_RE = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)*")
 
 
