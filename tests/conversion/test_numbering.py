@@ -7,8 +7,11 @@ import logging
 import pytest
 from blockkit import headings, marked_pages
 
+from citechunk.config import ConvertOptions
 from citechunk.conversion.blocks import Block
+from citechunk.conversion.headings import settle_levels
 from citechunk.conversion.headings.numbering import repair_numbering
+from citechunk.conversion.headings.siblings import level_numbered_siblings
 from citechunk.conversion.numbers import decimal_parts, unnumbered_level
 
 
@@ -172,3 +175,17 @@ def test_number_and_emphasised_title_lines_continue_the_heading_numbering() -> N
 def test_a_numbered_list_with_emphasised_items_stays_a_list(body: str) -> None:
     pages = [(1, f"# Doc\n\n## 1 Intro\n\n{body}\n\n## 2 Methods\n\nx\n\n## 3 End\n\ny")]
     assert unchanged(pages)
+
+
+def test_the_heading_stage_follows_the_numbering_only_without_an_outline() -> None:
+    pages = marked_pages([(1, "## 1 A\n\n## 2 B\n\n## 2.1 C\n\n## 3 D")])
+    siblings = level_numbered_siblings(pages)
+    with_outline = settle_levels(pages, ConvertOptions(), outline=True, failures=[])
+    without = settle_levels(pages, ConvertOptions(), outline=False, failures=[])
+    assert with_outline == siblings  # the outline pass sets levels later
+    assert without == repair_numbering(siblings) != siblings
+    assert headings(without)[2] == (3, "2.1 C")
+    off = ConvertOptions(outline_repair=False)
+    assert settle_levels(pages, off, outline=False, failures=[]) == siblings
+    skip = ConvertOptions(skip_passes=("numbered-siblings", "numbering"))
+    assert settle_levels(pages, skip, outline=False, failures=[]) == pages

@@ -91,7 +91,7 @@ class DoclingBackend(Backend):
         read = {p: facts.ocr[p] if p in facts.ocr else read.get(p, ()) for p in pages}
         processed = run_processors(read, options.skip_passes, failures, str(path))
         leveled = open_sections(level_headings(processed), facts.sections)
-        leveled = settle_levels(leveled, options, bool(facts.outline), failures, str(path))
+        leveled = settle_levels(leveled, options, bool(facts.outline), failures)
         texts = tuple(render_page(leveled[p]).text for p in pages)
         return Extraction(
             texts,
