@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 import pytest
 from blockkit import headings, marked_pages
@@ -189,3 +190,9 @@ def test_the_heading_stage_follows_the_numbering_only_without_an_outline() -> No
     assert settle_levels(pages, off, outline=False, failures=[]) == siblings
     skip = ConvertOptions(skip_passes=("numbered-siblings", "numbering"))
     assert settle_levels(pages, skip, outline=False, failures=[]) == pages
+
+
+def test_a_page_header_kept_in_the_body_is_a_line_the_numbering_reads() -> None:
+    pages = marked_pages([(1, "## 1 Scope\n\n## 2 Coding\n\n### 2.1 Modes\n\n2.2 _Procedure_")])
+    pages[1] = (*pages[1][:3], replace(pages[1][3], kind="page-header"))
+    assert headings(repair_numbering(pages))[-1] == (3, "2.2 Procedure")

@@ -15,9 +15,9 @@ levels made consistent with the document's own decimal section numbers:
   than the numbered section it sits in (a figure or table label taken for a heading) goes one
   level below that section. Unnumbered headings before the first and after the last numbered
   heading (front matter, references, appendices) are left alone.
-* A text block set wholly in bold whose number continues the heading numbering (next sibling,
-  first child or an ancestor's next sibling) is a missed heading: it becomes one, at its
-  number's level. So is a text or list-item block holding only a subsection number and a
+* A paragraph block (text, caption, or a page header or footer kept in the body) set wholly
+  in bold whose number continues the heading numbering (next sibling, first child or an
+  ancestor's next sibling) is a missed heading: it becomes one, at its number's level. So is a paragraph or list-item block holding only a subsection number and a
   title set wholly in bold or wholly in italic, or a list item set wholly in bold, whose
   number continues the numbering of the heading before it, or that the heading after it
   continues with no other numbered block between, unless the number before its own opened a
@@ -55,8 +55,10 @@ log = logging.getLogger(__name__)
 MIN_NUMBERED = 3
 MAX_TITLE = 120  # characters of a bold or emphasised title line
 _SUBSECTION_RE = re.compile(r"\d{1,2}(?:\.\d{1,2}){1,4}\.?")
-#: Blocks that are written as one paragraph or list item (a line the rule may read).
-_LINE_KINDS = frozenset({"text", "list-item", "caption", "page-header", "page-footer"})
+#: Blocks written as one paragraph (a page header or footer kept in the body too).
+_PARAGRAPHS = frozenset({"text", "caption", "page-header", "page-footer"})
+#: Blocks written as one paragraph or list item (a line the rule may read).
+_LINE_KINDS = _PARAGRAPHS | {"list-item"}
 
 
 def _base_level(numbered: list[tuple[int, int]]) -> int:
@@ -80,10 +82,10 @@ def _visible(block: Block) -> list[Span]:
 
 
 def _bold_number(block: Block) -> tuple[int, ...] | None:
-    """The section number of a text block set wholly in bold."""
+    """The section number of a paragraph block set wholly in bold."""
     spans = _visible(block)
     whole = bool(spans) and all(s.bold for s in spans) and len(block.shown) <= MAX_TITLE
-    return decimal_parts(block.shown) if block.kind == "text" and whole else None
+    return decimal_parts(block.shown) if block.kind in _PARAGRAPHS and whole else None
 
 
 def _emphasised(spans: Sequence[Span]) -> bool:
@@ -95,7 +97,7 @@ def _titled_number(block: Block) -> tuple[int, ...] | None:
     """The section number of a block holding only a subsection number and an emphasised
     title, or of a list item set wholly in bold (module docstring)."""
     spans = _visible(block)
-    if block.kind not in ("text", "list-item") or not spans or len(block.shown) > MAX_TITLE:
+    if block.kind not in _LINE_KINDS or not spans or len(block.shown) > MAX_TITLE:
         return None
     if block.kind == "list-item" and all(s.bold for s in spans):
         return decimal_parts(block.shown)
