@@ -4,7 +4,8 @@ Each kind has one form: a title or section header is a heading of its block's ``
 (6 when unset); a list item is a ``- `` item indented by its ``depth`` (a numbered item keeps
 its number, a new item starts where a line begins left of the one before); a footnote block
 is footnote paragraphs (`footnote_markdown`), never a quote; a table is its rendered grid;
-a picture or formula is a blank line, then its text lines between picture-text markers; any
+a picture or formula is a blank line, then its text lines between picture-text markers (a
+line Markdown would read as a heading escaped); any
 other block is one paragraph of styled runs (``**bold**``, ``_italic_``, ``~~struck~~``,
 `` `code` ``, a line-end hyphen joined; a ``#`` it opens with escaped where Markdown would read a
 heading), or a code fence when all its lines are monospaced (a text block whose first line
@@ -73,7 +74,7 @@ def block_markdown(block: Block) -> str:
     if block.kind == "table":
         return (block.table or "") + "\n\n"
     if block.kind in ("picture", "formula"):
-        return "\n\n" + (dl.picture_text_to_md(lines) if lines else "")
+        return "\n\n" + (dl.picture_text_to_md(_escaped(lines)) if lines else "")
     if block.is_heading:
         return dl.section_hdr_to_md(block.level or 6, lines)
     if block.kind == "list-item":
@@ -88,6 +89,17 @@ def block_markdown(block: Block) -> str:
     # A text block is code exactly when its kind says so; other kinds check their lines.
     text = str(dl.text_to_md(lines, ignore_code=block.kind == "text"))
     return "\\" + text if _ATX_RE.match(text) else text
+
+
+def _escaped(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`lines` with a backslash before a line's first span where the line opens with a
+    heading mark (`_ATX_RE`), in place: a picture's text is no heading."""
+    for line in lines:
+        spans = line["spans"]
+        text = " ".join(s["text"] for s in spans).lstrip()
+        if spans and _ATX_RE.match(text):
+            spans[0]["text"] = "\\" + spans[0]["text"].lstrip()
+    return lines
 
 
 def _paragraph(lines: list[dict[str, Any]]) -> str:
