@@ -43,7 +43,7 @@ from .numbers import number_depth
 from .outline import OutlineEntry, title_key
 from .processors.navigation_entries import is_navigation_title
 from .repairs.contents import title_words
-from .runninglines import is_page_number
+from .runninglines import is_page_number, text_rows
 from .textlayer import Line, TextLayer
 
 SEARCH_PAGES = 12
@@ -75,17 +75,9 @@ class Printed:
 
 
 def _rows(lines: Sequence[Line]) -> list[list[Line]]:
-    """Horizontal lines grouped into rows, top to bottom, each left to right."""
-    rows: list[list[Line]] = []
-    bottom = float("-inf")
-    for line in sorted((ln for ln in lines if not ln.vertical), key=lambda ln: ln.box[1]):
-        middle = (line.box[1] + line.box[3]) / 2
-        if rows and middle <= bottom:
-            rows[-1].append(line)
-            bottom = max(bottom, line.box[3])
-        else:
-            rows.append([line])
-            bottom = line.box[3]
+    """The page's horizontal lines in rows top to bottom (`runninglines.text_rows`), each left
+    to right."""
+    rows = text_rows([ln for ln in lines if not ln.vertical])
     return [sorted(row, key=lambda ln: ln.box[0]) for row in rows]
 
 

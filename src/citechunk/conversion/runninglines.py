@@ -139,7 +139,7 @@ class RunningLines:
         return frozenset(sig for page in self.pages.values() for sig in page)
 
 
-def _rows(lines: Sequence[Line]) -> list[list[Line]]:
+def text_rows(lines: Sequence[Line]) -> list[list[Line]]:
     """Horizontal lines grouped into rows top to bottom: a line whose vertical centre lies
     inside the current row's band joins it."""
     rows: list[list[Line]] = []
@@ -167,7 +167,7 @@ def edge_lines(page: PageText) -> list[Line]:
     """The page's horizontal lines in its first or last `EDGE_ROWS` rows whose middle lies
     inside the top or bottom `EDGE_BAND` of the page."""
     height = _height(page)
-    rows = _rows([ln for ln in page.lines if not ln.vertical])
+    rows = text_rows([ln for ln in page.lines if not ln.vertical])
     top = [ln for row in rows[:EDGE_ROWS] for ln in row if _middle(ln) <= EDGE_BAND * height]
     low = [ln for row in rows[-EDGE_ROWS:] for ln in row if _middle(ln) >= (1 - EDGE_BAND) * height]
     return top + [ln for ln in low if ln not in top]
@@ -177,7 +177,7 @@ def _lone_numbers(page: PageText) -> list[tuple[Line, int]]:
     """Lines alone in one of the page's first or last `EDGE_ROWS` rows, inside the top or
     bottom `FOLIO_BAND`, that are a bare page number in digits, with their number."""
     height = _height(page)
-    rows = _rows([ln for ln in page.lines if not ln.vertical])
+    rows = text_rows([ln for ln in page.lines if not ln.vertical])
     found = []
     for row in rows[:EDGE_ROWS] + rows[-EDGE_ROWS:]:
         line = row[0]
