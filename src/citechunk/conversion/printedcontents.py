@@ -11,8 +11,8 @@ share a band, left to right) read in order:
 - The list opens at a line that is a contents title ("Contents", "Table of Contents", "Inhalt",
   ...: `processors.navigation_entries.is_navigation_title`, but not an index or a list of
   figures or tables) on one of the first `SEARCH_PAGES` pages. It runs over the rows after the
-  title and over the next pages while a page holds `MIN_ENTRIES` or more entries making at least
-  `MIN_PAGE_SHARE` of its rows; a list of figures, tables or an index title ends it.
+  title and over the next pages while a page holds `MIN_GOING_ON` or more entries making at
+  least `MIN_PAGE_SHARE` of its rows; a list of figures, tables or an index title ends it.
 - An *entry* is a row's text (lines joined left to right until one ends with a page number)
   that reads as a page reference entry (`chunking.navigation.entry`: a title of at most 20
   words, then an arabic page number, leaders or not). A row of text with no number just before
@@ -22,7 +22,8 @@ share a band, left to right) read in order:
   pages have other margins, and a list may stand in two columns),
   then larger type, then bold before regular, then the depth of the section number
   (`numbers.number_depth`; unnumbered: 1), styles ranked in that order; an entry is one
-  level below the nearest entry before it of a higher-ranked style, so levels never skip.
+  level below the nearest entry before it of a higher-ranked style, so levels never skip;
+  entries numbered to one depth are peers at the level most of them have.
 - *Pages*: the printed number plus the offset that puts the most entries' titles on the text of
   their page (searched from `-MAX_OFFSET` to `+MAX_OFFSET`); the list is read only when that
   offset places at least `MIN_PLACED_SHARE` of the entries (a list whose titles the pages do
@@ -34,6 +35,7 @@ Fewer than `MIN_ENTRIES` entries, or entries whose pages mostly descend, give no
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -49,6 +51,9 @@ from .textlayer import Line, TextLayer
 SEARCH_PAGES = 12
 MIN_ENTRIES = 4
 MIN_PAGE_SHARE = 0.5
+#: Entries a page after the list's first holds at least to go on with it (its last page may
+#: hold a line or two).
+MIN_GOING_ON = 2
 INDENT_TOLERANCE = 6.0
 MAX_OFFSET = 40
 MIN_PLACED_SHARE = 0.5
@@ -58,7 +63,8 @@ MAX_WRAP_WORDS = 12
 COLUMN_GAP = 120.0
 
 _OTHER_LIST_RE = re.compile(
-    r"(?:list|table) of (?:figures|tables|illustrations|abbreviations|exhibits)|index"
+    r"(?:(?:list|table) of )?(?:figures|tables|illustrations|exhibits)"
+    r"|(?:list|table) of abbreviations|index"
 )
 
 
@@ -159,7 +165,7 @@ def _listed(layer: TextLayer, pages: Sequence[int]) -> tuple[list[Printed], set[
                 break
             rows = _rows(layer.page(later).lines)
             more, ended = _page_entries(rows)
-            if len(more) < MIN_ENTRIES or len(more) < MIN_PAGE_SHARE * len(rows):
+            if len(more) < MIN_GOING_ON or len(more) < MIN_PAGE_SHARE * len(rows):
                 break
             found.extend(more)
             listing.add(later)
@@ -179,7 +185,21 @@ def _levels(entries: Sequence[Printed]) -> list[int]:
         return indent, -round(e.size), not e.bold, number_depth(e.title) or 1
 
     styles = sorted({style(e) for e in entries})
-    return _depths([styles.index(style(e)) for e in entries])
+    return _numbered_peers(entries, _depths([styles.index(style(e)) for e in entries]))
+
+
+def _numbered_peers(entries: Sequence[Printed], levels: list[int]) -> list[int]:
+    """Entries numbered to one depth are peers: each takes the level most of them have (a
+    list indented unevenly does not nest "3.2" under "3.1")."""
+    by_depth: dict[int, Counter[int]] = {}
+    depths = [number_depth(e.title) for e in entries]
+    for depth, level in zip(depths, levels, strict=True):
+        if depth is not None:
+            by_depth.setdefault(depth, Counter())[level] += 1
+    return [
+        level if depth is None else by_depth[depth].most_common(1)[0][0]
+        for depth, level in zip(depths, levels, strict=True)
+    ]
 
 
 def _depths(ranks: Sequence[int]) -> list[int]:
