@@ -112,3 +112,12 @@ def test_a_pdf_with_bookmarks_reads_its_printed_list_alike() -> None:
     assert len(printed) == len(bookmarks)
     assert [p[0] for p in printed] == [b[0] for b in bookmarks]
     assert sum(p[2] == b[2] for p, b in zip(printed, bookmarks, strict=True)) >= 0.9 * len(printed)
+
+
+def test_entries_numbered_to_one_depth_are_peers_however_indented() -> None:
+    pages = _document(offset=2)
+    uneven = list(CONTENTS)
+    uneven[3] = (100, "1.2 Terms and definitions", 11, False)  # indented deeper than 1.1
+    uneven[4] = (100, "used in this guide .......... 2", 11, False)
+    pages[1] = _page(2, uneven)
+    assert [level for level, _, _ in _outline(pages)] == [1, 2, 2, 1, 1]
