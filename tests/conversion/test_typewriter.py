@@ -64,9 +64,3 @@ def test_a_printed_plain_text_reads_as_text(sample_pdfs: Path) -> None:
     roles = {c.heading_path[-1]: chunk_role(c.body) for c in chunks}
     assert roles["Table of Contents"] == "navigation"
     assert roles["2. Leases"] == "content"
-
-
-def test_a_code_span_title_takes_the_level_of_its_numbered_peers() -> None:
-    pages = ["`1. Introduction`\n\nText.", "### 2. Leases\n\nText.\n\n### 3. Registry\n\nText."]
-    assert read_typewriter_text(pages)[0].startswith("### 1. Introduction")
-    assert read_typewriter_text(pages[:1])[0].startswith("## 1. Introduction")

@@ -21,9 +21,9 @@ the plain-text pages broke (not at the PDF page's edges, where the running-line 
   line, that is a numbered title (a section number, then a word, at most 12 words, no closing
   punctuation) is a heading.
 
-A heading made here takes the level most of the document's headings numbered to the same depth
-already have (the heading stage levelled them: "3." and "4." at ``##`` make "1." ``##``), else
-its number's depth plus one ("3.1." -> ``###``; an unnumbered one ``##``). Fences that look like code (any code character) are never touched.
+A heading made here takes the level of its number's depth plus one ("3.1." -> ``###``; an
+unnumbered one ``##``); the numbered-siblings pass then levels the numbered headings of the
+document together. Fences that look like code (any code character) are never touched.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from ...mdsyntax import FENCE_RE
 from ..mdlines import strip_inline_markup, tidy_blank_lines
@@ -39,8 +39,6 @@ from ..numbers import heading_number
 from ..runninglines import line_signature
 
 log = logging.getLogger(__name__)
-
-_HEADING_LINE_RE = re.compile(r"^(#{1,6}) +(.+)$", re.MULTILINE)
 
 MIN_PROSE_SHARE = 0.6
 MIN_PAGE_LINE_PAGES = 3
@@ -92,33 +90,18 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-Levels = Mapping[int, int]  # number depth -> the level the document's headings of it take
-
-
-def _heading(title: str, levels: Levels) -> str:
+def _heading(title: str) -> str:
     number = heading_number(title)
-    depth = number.depth if number else 1
-    level = levels.get(depth, min(6, 1 + depth))
+    level = min(6, 1 + (number.depth if number else 1))
     return "#" * level + " " + " ".join(title.split())
 
 
-def heading_levels(texts: Sequence[str]) -> dict[int, int]:
-    """The level most numbered headings of each number depth already take in `texts`."""
-    seen: dict[int, Counter[int]] = {}
-    for text in texts:
-        for m in _HEADING_LINE_RE.finditer(text):
-            number = heading_number(m.group(2))
-            if number is not None:
-                seen.setdefault(number.depth, Counter())[len(m.group(1))] += 1
-    return {depth: counts.most_common(1)[0][0] for depth, counts in seen.items()}
-
-
-def _as_text(block: list[str], levels: Levels) -> list[str] | None:
+def _as_text(block: list[str]) -> list[str] | None:
     """The block's lines as paragraphs and headings, or None when it is not prose."""
     filled = [ln for ln in block if ln.strip()]
     if not filled or any(_CODE_CHARS_RE.search(ln) for ln in filled):
         return None
-    if len(filled) == 1 and (title := _numbered_title(filled[0].strip(), levels)):
+    if len(filled) == 1 and (title := _numbered_title(filled[0].strip())):
         return [title]
     if sum(map(_is_prose, filled)) < MIN_PROSE_SHARE * len(filled):
         return None
@@ -140,7 +123,7 @@ def _as_text(block: list[str], levels: Levels) -> list[str] | None:
             and len(text.split()) <= MAX_HEADING_WORDS
             and not _SENTENCE_END_RE.search(text)
         ):
-            out += [_heading(text, levels), ""]
+            out += [_heading(text), ""]
             continue
         paragraph.append(text)
     if paragraph:
@@ -148,12 +131,12 @@ def _as_text(block: list[str], levels: Levels) -> list[str] | None:
     return out
 
 
-def _code_span_title(line: str, levels: Levels) -> str | None:
+def _code_span_title(line: str) -> str | None:
     m = _CODE_SPAN_LINE_RE.match(line)
-    return _numbered_title(m.group(1).strip(), levels) if m else None
+    return _numbered_title(m.group(1).strip()) if m else None
 
 
-def _numbered_title(title: str, levels: Levels) -> str | None:
+def _numbered_title(title: str) -> str | None:
     """`title` as a heading line when it is a numbered title (module docstring), else None."""
     number = heading_number(title)
     words = strip_inline_markup(title).split()
@@ -161,16 +144,16 @@ def _numbered_title(title: str, levels: Levels) -> str | None:
         return None
     if not re.search(r"[^\W\d_]", " ".join(words[1:])) or _SENTENCE_END_RE.search(title):
         return None
-    return _heading(title, levels)
+    return _heading(title)
 
 
-def _read_page(lines: list[str], page_lines: set[str], levels: Levels) -> list[str]:
+def _read_page(lines: list[str], page_lines: set[str]) -> list[str]:
     out: list[str] = []
     last = 0
     for start, end, info in _fences(lines):
         out += lines[last:start]
         inner = [ln for ln in lines[start + 1 : end] if line_signature(ln) not in page_lines]
-        text = None if info else _as_text(inner, levels)
+        text = None if info else _as_text(inner)
         if text is not None:
             out += text
         elif any(ln.strip() for ln in inner):
@@ -178,10 +161,7 @@ def _read_page(lines: list[str], page_lines: set[str], levels: Levels) -> list[s
         last = end + 1
     out += lines[last:]
     fenced = {i for s, e, _ in _fences(out) for i in range(s, e + 1)}
-    return [
-        line if i in fenced else (_code_span_title(line, levels) or line)
-        for i, line in enumerate(out)
-    ]
+    return [line if i in fenced else (_code_span_title(line) or line) for i, line in enumerate(out)]
 
 
 def read_typewriter_text(texts: Sequence[str]) -> list[str]:
@@ -189,14 +169,13 @@ def read_typewriter_text(texts: Sequence[str]) -> list[str]:
     code-span section titles become headings (module docstring). Returns the new page texts."""
     pages = [text.split("\n") for text in texts]
     page_lines = _page_line_signatures(pages)
-    levels = heading_levels(texts)
     out = []
     changed = 0
     for text, lines in zip(texts, pages, strict=True):
         if "`" not in text:
             out.append(text)
             continue
-        new = tidy_blank_lines("\n".join(_read_page(lines, page_lines, levels)))
+        new = tidy_blank_lines("\n".join(_read_page(lines, page_lines)))
         changed += new != text.strip("\n")
         out.append(new if new != text.strip("\n") else text)
     if changed:
