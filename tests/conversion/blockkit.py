@@ -8,12 +8,10 @@ bottom right unless the test gives one.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any
 
-from citechunk.conversion.blocks import BOLD, ITALIC, Block, Box, Line, Span
+from citechunk.conversion.blocks import Block, Box, Line, Span
 
 #: The body column a line stands in when a test does not place it.
 X0, X1 = 50.0, 400.0
@@ -61,49 +59,3 @@ def one_line(
     """A block of one line of `text` `size` tall from `top` in the body column: span, line and
     block share the box."""
     return block(kind, text_line(text, row(top, size), size, flags), page=page)
-
-
-_HEADING_RE = re.compile(r"^(#{1,6}) (.*)$")
-_TITLED_RE = re.compile(r"^(- )?(\d[\d.]*) (\*\*|_)(.+)\3$")
-
-
-def _marked_block(text: str, top: float, page: int) -> Block:
-    """One block for a line written as Markdown (`marked_page`)."""
-    if m := _HEADING_RE.match(text):
-        head = one_line("section-header", m.group(2), top, page=page)
-        return replace(head, level=len(m.group(1)))
-    kind = "list-item" if text.startswith("- ") else "text"
-    text = text.removeprefix("- ")
-    if m := _TITLED_RE.match(text):
-        flags = BOLD if m.group(3) == "**" else ITALIC
-        number = Span(m.group(2), size=11.0, bbox=row(top, 11.0))
-        title = Span(m.group(4), size=11.0, flags=flags, bbox=row(top, 11.0))
-        return block(kind, Line(row(top, 11.0), (number, title)), page=page)
-    if text.startswith("**") and text.endswith("**"):
-        return one_line(kind, text[2:-2], top, flags=BOLD, page=page)
-    return one_line(kind, text, top, page=page)
-
-
-def marked_page(text: str, page: int = 1) -> tuple[Block, ...]:
-    """The blocks of a page written as Markdown, one block a line down the page: "## Title" a
-    section header at level 2, "- " a list item, "**Title**" a text block set in bold,
-    "1.2 _Title_" / "1.2 **Title**" a plain number and a title in italic / bold, "```code```" a
-    code block, any other line a text block."""
-    blocks = []
-    for n, line_text in enumerate(t for t in text.split("\n") if t.strip()):
-        top = 50.0 + 20.0 * n
-        if line_text.startswith("```") and line_text.endswith("```") and len(line_text) > 6:
-            blocks.append(one_line("code", line_text[3:-3], top, page=page))
-        else:
-            blocks.append(_marked_block(line_text, top, page))
-    return tuple(blocks)
-
-
-def marked_pages(pages: Sequence[tuple[int, str]]) -> dict[int, tuple[Block, ...]]:
-    """{page number: `marked_page`} of (page number, Markdown) pairs."""
-    return {n: marked_page(text, n) for n, text in pages}
-
-
-def headings(pages: Mapping[int, Sequence[Block]]) -> list[tuple[int, str]]:
-    """(level, text) of every heading block, pages in order (level 6 when unset)."""
-    return [(b.level or 6, b.shown) for n in sorted(pages) for b in pages[n] if b.is_heading]

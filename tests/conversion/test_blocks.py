@@ -77,24 +77,21 @@ def _quoted(block: Block) -> bool:
 
 def _as_pymupdf4llm(blocks: tuple[Block, ...]) -> RenderedPage:
     """`render_page`, but blocks pymupdf4llm quotes in its quote form (our renderer writes them
-    as footnote paragraphs, `render.footnote_markdown`), formulas in its picture-text form
-    (ours: one line a band, `render.formula_markdown`) and pictures' text lines unescaped (our
-    renderer escapes a line opening with a heading mark), everything else as pymupdf4llm does."""
+    as footnote paragraphs, `render.footnote_markdown`) and formulas in its picture-text form
+    (ours: one line a band, `render.formula_markdown`), everything else as pymupdf4llm does."""
     text, spans = "", []
     for block in blocks:
         start = len(text)
         if block.layer is not Layer.FURNITURE:
-            text += _pymupdf4llm_markdown(block)
+            quoted = _quoted(block)
+            if quoted:
+                text += str(dl.footnote_to_md(_textlines(block)))
+            elif block.kind == "formula":
+                text += "\n\n" + (dl.picture_text_to_md(_textlines(block)) if block.lines else "")
+            else:
+                text += block_markdown(block)
         spans.append((start, len(text)))
     return RenderedPage(text, tuple(spans))
-
-
-def _pymupdf4llm_markdown(block: Block) -> str:
-    if _quoted(block):
-        return str(dl.footnote_to_md(_textlines(block)))
-    if block.kind in ("picture", "formula") and block.lines:
-        return "\n\n" + str(dl.picture_text_to_md(_textlines(block)))
-    return block_markdown(block)
 
 
 def test_footnotes_and_text_opening_raised_are_no_quotes() -> None:
@@ -175,12 +172,3 @@ def test_a_font_named_fixed_pitch_is_monospaced_without_the_flag() -> None:
     assert not Span("text", font="ArialUnicodeMS", char_flags=FILLED).monospace
     code = _line(Span("x = 1", font="Consolas", char_flags=FILLED))
     assert render_page([Block(1, (0, 0, 100, 10), "code", (code,))]).text == "```\nx = 1\n```\n\n"
-
-
-def test_a_picture_line_that_opens_with_a_heading_mark_is_escaped() -> None:
-    lines = [
-        Line((0, 0, 50, 10), (Span("# Train: 1k"),)),
-        Line((0, 10, 50, 20), (Span("50 # Train: 20k"),)),
-    ]
-    text = block_markdown(Block(1, (0, 0, 50, 20), "picture", tuple(lines)))
-    assert "\\# Train: 1k<br>50 # Train: 20k<br>" in text

@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
-from blockkit import headings, marked_pages
-
-from citechunk.conversion.blocks import Block
-from citechunk.conversion.headings.siblings import level_numbered_siblings
 from citechunk.conversion.numbers import HeadingNumber, heading_number
-from citechunk.conversion.render import render_page
+from citechunk.conversion.repairs.siblings import level_numbered_siblings
 from citechunk.evaluation.headings import numbered_siblings
 from citechunk.markers import render_pages
 
 
 def levels(pages: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """(level, title) of the headings after the rule over the blocks of `pages`."""
-    return headings(level_numbered_siblings(marked_pages(pages)))
-
-
-def markdown(pages: Mapping[int, Sequence[Block]]) -> str:
-    return render_pages([(n, render_page(blocks).text) for n, blocks in pages.items()])
+    return [
+        (len(line) - len(line.lstrip("#")), line.lstrip("# "))
+        for _, text in pages
+        for line in text.split("\n")
+        if line.startswith("#")
+    ]
 
 
 def test_heading_number_schemes() -> None:
@@ -44,10 +38,10 @@ def test_siblings_take_the_level_most_of_them_have() -> None:
         (1, "## Notes\n\n### Note 5 : Other\n\nx\n\n#### Detail\n\ny"),
         (2, "##### Note 6 : Restructuring\n\nz\n\n### Note 7 : Leases\n\nw"),
     ]
-    assert (3, "Note 6 : Restructuring") in levels(pages)
-    blocks = marked_pages(pages)
-    assert numbered_siblings(markdown(level_numbered_siblings(blocks))).share == 1.0
-    assert numbered_siblings(markdown(blocks)).share == 0.0
+    out = levels(level_numbered_siblings(pages))
+    assert (3, "Note 6 : Restructuring") in out
+    assert numbered_siblings(render_pages(level_numbered_siblings(pages))).share == 1.0
+    assert numbered_siblings(render_pages(pages)).share == 0.0
 
 
 def test_children_below_parents_and_contained_schemes_below_containers() -> None:
@@ -57,7 +51,7 @@ def test_children_below_parents_and_contained_schemes_below_containers() -> None
         (3, "# Goal 1 Secure\n\n# Objective 1.1 A\n\n# Objective 1.2 B\n\n# Goal 2 Grow"),
         (4, "# Objective 2.1 C\n\nt"),
     ]
-    out = dict((title, level) for level, title in levels(pages))
+    out = dict((title, level) for level, title in levels(level_numbered_siblings(pages)))
     assert out["PART I"] == out["PART II"] == 2
     assert out["Item 1. Statements"] == out["Item 1A. Risks"] == 3
     assert out["Goal 1 Secure"] == out["Goal 2 Grow"] == 1
@@ -69,7 +63,7 @@ def test_an_unnumbered_heading_inside_the_numbering_nests_in_its_section() -> No
         (1, "# Report title\n\n## Item 1. Statements\n\nx\n\n# Forward-Looking Statements\n\ny"),
         (2, "## Item 2. MD&A\n\nz\n\n# Appendix\n\nw"),
     ]
-    out = levels(pages)
+    out = levels(level_numbered_siblings(pages))
     assert out == [
         (1, "Report title"),  # before the numbering: untouched
         (2, "Item 1. Statements"),
@@ -81,5 +75,4 @@ def test_an_unnumbered_heading_inside_the_numbering_nests_in_its_section() -> No
 
 def test_single_numbered_headings_change_nothing() -> None:
     pages = [(1, "# Title\n\n### 1 Only\n\n## Other\n\ntext")]
-    blocks = marked_pages(pages)
-    assert level_numbered_siblings(blocks) == blocks
+    assert level_numbered_siblings(pages) == pages

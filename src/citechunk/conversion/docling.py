@@ -20,7 +20,7 @@ are not available offline either).
 text-layer check, the passes, page markers and provenance are shared). docling's document is
 read once as typed blocks (`docling_blocks.document_blocks`), the block processors run over
 them (`processors.run`), their heading levels set over the document by the heading stage the
-pymupdf layout path uses (`headings.level_headings`, then `headings.settle_levels`), and
+pymupdf layout path uses (`headings.level_headings`), and
 each page rendered from its blocks (`render.render_page`); docling's own Markdown export is not
 used.
 """
@@ -40,7 +40,7 @@ from ..errors import BackendError, ConversionError
 from ..models import PassFailure
 from .base import Backend, Extraction, PdfFacts
 from .docling_blocks import document_blocks, parsed_pages
-from .headings import level_headings, settle_levels
+from .headings import level_headings
 from .processors import run as run_processors
 from .processors.figure_labels import label_boxes
 from .render import render_page
@@ -92,7 +92,6 @@ class DoclingBackend(Backend):
         read = {p: facts.ocr[p] if p in facts.ocr else read.get(p, ()) for p in pages}
         processed = run_processors(read, options.skip_passes, failures, str(path))
         leveled = open_sections(level_headings(processed), facts.sections)
-        leveled = settle_levels(leveled, options, bool(facts.outline), failures)
         texts = tuple(render_page(leveled[p]).text for p in pages)
         return Extraction(
             texts,

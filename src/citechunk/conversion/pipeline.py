@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 from ..errors import ConfigError
-from .headings import STEPS as HEADING_STEPS
 from .layoutpasses import LAYOUT_PASSES
 from .passcontext import Pages, PassContext
 from .passguard import guarded
@@ -43,11 +42,13 @@ from .repairs.documents import split_second_documents
 from .repairs.glyphs import repair_glyphs
 from .repairs.leaders import shorten_leaders
 from .repairs.listwraps import join_list_wraps
+from .repairs.numbering import repair_numbering
 from .repairs.outline import apply_outline
 from .repairs.pagebreaks import join_page_hyphens, join_page_tables
 from .repairs.restore import restore_dropped_lines
 from .repairs.running import strip_running_lines
 from .repairs.sentences import join_broken_sentences
+from .repairs.siblings import level_numbered_siblings
 from .repairs.strikethrough import drop_unshown_strikes
 from .repairs.textflow import footnote_quotes, join_soft_breaks, join_wrapped_identifiers
 from .repairs.tidy import tidy_page
@@ -148,7 +149,15 @@ PASSES: tuple[Pass, ...] = (
     Pass("page-hyphens", "document", _texts_only(join_page_hyphens)),
     Pass("page-tables", "document", _texts_only(join_page_tables)),
     Pass(TABLE_WORDS, "structure", check_table_words),
+    Pass("numbered-siblings", "structure", _pages_only(level_numbered_siblings)),
     Pass("outline", "structure", apply_outline, option="outline_repair", outline="present"),
+    Pass(
+        "numbering",
+        "structure",
+        _pages_only(repair_numbering),
+        option="outline_repair",
+        outline="absent",
+    ),
     Pass("contents", "structure", level_contents),
     Pass("second-documents", "structure", _pages_only(split_second_documents)),
     Pass("cover-headings", "structure", raise_below_cover),
@@ -161,7 +170,6 @@ PASSES: tuple[Pass, ...] = (
 PASS_NAMES = (
     tuple(p.name for p in LAYOUT_PASSES)
     + tuple(p.name for p in PROCESSORS)
-    + tuple(p.name for p in HEADING_STEPS)
     + tuple(p.name for p in PASSES)
 )
 
@@ -196,9 +204,8 @@ def _log_change(name: str, before: Pages, after: Pages, source: str) -> None:
 
 
 def pass_table() -> str:
-    """`LAYOUT_PASSES`, the block processors (`processors.PROCESSORS`), the heading stage's
-    steps (`headings.STEPS`) and `PASSES` as a Markdown table (the list in
-    ``docs/architecture.md``)."""
+    """`LAYOUT_PASSES`, the block processors (`processors.PROCESSORS`) and `PASSES` as a
+    Markdown table (the list in ``docs/architecture.md``)."""
     rows = [
         "| # | pass | phase | runs when | rule |",
         "|---|---|---|---|---|",
@@ -207,16 +214,12 @@ def pass_table() -> str:
         (p.name, "layout", ["pymupdf `use_layout`"], p.rule) for p in LAYOUT_PASSES
     ]
     steps += [(p.name, "block", [], p.rule) for p in PROCESSORS]
-    steps += [
-        (p.name, "heading", ["`outline_repair`, outline absent"] if p.numbering else [], p.rule)
-        for p in HEADING_STEPS
-    ]
     for step in PASSES:
         when = [f"`{step.option}`"] if step.option else []
         when += [] if step.outline == "any" else [f"outline {step.outline}"]
         steps.append((step.name, step.phase, when, step.rule))
     for i, (name, phase, when, rule) in enumerate(steps, 1):
-        parts = 2 if phase in ("block", "heading") else 1  # "processors.running_titles"
+        parts = 2 if phase == "block" else 1  # "processors.running_titles": not the pass's module
         where = f"`{'.'.join(rule.__module__.split('.')[-parts:])}.{rule.__name__}`"
         rows.append(
             f"| {i} | `{name}` | {phase} | {', '.join(when) or 'always'} | "

@@ -25,8 +25,7 @@ text-layer check, the passes and the provenance are shared):
    and skipped by name like the Markdown passes) and read once as typed blocks
    (`blocks.page_blocks`). The blocks of every page, fast path and model alike, go through
    the block processors (`processors`: running titles and sentence pieces made text) and
-   have their heading levels set over the whole document (`headings.level_headings`, then
-   `headings.settle_levels` by the numbering), so a
+   have their heading levels set over the whole document (`headings.level_headings`), so a
    heading's level never depends on the reader or model of its page, and each page is
    rendered from its blocks (`render.render_page`);
 2. with ``strip_headers_footers``, the page-header / page-footer blocks holding running lines
@@ -57,7 +56,7 @@ from ..models import PassFailure
 from .base import Backend, Extraction, PdfFacts
 from .blocks import Block, Box, page_blocks
 from .furniture import NumberPlaces
-from .headings import level_headings, settle_levels
+from .headings import level_headings
 from .layers import RUNNING_KINDS, furniture_layer
 from .layoutpasses import LayoutPage, run_layout_passes
 from .layoutsessions import with_arena
@@ -240,7 +239,6 @@ def _extract(
     running: Callable[[], RunningLines] | None = None,
     places: NumberPlaces | None = None,
     named: Sequence[Section] = (),
-    outline: bool = False,
 ) -> tuple[list[str], dict[int, tuple[Box, ...]]]:
     """Markdown of `pages` in page order, and per page the boxes of the pictures whose labels
     were left out (`processors.figure_labels.label_boxes`). The pages in `plain` (read already: the fast path's
@@ -250,9 +248,7 @@ def _extract(
     (the document's running lines, read when needed) their running headers and footers put in
     the furniture layer (`layers.furniture_layer`), the sections `named` by running headers
     opened (`runningsections.open_sections`), the headings of drawn boxes scoped to their box
-    (`sidebars.scope_document`), their levels settled by the numbering
-    (`headings.settle_levels`; `outline`: the document has an outline), and are rendered
-    (`render.render_page`). Both
+    (`sidebars.scope_document`), and are rendered (`render.render_page`). Both
     read the text without its line numbers (`furniture`, with the document's `places`).
     Layout passes that raised are added to `failures`."""
     plain = plain or {}
@@ -272,7 +268,6 @@ def _extract(
         read = {p: furniture_layer(bs, lines.on_page(p)) for p, bs in read.items()}
     read = open_sections(read, named)
     read = scope_document(read, _drawn_rects(doc, read))
-    read = settle_levels(read, options, outline, failures)
     return [render_page(read[p]).text for p in pages if p in read], label_boxes(read)
 
 
@@ -390,7 +385,7 @@ class PyMuPDFBackend(Backend):
             running = (lambda: facts.running) if upright else (lambda: _running_after_parse(pdf))
         places = facts.running.places if upright else None  # the parse may turn pages
         named = facts.sections if upright else ()
-        read = (plain, reasons, failures, layer, running, places, named, bool(facts.outline))
+        read = (plain, reasons, failures, layer, running, places, named)
         texts, figures = self._run(path, pdf, pages, options, meter, *read)
         recorded: dict[str, Any] = {"layout_active": layout}
         if layout:

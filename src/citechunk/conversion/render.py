@@ -4,8 +4,7 @@ Each kind has one form: a title or section header is a heading of its block's ``
 (6 when unset); a list item is a ``- `` item indented by its ``depth`` (a numbered item keeps
 its number, a new item starts where a line begins left of the one before); a footnote block
 is footnote paragraphs (`footnote_markdown`), never a quote; a table is its rendered grid;
-a picture is a blank line, then its text lines between picture-text markers (a line Markdown
-would read as a heading escaped); a displayed
+a picture is a blank line, then its text lines between picture-text markers; a displayed
 formula is one paragraph, a line per band (lines whose boxes overlap down the page: a main
 line and its limits, numerators and denominators); in a band the widest line's spans and the
 other lines whole are pieces, read in stacks left to right (pieces whose boxes overlap
@@ -88,7 +87,7 @@ def block_markdown(block: Block) -> str:
     if block.kind == "formula":
         return formula_markdown(block)
     if block.kind == "picture":
-        return "\n\n" + (dl.picture_text_to_md(_escaped(lines)) if lines else "")
+        return "\n\n" + (dl.picture_text_to_md(lines) if lines else "")
     if block.is_heading:
         return dl.section_hdr_to_md(block.level or 6, lines)
     if block.kind == "list-item":
@@ -181,17 +180,6 @@ def _rows(stack: Sequence[_Piece]) -> list[list[_Piece]]:
         rows[-1].append(piece)
         bottom = max(bottom, piece[0][3])
     return [sorted(row, key=lambda p: p[0][0]) for row in rows]
-
-
-def _escaped(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`lines` with a backslash before a line's first span where the line opens with a
-    heading mark (`_ATX_RE`), in place: a picture's text is no heading."""
-    for line in lines:
-        spans = line["spans"]
-        text = " ".join(s["text"] for s in spans).lstrip()
-        if spans and _ATX_RE.match(text):
-            spans[0]["text"] = "\\" + spans[0]["text"].lstrip()
-    return lines
 
 
 def _paragraph(lines: list[dict[str, Any]]) -> str:

@@ -72,7 +72,9 @@ def _without_labels(block: Block) -> Block:
 def _page(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
     if not any(b.kind in _BODY_KINDS and b.shown for b in blocks):
         return blocks
-    return tuple(_without_labels(b) if b.kind == "picture" and is_labels(b) else b for b in blocks)
+    return tuple(
+        _without_labels(b) if b.kind == "picture" and is_labels(b) else b for b in blocks
+    )
 
 
 def _left_out(block: Block) -> bool:

@@ -1,4 +1,4 @@
-"""The heading stage's style scale: the levels of the title and section-header blocks.
+"""One heading stage for the whole document: the levels of its title and section-header blocks.
 
 The rule: headings are grouped by style, their type size (`blocks.Block.size`, whole points)
 and, within one size, the depth of the number they open with (`numbers.number_depth`: a
@@ -11,8 +11,8 @@ The scale is read once over all pages, whichever parse, model or
 page group read them, so headings set alike are peers wherever they stand, and a heading's
 level never depends on which model read its page. A heading whose level a processor settled
 from the other headings' levels (`blocks.Block.settled`: a numbered lead-in takes its pattern's
-level) keeps it and takes no place in the scale. The stage's later steps (`settle_levels`: the
-numbering) repair levels where the document says more.
+level) keeps it and takes no place in the scale. The Markdown passes after rendering
+(outline, numbering) still repair levels where the document says more.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from ..blocks import Block
-from ..numbers import number_depth
+from .blocks import Block
+from .numbers import number_depth
 
 MAX_LEVEL = 6
 

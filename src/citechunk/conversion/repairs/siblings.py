@@ -1,9 +1,8 @@
 """Numbered siblings share a level; a numbered child never outranks its parent.
 
 Font sizes disagree with a document's own numbering more often than its numbering disagrees
-with itself. `level_numbered_siblings(pages)` makes the heading blocks' levels follow the
-numbering (`numbers.heading_number`: decimal, letter-led, labelled such as "Item 1A" /
-"Note 5", roman):
+with itself. `level_numbered_siblings(pages)` makes levels follow the numbering
+(`numbers.heading_number`: decimal, letter-led, labelled such as "Item 1A" / "Note 5", roman):
 
 * Siblings: the headings of one pattern (scheme and depth) take the level most of them have
   (ties: the level of the first one). A pattern needs two different numbers to count: one
@@ -19,18 +18,18 @@ numbering (`numbers.heading_number`: decimal, letter-led, labelled such as "Item
   section it sits in goes one level below that section.
 
 Levels that would pass 6 are made to fit by closing gaps between the levels in use (parents
-stay parents), then capped. Only written heading blocks count (not the furniture layer).
+stay parents), then capped. Lines inside code fences are never touched.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..blocks import Block
+from ..mdlines import heading_lines, join_pages, make_heading, split_pages
 from ..numbers import HeadingNumber, heading_number, unnumbered_level
-from .common import Pages, Place, body_blocks, level_of, leveled
 
 log = logging.getLogger(__name__)
 
@@ -39,16 +38,17 @@ Key = tuple[str, int]
 
 @dataclass(frozen=True)
 class _Head:
-    place: Place
+    page: int
+    line: int
     level: int
+    title: str
     number: HeadingNumber | None
 
 
-def _heads(pages: Pages) -> list[_Head]:
+def _heads(split: list[list[str]]) -> list[_Head]:
     return [
-        _Head(place, level_of(b), heading_number(b.shown))
-        for place, b in body_blocks(pages)
-        if b.is_heading
+        _Head(k, i, len(m.group(1)), m.group(2), heading_number(m.group(2)))
+        for k, i, m in heading_lines(split)
     ]
 
 
@@ -149,20 +149,20 @@ def _within_six(levels: list[int]) -> list[int]:
     return [min(rank[level], 6) for level in levels]
 
 
-def level_numbered_siblings(pages: Pages) -> dict[int, tuple[Block, ...]]:
+def level_numbered_siblings(pages: Sequence[tuple[int, str]]) -> list[tuple[int, str]]:
     """Numbered headings of one pattern share a level, below their parents, and unnumbered
-    headings inside the numbering nest in their section (module docstring)."""
-    heads = _heads(pages)
+    headings inside the numbering nest in their section (module docstring). Returns new
+    (page, Markdown) pairs."""
+    split = split_pages(pages)
+    heads = _heads(split)
     levels = _ordered(_voted_levels(heads), heads)
-    out = {n: list(blocks) for n, blocks in pages.items()}
     if not levels:
-        return {n: tuple(blocks) for n, blocks in out.items()}
+        return list(pages)
     changed = 0
     for h, new in zip(heads, _new_levels(heads, levels), strict=True):
         if new != h.level:
-            (n, i), why = h.place, "numbered siblings: the level of its numbering pattern"
-            out[n][i] = leveled(out[n][i], new, why)
+            split[h.page][h.line] = make_heading(new, h.title)
             changed += 1
     if changed:
         log.debug("numbered siblings: %d heading level(s) changed", changed)
-    return {n: tuple(blocks) for n, blocks in out.items()}
+    return join_pages(pages, split)
