@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from ..markers import MARKER_RE
@@ -73,7 +73,7 @@ class Entry:
 
     marked: bool
     page: int | None
-    title: str = ""
+    title: str = field(default="", compare=False)
 
 
 def _plain(line: str) -> str:
