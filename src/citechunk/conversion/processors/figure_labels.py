@@ -7,10 +7,7 @@ paragraphs: words with no sentence around them, which neither a reader nor a ret
 use (the figure's caption, a block of its own, says what the figure shows).
 
 `figure_labels(pages)`: a picture block is *labels* when at least `LABEL_SHARE` of its lines
-hold at most `LABEL_WORDS` words each, lines of more words hold at most a third of its
-words (an infographic's wrapped paragraphs are text, not labels) and at least half of its lines
-hold a figure (a chart's ticks and values; a boxed listing, a profile's links or a diagram of
-named parts keep their text); its lines are taken out (the block stays, rendered as
+hold at most `LABEL_WORDS` words each; its lines are taken out (the block stays, rendered as
 a figure without text), but a line holding `NOTE_WORDS` or more words (two or more letters,
 no digit) is a note printed in the drawing (a tolerance, a chart's title) and stays. A picture whose lines are mostly longer (a boxed algorithm, a text
 panel the layout model took for a picture) keeps them, and so does a picture on a page with
@@ -36,7 +33,6 @@ LABEL_WORDS = 4
 LABEL_SHARE = 2 / 3
 #: Words (2+ letters, no digit) that make a line of a labels picture a note that stays.
 NOTE_WORDS = 3
-_DIGIT_RE = re.compile(r"\d")
 _WORD_RE = re.compile(r"^[^\W\d_]{2,}[.,:;)]*$")
 #: Kinds of block that make a page's body text besides its pictures.
 _EVIDENCE = " figure label lines out"
@@ -45,17 +41,9 @@ _BODY_KINDS = frozenset({"text", "list-item", "section-header", "title", "table"
 
 def is_labels(block: Block) -> bool:
     """The picture's text is labels (module docstring)."""
-    shown = [line.shown for line in block.lines if line.shown]
-    counts = [len(text.split()) for text in shown]
-    short = sum(n <= LABEL_WORDS for n in counts)
-    in_long = sum(n for n in counts if n > LABEL_WORDS)
-    figures = sum(bool(_DIGIT_RE.search(text)) for text in shown)
-    return (
-        bool(counts)
-        and short >= LABEL_SHARE * len(counts)
-        and 3 * in_long <= sum(counts)
-        and 2 * figures >= len(counts)
-    )
+    lines = [line.shown for line in block.lines if line.shown]
+    short = sum(len(text.split()) <= LABEL_WORDS for text in lines)
+    return bool(lines) and short >= LABEL_SHARE * len(lines)
 
 
 def is_note(line: Line) -> bool:
