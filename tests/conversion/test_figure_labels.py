@@ -22,7 +22,7 @@ def _picture(*texts: str, top: float = 300.0) -> Block:
     return block("picture", *lines)
 
 
-CHART = ("$24", "$20", "$16", "Nov-05", "Nov-06", "NAV ($)")
+CHART = ("$24", "$20", "$16", "Nov-05", "Nov-06", "NAV per unit")
 DRAWING = ("0.55", "(0.022)", "1.60 (0.063)", "2. DIMENSIONAL TOLERANCE: ± 0.1 mm.", "PIN 1")
 ALGORITHM = (
     "Compute the approximate makespan with the dual approximation algorithm.",
