@@ -22,8 +22,7 @@ def _picture(*texts: str, top: float = 300.0) -> Block:
     return block("picture", *lines)
 
 
-CHART = ("$24", "$20", "$16", "Nov-05", "Nov-06", "NAV per unit")
-DRAWING = ("0.55", "(0.022)", "1.60 (0.063)", "2. DIMENSIONAL TOLERANCE: ± 0.1 mm.", "PIN 1")
+CHART = ("$24", "$20", "$16", "Nov-05", "Nov-06", "Net asset value per unit")
 ALGORITHM = (
     "Compute the approximate makespan with the dual approximation algorithm.",
     "for each interval of the schedule do",
@@ -39,12 +38,6 @@ def test_a_chart_s_labels_leave_the_page_and_its_prose_stays() -> None:
     assert out[0] is text
     assert out[1].kind == "picture" and out[1].lines == ()
     assert label_boxes({1: out}) == {1: (chart.bbox,)}
-
-
-def test_a_note_printed_in_a_drawing_stays_and_its_labels_go() -> None:
-    text = one_line("text", "The package outline is drawn below.", 100.0)
-    out = figure_labels({1: (text, _picture(*DRAWING))})[1]
-    assert [line.shown for line in out[1].lines] == ["2. DIMENSIONAL TOLERANCE: ± 0.1 mm."]
 
 
 def test_a_picture_of_long_lines_keeps_them() -> None:

@@ -8,8 +8,7 @@ use (the figure's caption, a block of its own, says what the figure shows).
 
 `figure_labels(pages)`: a picture block is *labels* when at least `LABEL_SHARE` of its lines
 hold at most `LABEL_WORDS` words each; its lines are taken out (the block stays, rendered as
-a figure without text), but a line holding `NOTE_WORDS` or more words (two or more letters,
-no digit) is a note printed in the drawing (a tolerance, a chart's title) and stays. A picture whose lines are mostly longer (a boxed algorithm, a text
+a figure without text). A picture whose lines are mostly longer (a boxed algorithm, a text
 panel the layout model took for a picture) keeps them, and so does a picture on a page with
 no other body text (a slide, a poster or a scan the model read as one picture: its text is
 the page's content). `label_boxes` gives the boxes of the pictures whose labels went, so
@@ -19,10 +18,9 @@ the text-layer self-check (`repairs.restore`) does not bring the labels back.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import replace
 
-from ..blocks import Block, Box, Line
+from ..blocks import Block, Box
 from .common import Pages, changed_blocks
 
 log = logging.getLogger(__name__)
@@ -31,9 +29,6 @@ log = logging.getLogger(__name__)
 LABEL_WORDS = 4
 #: Share of a picture's lines that must be label lines.
 LABEL_SHARE = 2 / 3
-#: Words (2+ letters, no digit) that make a line of a labels picture a note that stays.
-NOTE_WORDS = 3
-_WORD_RE = re.compile(r"^[^\W\d_]{2,}[.,:;)]*$")
 #: Kinds of block that make a page's body text besides its pictures.
 _EVIDENCE = " figure label lines out"
 _BODY_KINDS = frozenset({"text", "list-item", "section-header", "title", "table", "code"})
@@ -46,22 +41,14 @@ def is_labels(block: Block) -> bool:
     return bool(lines) and short >= LABEL_SHARE * len(lines)
 
 
-def is_note(line: Line) -> bool:
-    """A line of a labels picture that is a note, not a label (module docstring)."""
-    return sum(bool(_WORD_RE.match(w)) for w in line.shown.split()) >= NOTE_WORDS
-
-
-def _without_labels(block: Block) -> Block:
-    notes = tuple(line for line in block.lines if is_note(line))
-    why = f"{len(block.lines) - len(notes)}{_EVIDENCE}"
-    return replace(block, lines=notes, evidence=(*block.evidence, why))
-
-
 def _page(blocks: tuple[Block, ...]) -> tuple[Block, ...]:
     if not any(b.kind in _BODY_KINDS and b.shown for b in blocks):
         return blocks
     return tuple(
-        _without_labels(b) if b.kind == "picture" and is_labels(b) else b for b in blocks
+        replace(b, lines=(), evidence=(*b.evidence, f"{len(b.lines)}{_EVIDENCE}"))
+        if b.kind == "picture" and is_labels(b)
+        else b
+        for b in blocks
     )
 
 
