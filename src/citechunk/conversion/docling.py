@@ -42,7 +42,6 @@ from .base import Backend, Extraction, PdfFacts
 from .docling_blocks import document_blocks, parsed_pages
 from .headings import level_headings
 from .processors import run as run_processors
-from .processors.figure_labels import label_boxes
 from .render import render_page
 from .runningsections import open_sections
 
@@ -97,7 +96,6 @@ class DoclingBackend(Backend):
             texts,
             warnings=tuple(self._docling_warnings(result)),
             pass_failures=tuple(failures),
-            figures=label_boxes(processed) if not any(pdf[p - 1].rotation for p in pages) else {},
         )
 
     def _run(self, path: Path, options: ConvertOptions, span: tuple[int, int]) -> Any:
