@@ -110,7 +110,6 @@ def test_processors_run_in_order_skip_by_name_and_survive_a_failing_rule() -> No
     names = [p.name for p in PROCESSORS]
     assert names == [
         "figure-tables",
-        "figure-labels",
         "stacked-headings",
         "running-titles",
         "repeated-titles",

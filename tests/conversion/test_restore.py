@@ -84,15 +84,6 @@ def test_running_lines_are_not_restored() -> None:
     assert ctx.restored == {}
 
 
-def test_lines_inside_a_picture_whose_labels_were_left_out_are_not_restored() -> None:
-    layer = _layer(lines("Body text.", "Revenue 2021", "Revenue 2022"))
-    figures = {1: ((0.0, 12.0, 100.0, 28.0),)}  # the last two lines' centres
-    ctx = PassContext(options=ConvertOptions(), text_layer=layer, figures=figures)
-    assert restore_dropped_lines([(1, "Body text.")], ctx) == [(1, "Body text.")]
-    ctx = PassContext(options=ConvertOptions(), text_layer=layer)
-    assert "Revenue 2022" in restore_dropped_lines([(1, "Body text.")], ctx)[0][1]
-
-
 def test_a_page_whose_only_text_is_the_document_s_running_footer_stays_empty() -> None:
     pages = [
         PageText(1, (), tuple(lines("Body text.", "Acme Report 2024"))),

@@ -40,7 +40,7 @@ from ..markers import render_pages
 from ..models import ConvertedDocument, PassFailure, Provenance
 from ..timing import StageClock
 from . import pagetree
-from .blocks import Block, Box
+from .blocks import Block
 from .coverage import Coverage, body_lines, page_coverage
 from .ocr import OcrOutcome, is_blank, is_garbled, recognise
 from .outline import OutlineEntry, from_toc, lists_sections
@@ -97,9 +97,6 @@ class Extraction:
     #: Passes the backend ran (the layout passes, the block processors) that raised and were
     #: skipped (`passguard`).
     pass_failures: tuple[PassFailure, ...] = ()
-    #: Per page, boxes whose text lines the backend left out as figure labels
-    #: (`processors.figure_labels`): the text-layer self-check does not restore them.
-    figures: Mapping[int, tuple[Box, ...]] = field(default_factory=dict)
 
 
 class Backend(ABC):
@@ -315,7 +312,6 @@ def finish(
         title=facts.full_title or facts.title,
         text_layer=layer,
         running=facts.running,
-        figures=extraction.figures,
     )
     ocr = recognised.numbers
     pages = run_passes(list(zip(facts.pages, extraction.texts, strict=True)), ctx)

@@ -6,12 +6,11 @@ builds it, do not import each other.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..models import PassFailure
-from .blocks import Box
 from .runninglines import RunningLines
 
 if TYPE_CHECKING:
@@ -43,9 +42,6 @@ class PassContext:
     text_layer: TextLayer | None = None
     #: The running lines of the document's text layer (`runninglines.find_running`).
     running: RunningLines = field(default_factory=RunningLines)
-    #: Per page, boxes whose text-layer lines are figure labels the backend left out
-    #: (`processors.figure_labels`): never restored.
-    figures: Mapping[int, tuple[Box, ...]] = field(default_factory=dict)
     #: Lines restored from the text layer, per page number (`restore.restore_dropped_lines`).
     restored: dict[int, int] = field(default_factory=dict)
     #: Pages whose first paragraph goes on with the previous page's last

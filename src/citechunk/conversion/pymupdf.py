@@ -64,7 +64,6 @@ from .outline import from_toc
 from .plaintext import body_size
 from .plaintext import page_blocks as plain_blocks
 from .processors import run as run_processors
-from .processors.figure_labels import label_boxes
 from .rawlines import layer_reading
 from .render import render_page
 from .runninglines import RunningLines, find_running, line_numbers
@@ -239,9 +238,8 @@ def _extract(
     running: Callable[[], RunningLines] | None = None,
     places: NumberPlaces | None = None,
     named: Sequence[Section] = (),
-) -> tuple[list[str], dict[int, tuple[Box, ...]]]:
-    """Markdown of `pages` in page order, and per page the boxes of the pictures whose labels
-    were left out (`processors.figure_labels.label_boxes`). The pages in `plain` (read already: the fast path's
+) -> list[str]:
+    """Markdown of `pages` in page order. The pages in `plain` (read already: the fast path's
     blocks, OCR's) and the others read as blocks by the layout model (`page_model` of each, one parse per model)
     have their heading levels set once over all of them
     (`headings.level_headings`) after the block processors (`processors.run`), with `running`
@@ -268,7 +266,7 @@ def _extract(
         read = {p: furniture_layer(bs, lines.on_page(p)) for p, bs in read.items()}
     read = open_sections(read, named)
     read = scope_document(read, _drawn_rects(doc, read))
-    return [render_page(read[p]).text for p in pages if p in read], label_boxes(read)
+    return [render_page(read[p]).text for p in pages if p in read]
 
 
 def _drawn_rects(doc: Any, read: Mapping[int, Sequence[Block]]) -> dict[int, tuple[Box, ...]]:
@@ -386,14 +384,13 @@ class PyMuPDFBackend(Backend):
         places = facts.running.places if upright else None  # the parse may turn pages
         named = facts.sections if upright else ()
         read = (plain, reasons, failures, layer, running, places, named)
-        texts, figures = self._run(path, pdf, pages, options, meter, *read)
+        texts = tuple(self._run(path, pdf, pages, options, meter, *read))
         recorded: dict[str, Any] = {"layout_active": layout}
         if layout:
             recorded["layout_device"] = layout_device(options.layout_gpu)
         return Extraction(
-            tuple(texts),
+            texts,
             recorded=recorded,
-            figures=figures if upright else {},  # the boxes of turned pages: not the layer's
             model_pages=tuple(sorted(meter.pages)),
             model_seconds=(meter.seconds, meter.cpu_seconds),
             pass_failures=tuple(failures),
@@ -407,13 +404,13 @@ class PyMuPDFBackend(Backend):
         options: ConvertOptions,
         meter: LayoutMeter,
         *read: Any,
-    ) -> tuple[list[str], dict[int, tuple[Box, ...]]]:
+    ) -> list[str]:
         """`_extract` (`read`: its arguments after `meter`) with pymupdf4llm's stdout chatter
         captured and logged at debug level."""
         captured = io.StringIO()
         try:
             with contextlib.redirect_stdout(captured):
-                texts, figures = _extract(doc, pages, options, meter, *read)
+                texts = _extract(doc, pages, options, meter, *read)
         except Exception as exc:  # pymupdf4llm raises anything from IndexError to RuntimeError
             raise ConversionError(path, f"pymupdf4llm failed: {type(exc).__name__}: {exc}") from exc
         finally:
@@ -421,4 +418,4 @@ class PyMuPDFBackend(Backend):
                 log.debug("pymupdf4llm output for %s: %s", path, captured.getvalue().strip())
         if len(texts) != len(pages):
             raise ConversionError(path, f"pymupdf4llm returned {len(texts)} pages for {len(pages)}")
-        return texts, figures
+        return texts

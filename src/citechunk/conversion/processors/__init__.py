@@ -22,7 +22,6 @@ from ..passguard import guarded
 from .aside_headings import demote_aside_headings
 from .author_lines import demote_author_lines
 from .common import Pages
-from .figure_labels import figure_labels
 from .figure_tables import figure_tables
 from .footnotes import footnote_blocks, footnotes_before_run_on
 from .glued_punctuation import glued_punctuation
@@ -55,7 +54,6 @@ class Processor:
 
 PROCESSORS: tuple[Processor, ...] = (
     Processor("figure-tables", figure_tables),
-    Processor("figure-labels", figure_labels),
     Processor("stacked-headings", split_stacked_headings),
     Processor("running-titles", demote_running_titles),
     Processor("repeated-titles", demote_repeated_titles),

@@ -8,8 +8,7 @@ table cell glued: the line is there); consecutive dropped lines with a real word
 (`_worth_restoring`) come back as plain paragraphs (one per PDF text block), placed after the
 Markdown block that holds the layer line read just before them (or before the block of the
 line read just after them; else at the end of the page), so they keep the PDF's reading
-order. Lines inside a picture whose labels the backend left out (`PassContext.figures`) are
-not lost. A page with text never ends up empty: when its Markdown has no letter or digit left,
+order. A page with text never ends up empty: when its Markdown has no letter or digit left,
 all its lines come back, running lines included; but a page whose only text is running lines
 that other pages set around text of their own (a page of figures under the document's running
 footer) stays empty, since a chunk of page furniture alone is no text of the document. The
@@ -26,7 +25,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...textkeys import compact_key
-from ..blocks import Box
 from ..coverage import body_lines, dropped_lines, words
 from ..mdlines import iter_unfenced, normalize_text, tidy_blank_lines
 from ..textlayer import Line
@@ -55,7 +53,6 @@ def restore_dropped_lines(pages: Pages, ctx: PassContext) -> Pages:
             lines, lost = all_lines, list(range(len(all_lines)))
         else:
             lines = body_lines(all_lines, ctx.running.on_page(number))
-            lines = [ln for ln in lines if not _in_figure(ln, ctx.figures.get(number, ()))]
             key = compact_key(text)
             lost = [
                 i
@@ -68,12 +65,6 @@ def restore_dropped_lines(pages: Pages, ctx: PassContext) -> Pages:
             text = restore_lines(text, lines, lost)
         out.append((number, text))
     return out
-
-
-def _in_figure(line: Line, boxes: Sequence[Box]) -> bool:
-    """The line's centre lies in one of `boxes` (pictures whose labels were left out)."""
-    x, y = (line.box[0] + line.box[2]) / 2, (line.box[1] + line.box[3]) / 2
-    return any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in boxes)
 
 
 def _has_body(ctx: PassContext, number: int) -> bool:
