@@ -20,7 +20,9 @@ from citechunk.conversion import convert
 from citechunk.conversion.mdlines import HEADING_RE
 from citechunk.conversion.numbers import decimal_parts
 from citechunk.conversion.outline import from_toc
+from citechunk.conversion.printedcontents import printed_outline
 from citechunk.conversion.repairs.contents import is_list_title
+from citechunk.conversion.textlayer import TextLayer
 from citechunk.evaluation.headings import Fidelity, heading_fidelity
 from citechunk.markers import iter_markers, strip_markers
 
@@ -133,14 +135,16 @@ def test_side_by_side_columns_in_one_box_are_not_interleaved(
 
 
 def test_numbered_headings_nest_by_their_numbers(corpus: dict[str, tuple[Path, Any]]) -> None:
-    """In PDFs without an outline, heading levels follow the decimal section numbers (a
-    numbered heading's parent is numbered with a prefix of its number, one level up when it is
-    the direct parent), and no unnumbered heading (a figure label taken for a heading) ends a
+    """In PDFs without an outline (bookmarks or a printed contents list, which the outline
+    repair follows instead), heading levels follow the decimal section numbers (a numbered
+    heading's parent is numbered with a prefix of its number, one level up when it is the
+    direct parent), and no unnumbered heading (a figure label taken for a heading) ends a
     numbered section."""
     checked = 0
     for name, (path, doc) in corpus.items():
         with pymupdf.open(path) as pdf:
-            if pdf.get_toc(simple=True):
+            pages = range(1, pdf.page_count + 1)
+            if pdf.get_toc(simple=True) or printed_outline(TextLayer.of_document(pdf), pages):
                 continue
         heads, fenced = [], False
         for line in doc.markdown.split("\n"):

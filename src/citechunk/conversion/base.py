@@ -75,8 +75,6 @@ class PdfFacts:
     layer: TextLayer | None = field(default=None, compare=False, repr=False)
     #: Sections the running headers name (`runningsections`; none with an outline).
     sections: tuple[Section, ...] = ()
-    #: The outline is the contents list the document prints (`printedcontents`), not bookmarks.
-    printed: bool = False
     #: The blocks OCR read per page (`ocr.recognise`): a backend takes them in place of its
     #: own reading of those pages.
     ocr: Mapping[int, tuple[Block, ...]] = field(default_factory=dict)
@@ -224,8 +222,7 @@ def read_facts(
     label = pdf_label(pdf, path, layer, skip=frozenset(garbled))
     running = find_running(layer, toc)
     named = () if outline else find_sections(layer, running, pages, label.text)
-    printed = options.outline_repair and not outline and not named
-    if printed:
+    if options.outline_repair and not outline and not named:
         outline = list(printed_outline(layer, pages))
     return PdfFacts(
         page_count=pdf.page_count,
@@ -242,7 +239,6 @@ def read_facts(
         blank=tuple(n for n in empty if is_blank(pdf[n - 1])),
         layer=layer,
         sections=named,
-        printed=printed and bool(outline),
     )
 
 
@@ -307,7 +303,6 @@ def finish(
     ctx = PassContext(
         options=options,
         outline=facts.outline,
-        printed_outline=facts.printed,
         source=str(path),
         title=facts.full_title or facts.title,
         text_layer=layer,

@@ -31,8 +31,6 @@ class PassContext:
 
     options: ConvertOptions
     outline: Sequence[OutlineEntry] = ()
-    #: The outline is the contents list the document prints: the numbering repair runs too.
-    printed_outline: bool = False
     source: str = ""
     #: The document's whole title (`title.document_label`: the label, or the title it was
     #: shortened from), "" when unknown.

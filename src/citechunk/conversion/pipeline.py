@@ -81,11 +81,7 @@ class Pass:
             return False
         if self.option and not getattr(ctx.options, self.option):
             return False
-        if self.outline == "any":
-            return True
-        if self.outline == "present":
-            return bool(ctx.outline)
-        return not ctx.outline or ctx.printed_outline  # a printed list names no unlisted heading
+        return self.outline == "any" or (self.outline == "present") == bool(ctx.outline)
 
     def apply(self, pages: Pages, ctx: PassContext) -> Pages:
         """The rule over `pages`; where it raises, its input unchanged (`passguard.guarded`:
@@ -220,8 +216,7 @@ def pass_table() -> str:
     steps += [(p.name, "block", [], p.rule) for p in PROCESSORS]
     for step in PASSES:
         when = [f"`{step.option}`"] if step.option else []
-        printed = " or printed" if step.outline == "absent" else ""
-        when += [] if step.outline == "any" else [f"outline {step.outline}{printed}"]
+        when += [] if step.outline == "any" else [f"outline {step.outline}"]
         steps.append((step.name, step.phase, when, step.rule))
     for i, (name, phase, when, rule) in enumerate(steps, 1):
         parts = 2 if phase == "block" else 1  # "processors.running_titles": not the pass's module
