@@ -6,8 +6,9 @@ For every PDF of each folder:
                        `outline.lists_sections`) `evaluation.headings.heading_fidelity` of the
                        Markdown converted from a copy of the PDF without its outline (same file
                        name), against the withheld outline; pooled over entries / pairs per
-                       folder. The copy is converted with the default options: the outline is
-                       gone, so nothing can read it, and `outline_repair` (which also enables
+                       folder. The copy is converted with the default options: the bookmarks
+                       are gone (a contents list the document prints is read as for any PDF
+                       without them: `conversion.printedcontents`), and `outline_repair` (which also enables
                        the numbering repair for PDFs without an outline) stays on, as for any
                        PDF that has none; "printed" scores the same Markdown against only the
                        entries whose title the text layer prints on their page (+-1)
