@@ -228,8 +228,9 @@ def _printed_on(e: Printed, page: int, keys: dict[int, str]) -> bool:
 def _offset(entries: Sequence[Printed], keys: dict[int, str]) -> int:
     """The offset from printed to PDF page numbers that places the most titles on their page
     (module docstring)."""
+    titles = [(f" {title_key(e.title)} ", e.page) for e in entries]
     scores = {
-        offset: sum(f" {title_key(e.title)} " in keys.get(e.page + offset, "") for e in entries)
+        offset: sum(key in keys.get(page + offset, "") for key, page in titles)
         for offset in range(-MAX_OFFSET, MAX_OFFSET + 1)
     }
     return max(scores, key=lambda offset: (scores[offset], -abs(offset)))
